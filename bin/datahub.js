@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'main', 'cli', 'datahub.js');
+if (!existsSync(entry)) {
+  process.stderr.write('datahub: the project is not built yet; run "npm install" (or "npm run build") first\n');
+  process.exit(2);
+}
+const { main } = await import(pathToFileURL(entry).href);
+await main(process.argv.slice(2));

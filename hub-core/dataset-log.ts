@@ -1,0 +1,476 @@
+import type { Db } from './database.js';
+import type Database from 'better-sqlite3';
+import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
+import { HubError, conflict, notFound } from './errors.js';
+import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
+
+export interface DatasetRow {
+  num: number;
+  name: string;
+  generation: string;
+  created_ts: number;
+  populated: number;
+  max_updated: number;
+  live_count: number;
+  deleted_count: number;
+  completeness: number | null;
+  cb_tripped: number;
+  cb_info: string | null;
+  settings: string;
+}
+
+export interface CircuitBreakerSettings {
+  /** Trip when one run changes more than this many entities. */
+  thresholdCount?: number;
+  /** Trip when one run changes more than this factor times the dataset's size at the start of the run. */
+  thresholdFactor?: number;
+}
+
+export interface DatasetSettings {
+  circuitBreaker?: CircuitBreakerSettings;
+}
+
+/** Counts changes across the batches of one run (a pump run or a JSON Push sequence). */
+export interface WriteRun {
+  changes: number;
+  baseCount: number;
+}
+
+export interface WriteOptions {
+  force?: boolean;
+  run?: WriteRun;
+  /** Called for every entity id in the batch, written or not (used by full-sync tracking). */
+  seen?: (id: string) => void;
+}
+
+export interface WriteResult {
+  received: number;
+  written: number;
+  unchanged: number;
+  maxUpdated: number;
+}
+
+export interface ReadOptions {
+  since?: number;
+  limit?: number;
+  history?: boolean;
+  deleted?: boolean;
+  reverse?: boolean;
+  subset?: unknown;
+  uncommitted?: boolean;
+}
+
+export interface IndexInfo {
+  id: number;
+  expression: string;
+  created: string;
+}
+
+export interface DatasetInfo {
+  _id: string;
+  generation: string;
+  created: string;
+  populated: boolean;
+  'max-updated': number | null;
+  count: number;
+  'deleted-count': number;
+  completeness: number | null;
+  'circuit-breaker': { enabled: boolean; tripped: boolean; 'pending-count': number; info: string | null };
+  indexes: IndexInfo[];
+}
+
+type RawRow = [number, string, number, number | null, number, string, string];
+
+const PAGE = 2000;
+
+/** One dataset: an append-only log of entity versions plus a table of the latest version per `_id`. */
+export class Dataset {
+  readonly num: number;
+  readonly name: string;
+  readonly tables: { log: string; latest: string; idx: string; pending: string };
+  private readonly stmts: ReturnType<typeof prepareStatements>;
+  private indexCache: { idx: number; path: string[] }[] | undefined;
+
+  constructor(
+    private readonly db: Db,
+    row: DatasetRow,
+  ) {
+    this.num = row.num;
+    this.name = row.name;
+    this.tables = { log: `d${row.num}_log`, latest: `d${row.num}_latest`, idx: `d${row.num}_idx`, pending: `d${row.num}_pending` };
+    this.stmts = prepareStatements(db, this.tables, row.num);
+  }
+
+  static createTables(db: Db, num: number): void {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS d${num}_log (
+        seq INTEGER PRIMARY KEY, eid TEXT NOT NULL, deleted INTEGER NOT NULL,
+        superseded INTEGER NOT NULL DEFAULT 0, prev INTEGER, ts INTEGER NOT NULL,
+        hash TEXT NOT NULL, body TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS d${num}_latest (
+        eid TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL, deleted INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS d${num}_idx (
+        idx INTEGER NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (idx, key, seq)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS d${num}_idx_seq ON d${num}_idx (seq);
+      CREATE TABLE IF NOT EXISTS d${num}_pending (
+        pos INTEGER PRIMARY KEY, eid TEXT NOT NULL, deleted INTEGER NOT NULL, hash TEXT NOT NULL,
+        body TEXT NOT NULL, force INTEGER NOT NULL);
+    `);
+  }
+
+  static dropTables(db: Db, num: number): void {
+    db.exec(`DROP TABLE IF EXISTS d${num}_log; DROP TABLE IF EXISTS d${num}_latest;
+             DROP TABLE IF EXISTS d${num}_idx; DROP TABLE IF EXISTS d${num}_pending;`);
+  }
+
+  row(): DatasetRow {
+    const row = this.stmts.row.get() as DatasetRow | undefined;
+    if (!row) throw notFound(`dataset ${JSON.stringify(this.name)}`, 'it was deleted');
+    return row;
+  }
+
+  settings(): DatasetSettings {
+    return JSON.parse(this.row().settings) as DatasetSettings;
+  }
+
+  setSettings(settings: DatasetSettings): void {
+    this.db.prepare('UPDATE datasets SET settings = ? WHERE num = ?').run(JSON.stringify(settings), this.num);
+  }
+
+  info(): DatasetInfo {
+    const row = this.row();
+    const settings = JSON.parse(row.settings) as DatasetSettings;
+    const pending = (this.stmts.pendingCount.get() as { n: number }).n;
+    return {
+      _id: row.name,
+      generation: row.generation,
+      created: new Date(Math.floor(row.created_ts / 1000)).toISOString(),
+      populated: row.populated === 1,
+      'max-updated': row.max_updated < 0 ? null : row.max_updated,
+      count: row.live_count,
+      'deleted-count': row.deleted_count,
+      completeness: row.completeness,
+      'circuit-breaker': {
+        enabled: settings.circuitBreaker !== undefined,
+        tripped: row.cb_tripped === 1,
+        'pending-count': pending,
+        info: row.cb_info,
+      },
+      indexes: this.listIndexes(),
+    };
+  }
+
+  /** Validate every entity first, then write the batch in one transaction: all or nothing. */
+  write(values: readonly unknown[], options: WriteOptions = {}): WriteResult {
+    const prepared: PreparedEntity[] = new Array<PreparedEntity>(values.length);
+    for (let i = 0; i < values.length; i++) prepared[i] = prepareEntity(values[i], i);
+    return this.writePrepared(prepared, options);
+  }
+
+  writePrepared(prepared: readonly PreparedEntity[], options: WriteOptions = {}): WriteResult {
+    return this.db.transaction(() => this.writeInTransaction(prepared, options))();
+  }
+
+  private writeInTransaction(prepared: readonly PreparedEntity[], options: WriteOptions): WriteResult {
+    const row = this.row();
+    if (row.cb_tripped === 1) {
+      throw conflict(
+        `the circuit breaker of dataset ${JSON.stringify(this.name)} is tripped`,
+        'commit or roll back its uncommitted entities (POST operation commit-circuit-breaker / rollback-circuit-breaker) before writing',
+      );
+    }
+    const s = this.stmts;
+    const force = options.force === true;
+    const seen = options.seen;
+    const settings = JSON.parse(row.settings) as DatasetSettings;
+    const breaker = settings.circuitBreaker;
+    if (breaker && options.run) {
+      // Decide on the whole batch before writing any of it.
+      const changed = new Map<string, string>();
+      for (const p of prepared) {
+        const latest = changed.get(p.id) ?? (s.latestHash.get(p.id) as string | undefined);
+        if (force || latest !== p.hash) changed.set(p.id, p.hash);
+      }
+      const limit = Math.max(
+        breaker.thresholdCount ?? 0,
+        breaker.thresholdFactor !== undefined ? Math.ceil(breaker.thresholdFactor * options.run.baseCount) : 0,
+      );
+      if (options.run.changes + changed.size > limit) {
+        for (const p of prepared) s.insertPending.run(p.id, p.deleted ? 1 : 0, p.hash, p.body, force ? 1 : 0);
+        const info = `tripped at ${new Date().toISOString()}: a run changed ${options.run.changes + changed.size} entities, more than the limit ${limit}`;
+        s.trip.run(info);
+        throw new HubError(409, `the circuit breaker of dataset ${JSON.stringify(this.name)} tripped`, info);
+      }
+      options.run.changes += changed.size;
+    }
+    let max = row.max_updated;
+    let live = row.live_count;
+    let dead = row.deleted_count;
+    let written = 0;
+    const ts = Date.now() * 1000;
+    const indexes = this.indexes();
+    for (const p of prepared) {
+      if (seen) seen(p.id);
+      const cur = s.latest.get(p.id) as [number, string, number] | undefined;
+      if (cur && !force && cur[1] === p.hash) continue;
+      const seq = ++max;
+      const deleted = p.deleted ? 1 : 0;
+      s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);
+      if (cur) {
+        s.supersede.run(cur[0]);
+        if (cur[2] === 1) dead--;
+        else live--;
+        if (indexes.length > 0) s.idxDeleteSeq.run(cur[0]);
+      }
+      if (deleted) dead++;
+      else live++;
+      s.upsertLatest.run(p.id, seq, p.hash, deleted);
+      if (indexes.length > 0 && !deleted) this.addIndexRows(indexes, seq, p.body, p.id);
+      written++;
+    }
+    if (written > 0) s.updateCounts.run(max, live, dead);
+    return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
+  }
+
+  private addIndexRows(indexes: { idx: number; path: string[] }[], seq: number, body: string, id: string): void {
+    const entity = JSON.parse(body) as Record<string, unknown>;
+    entity['_id'] = id;
+    for (const ix of indexes) {
+      for (const key of indexKeys(entity, ix.path)) this.stmts.idxInsert.run(ix.idx, key, seq);
+    }
+  }
+
+  /** The latest version of one entity, found through the latest-version table (no scan). */
+  get(id: string): StoredEntity | undefined {
+    const json = this.getJson(id);
+    return json === undefined ? undefined : (JSON.parse(json) as StoredEntity);
+  }
+
+  getJson(id: string): string | undefined {
+    const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
+    return cur ? this.jsonAt(cur[0]) : undefined;
+  }
+
+  /** The version stored at `offset`, if it belongs to `id`. */
+  getAt(id: string, offset: number): StoredEntity | undefined {
+    const raw = this.stmts.bySeq.get(offset) as RawRow | undefined;
+    if (!raw || raw[1] !== id) return undefined;
+    return JSON.parse(rowJson(raw)) as StoredEntity;
+  }
+
+  private jsonAt(seq: number): string | undefined {
+    const raw = this.stmts.bySeq.get(seq) as RawRow | undefined;
+    return raw ? rowJson(raw) : undefined;
+  }
+
+  /** Entities in subset `subset` of the latest versions (only via a declared index). */
+  getInSubset(id: string, subset: unknown): StoredEntity | undefined {
+    const idx = this.subsetIndex(subset);
+    const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
+    if (!cur) return undefined;
+    const hit = this.stmts.idxHas.get(idx.idx, idx.key, cur[0]);
+    return hit ? this.getAt(id, cur[0]) : undefined;
+  }
+
+  /** Stream the log as JSON texts, page by page, so memory stays flat however large the dataset is. */
+  *readJson(options: ReadOptions = {}): Generator<string[], void, undefined> {
+    const history = options.history ?? true;
+    const deleted = options.deleted ?? true;
+    const reverse = options.reverse ?? false;
+    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+    if (remaining <= 0) return;
+    const end = this.row().max_updated;
+    if (options.subset !== undefined) {
+      const idx = this.subsetIndex(options.subset);
+      const stmt = deleted ? this.stmts.subsetPage : this.stmts.subsetPageLive;
+      let cursor = options.since ?? -1;
+      for (;;) {
+        const rows = stmt.all(idx.idx, idx.key, cursor, end, Math.min(PAGE, remaining)) as RawRow[];
+        if (rows.length === 0) break;
+        remaining -= rows.length;
+        cursor = rows[rows.length - 1]![0];
+        yield rows.map(rowJson);
+        if (remaining <= 0 || rows.length < PAGE) break;
+      }
+      return;
+    }
+    const stmt = this.stmts.page[(reverse ? 4 : 0) + (history ? 0 : 2) + (deleted ? 0 : 1)]!;
+    let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
+    for (;;) {
+      const rows = (reverse ? stmt.all(cursor, Math.min(PAGE, remaining)) : stmt.all(cursor, end, Math.min(PAGE, remaining))) as RawRow[];
+      if (rows.length === 0) break;
+      remaining -= rows.length;
+      cursor = rows[rows.length - 1]![0];
+      yield rows.map(rowJson);
+      if (remaining <= 0 || rows.length < PAGE) break;
+    }
+    if (options.uncommitted && !reverse && remaining > 0) {
+      const pending = this.stmts.pendingAll.all(Math.min(remaining, 1_000_000)) as [number, string, number, string, string][];
+      if (pending.length > 0) {
+        yield pending.map(([pos, eid, del, hash, body]) => {
+          const json = storedEntityJson(eid, end + pos, del === 1, null, 0, hash, body);
+          return json.slice(0, -1) + ',"_uncommitted":true}';
+        });
+      }
+    }
+  }
+
+  /** Convenience for tests and small reads. */
+  read(options: ReadOptions = {}): StoredEntity[] {
+    const out: StoredEntity[] = [];
+    for (const page of this.readJson(options)) for (const j of page) out.push(JSON.parse(j) as StoredEntity);
+    return out;
+  }
+
+  setPopulated(populated: boolean): void {
+    this.stmts.setPopulated.run(populated ? 1 : 0);
+  }
+
+  setCompleteness(micros: number | null): void {
+    this.db.prepare('UPDATE datasets SET completeness = ? WHERE num = ?').run(micros, this.num);
+  }
+
+  /** Write a deleted version of every live entity that `keep` does not hold (end of a full sync). */
+  deleteAllExcept(seenSql: string, params: unknown[]): number {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare(`SELECT l.eid, b.body FROM ${this.tables.latest} l JOIN ${this.tables.log} b ON b.seq = l.seq
+                  WHERE l.deleted = 0 AND l.eid NOT IN (${seenSql})`)
+        .raw()
+        .all(...params) as [string, string][];
+      if (rows.length === 0) return 0;
+      const prepared = rows.map(([eid, body], i) => {
+        const e = JSON.parse(body) as Record<string, unknown>;
+        e['_id'] = eid;
+        e['_deleted'] = true;
+        return prepareEntity(e, i);
+      });
+      return this.writeInTransaction(prepared, {}).written;
+    })();
+  }
+
+  // --- indexes ---
+
+  private indexes(): { idx: number; path: string[] }[] {
+    if (!this.indexCache) {
+      const rows = this.stmts.indexList.all() as { idx: number; expression: string }[];
+      this.indexCache = rows.map((r) => ({ idx: r.idx, path: parseIndexExpression(r.expression).path }));
+    }
+    return this.indexCache;
+  }
+
+  listIndexes(): IndexInfo[] {
+    return (this.stmts.indexList.all() as { idx: number; expression: string; created_ts: number }[]).map((r) => ({
+      id: r.idx,
+      expression: r.expression,
+      created: new Date(Math.floor(r.created_ts / 1000)).toISOString(),
+    }));
+  }
+
+  /** Declare an index and build it over the current latest versions. Returns its integer id. */
+  ensureIndex(expression: string): number {
+    const parsed = parseIndexExpression(expression);
+    const existing = (this.stmts.indexList.all() as { idx: number; expression: string }[]).find((r) => r.expression === expression);
+    if (existing) return existing.idx;
+    return this.db.transaction(() => {
+      const next = (this.db.prepare('SELECT coalesce(max(idx), 0) + 1 AS n FROM dataset_indexes WHERE dataset = ?').get(this.num) as { n: number }).n;
+      this.db.prepare('INSERT INTO dataset_indexes (dataset, idx, expression, created_ts) VALUES (?, ?, ?, ?)').run(this.num, next, expression, Date.now() * 1000);
+      this.indexCache = undefined;
+      const it = this.db
+        .prepare(`SELECT b.seq, b.eid, b.body FROM ${this.tables.latest} l JOIN ${this.tables.log} b ON b.seq = l.seq WHERE l.deleted = 0`)
+        .raw()
+        .iterate() as IterableIterator<[number, string, string]>;
+      const rows: [number, string, string][] = [...it];
+      for (const [seq, eid, body] of rows) this.addIndexRows([{ idx: next, path: parsed.path }], seq, body, eid);
+      return next;
+    })();
+  }
+
+  dropIndex(idx: number): void {
+    const res = this.db.prepare('DELETE FROM dataset_indexes WHERE dataset = ? AND idx = ?').run(this.num, idx);
+    if (res.changes === 0) throw notFound(`index ${idx} of dataset ${JSON.stringify(this.name)}`);
+    this.db.prepare(`DELETE FROM ${this.tables.idx} WHERE idx = ?`).run(idx);
+    this.indexCache = undefined;
+  }
+
+  private subsetIndex(subset: unknown): { idx: number; key: string } {
+    const q = parseSubset(subset);
+    const ix = (this.stmts.indexList.all() as { idx: number; expression: string }[]).find((r) => r.expression === q.expression);
+    if (!ix) {
+      throw notFound(`subset ${q.expression}`, `dataset ${JSON.stringify(this.name)} has no index ${q.expression}; declare it in the sink's "indexes"`);
+    }
+    return { idx: ix.idx, key: q.key };
+  }
+
+  // --- circuit breaker ---
+
+  commitCircuitBreaker(): number {
+    return this.db.transaction(() => {
+      const pending = this.stmts.pendingAll.all(Number.MAX_SAFE_INTEGER) as [number, string, number, string, string, number][];
+      this.db.prepare(`DELETE FROM ${this.tables.pending}`).run();
+      this.stmts.untrip.run();
+      const forced = pending.filter((p) => p[5] === 1).map(toPrepared);
+      const normal = pending.filter((p) => p[5] !== 1).map(toPrepared);
+      let n = this.writeInTransaction(normal, {}).written;
+      n += this.writeInTransaction(forced, { force: true }).written;
+      return n;
+    })();
+  }
+
+  rollbackCircuitBreaker(): number {
+    return this.db.transaction(() => {
+      const n = this.db.prepare(`DELETE FROM ${this.tables.pending}`).run().changes;
+      this.stmts.untrip.run();
+      return n;
+    })();
+  }
+}
+
+function toPrepared(p: [number, string, number, string, string, number]): PreparedEntity {
+  return { id: p[1], deleted: p[2] === 1, hash: p[3], body: p[4] };
+}
+
+function rowJson(r: RawRow): string {
+  const [seq, eid, deleted, prev, ts, hash, body] = r;
+  return storedEntityJson(eid, seq, deleted === 1, prev, ts, hash, body);
+}
+
+function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
+  const cols = 'seq, eid, deleted, prev, ts, hash, body';
+  const raw = (sql: string): Database.Statement => db.prepare(sql).raw();
+  const fwd = (extra: string): Database.Statement =>
+    raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND seq <= ? ${extra} ORDER BY seq LIMIT ?`);
+  const rev = (extra: string): Database.Statement => raw(`SELECT ${cols} FROM ${t.log} WHERE seq < ? ${extra} ORDER BY seq DESC LIMIT ?`);
+  const filters = ['', 'AND deleted = 0', 'AND superseded = 0', 'AND superseded = 0 AND deleted = 0'];
+  const subsetSql = (extra: string): string =>
+    `SELECT b.seq, b.eid, b.deleted, b.prev, b.ts, b.hash, b.body FROM ${t.idx} i JOIN ${t.log} b ON b.seq = i.seq
+     WHERE i.idx = ? AND i.key = ? AND i.seq > ? AND i.seq <= ? ${extra} ORDER BY i.seq LIMIT ?`;
+  return {
+    row: db.prepare('SELECT * FROM datasets WHERE num = ?').bind(num),
+    latest: raw(`SELECT seq, hash, deleted FROM ${t.latest} WHERE eid = ?`),
+    latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
+    bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
+    insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    supersede: db.prepare(`UPDATE ${t.log} SET superseded = 1 WHERE seq = ?`),
+    upsertLatest: db.prepare(
+      `INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)
+       ON CONFLICT(eid) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, deleted = excluded.deleted`,
+    ),
+    updateCounts: db.prepare(`UPDATE datasets SET max_updated = ?, live_count = ?, deleted_count = ? WHERE num = ${num}`),
+    setPopulated: db.prepare(`UPDATE datasets SET populated = ? WHERE num = ${num}`),
+    page: [fwd(filters[0]!), fwd(filters[1]!), fwd(filters[2]!), fwd(filters[3]!), rev(filters[0]!), rev(filters[1]!), rev(filters[2]!), rev(filters[3]!)],
+    subsetPage: raw(subsetSql('')),
+    subsetPageLive: raw(subsetSql('AND b.deleted = 0')),
+    idxHas: db.prepare(`SELECT 1 FROM ${t.idx} WHERE idx = ? AND key = ? AND seq = ?`),
+    idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq) VALUES (?, ?, ?)`),
+    idxDeleteSeq: db.prepare(`DELETE FROM ${t.idx} WHERE seq = ?`),
+    indexList: db.prepare(`SELECT idx, expression, created_ts FROM dataset_indexes WHERE dataset = ${num} ORDER BY idx`),
+    pendingCount: db.prepare(`SELECT count(*) AS n FROM ${t.pending}`),
+    pendingAll: raw(`SELECT pos, eid, deleted, hash, body, force FROM ${t.pending} ORDER BY pos LIMIT ?`),
+    insertPending: db.prepare(`INSERT INTO ${t.pending} (eid, deleted, hash, body, force) VALUES (?, ?, ?, ?, ?)`),
+    trip: db.prepare(`UPDATE datasets SET cb_tripped = 1, cb_info = ? WHERE num = ${num}`),
+    untrip: db.prepare(`UPDATE datasets SET cb_tripped = 0, cb_info = NULL WHERE num = ${num}`),
+  };
+}
+
+export { EntityError };

@@ -1,0 +1,132 @@
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { openDatabase, type Db } from './database.js';
+import { DatasetStore } from './dataset-store.js';
+import { ConfigStore, configKind, asConfigEntity, type ConfigEntity } from './config-store.js';
+import { EnvStore, KvStore, SecretStore } from './kv-stores.js';
+import { UserStore } from './users.js';
+import { PipeRegistry } from './pipes.js';
+import { SystemRegistry } from './systems.js';
+import { JsonPushReceiver } from './json-push.js';
+import { HubError, badRequest } from './errors.js';
+import { isJsonObject, type JsonObject } from './json.js';
+
+export const NODE_VERSION = '0.1.0';
+
+/** The embedded hub: one data directory, one SQLite file, every store the engine needs. */
+export class Hub {
+  readonly db: Db;
+  readonly datasets: DatasetStore;
+  readonly config: ConfigStore;
+  readonly env: EnvStore;
+  readonly secrets: SecretStore;
+  readonly users: UserStore;
+  readonly kv: KvStore;
+  readonly pipes: PipeRegistry;
+  readonly systems: SystemRegistry;
+  readonly receiver: JsonPushReceiver;
+  readonly startTime = new Date();
+  readonly nodeId: string;
+
+  constructor(readonly dataDir: string) {
+    this.db = openDatabase(join(dataDir, 'hub.db'));
+    this.datasets = new DatasetStore(this.db);
+    this.config = new ConfigStore(this.db);
+    this.env = new EnvStore(this.db);
+    this.secrets = new SecretStore(this.db);
+    this.users = new UserStore(this.db);
+    this.kv = new KvStore(this.db);
+    this.pipes = new PipeRegistry(this.config, this.datasets);
+    this.systems = new SystemRegistry(this.config, this.secrets);
+    this.receiver = new JsonPushReceiver(this.db, this.pipes);
+    let nodeId = this.kv.get('node_id');
+    if (!nodeId) {
+      nodeId = randomUUID();
+      this.kv.set('node_id', nodeId);
+    }
+    this.nodeId = nodeId;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  metadata(): ConfigEntity {
+    return this.config.get('metadata', 'node') ?? { _id: 'node', type: 'metadata' };
+  }
+
+  setMetadata(value: unknown): ConfigEntity {
+    if (!isJsonObject(value)) throw badRequest('metadata must be a JSON object');
+    const entity = { ...value, _id: 'node', type: 'metadata' } as ConfigEntity;
+    this.config.put(entity);
+    return entity;
+  }
+
+  deleteMetadata(): void {
+    this.config.delete('metadata', 'node');
+  }
+
+  /** The configuration of one group ('' is the default group) as an array. */
+  groupConfig(group: string): ConfigEntity[] {
+    const all = this.config.list(undefined, group);
+    return all.sort((a, b) => kindOrder(a) - kindOrder(b) || a._id.localeCompare(b._id));
+  }
+
+  /** Replace all configuration of a group; validated as a whole before anything changes. */
+  replaceGroupConfig(group: string, body: unknown, force: boolean): void {
+    if (!Array.isArray(body)) throw badRequest('the configuration must be a JSON array of configuration entities');
+    const entities = body.map((v, i) => asConfigEntity(v, `configuration entity #${i}`));
+    const seen = new Set<string>();
+    for (const e of entities) {
+      const key = `${configKind(e)}:${e._id}`;
+      if (seen.has(key)) throw badRequest(`duplicate configuration entity ${JSON.stringify(e._id)}`);
+      seen.add(key);
+      const g = groupOf(e);
+      if (g !== group && configKind(e) !== 'metadata') {
+        throw badRequest(
+          `${e._id} belongs to config group ${JSON.stringify(g)}, not ${JSON.stringify(group)}`,
+          'set metadata.$config-group to the group being replaced',
+        );
+      }
+    }
+    const pipes = this.pipes.validate(entities.filter((e) => configKind(e) === 'pipe'), force);
+    const systems = this.systems.validate(entities.filter((e) => configKind(e) === 'system'), force);
+    const metadata = entities.filter((e) => configKind(e) === 'metadata');
+    if (metadata.some((m) => m._id !== 'node')) throw badRequest('the node metadata entity has "_id": "node"');
+    this.config.transaction(() => {
+      for (const old of this.config.list(undefined, group)) {
+        const kind = configKind(old);
+        if (!seen.has(`${kind}:${old._id}`) && !(kind === 'metadata' && group !== '')) this.config.delete(kind, old._id);
+      }
+      this.pipes.save(pipes);
+      this.systems.save(systems);
+      for (const m of metadata) this.config.put(m);
+    });
+  }
+
+  status(): JsonObject {
+    const mem = process.memoryUsage();
+    return {
+      node_id: this.nodeId,
+      node_version: NODE_VERSION,
+      node_start_time: this.startTime.toISOString(),
+      node_uptime: Math.round((Date.now() - this.startTime.getTime()) / 1000),
+      memory: { rss: mem.rss, heap_total: mem.heapTotal, heap_used: mem.heapUsed, external: mem.external, array_buffers: mem.arrayBuffers },
+      datasets: this.datasets.names().length,
+      pipes: this.pipes.ids().length,
+      systems: this.systems.ids().length,
+    };
+  }
+}
+
+function kindOrder(e: ConfigEntity): number {
+  const k = configKind(e);
+  return k === 'metadata' ? 0 : k === 'system' ? 1 : 2;
+}
+
+function groupOf(e: JsonObject): string {
+  const md = e['metadata'];
+  return isJsonObject(md) && typeof md['$config-group'] === 'string' ? md['$config-group'] : '';
+}
+
+export { HubError };

@@ -1,0 +1,121 @@
+import type { Db } from './database.js';
+import type { PipeRegistry } from './pipes.js';
+import { prepareEntity, type PreparedEntity } from './entity.js';
+import { HubError, badRequest, conflict } from './errors.js';
+import type { WriteResult } from './dataset-log.js';
+
+/** The query parameters of the JSON Push protocol. */
+export interface PushParams {
+  sequenceId?: string;
+  isFull?: boolean;
+  requestId?: string;
+  previousRequestId?: string;
+  isFirst?: boolean;
+  isLast?: boolean;
+  force?: boolean;
+}
+
+export interface PushResult extends WriteResult {
+  deleted: number;
+  populated: boolean;
+}
+
+interface SequenceRow {
+  sequence_id: string;
+  is_full: number;
+  last_request_id: string | null;
+  changes: number;
+  base_count: number;
+}
+
+/** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. */
+export class JsonPushReceiver {
+  constructor(
+    private readonly db: Db,
+    private readonly pipes: PipeRegistry,
+  ) {}
+
+  receive(pipeId: string, body: unknown, params: PushParams): PushResult {
+    const pipe = this.pipes.effective(pipeId);
+    if (pipe.source.type !== 'http_endpoint') {
+      throw badRequest(`pipe ${JSON.stringify(pipeId)} does not receive entities`, `its source type is "${pipe.source.type}", not "http_endpoint"`);
+    }
+    const info = this.pipes.info(pipeId);
+    if (!info.runtime['is-valid-config']) {
+      throw conflict(`pipe ${JSON.stringify(pipeId)} has configuration errors`, info.runtime['config-errors'].map((e) => e.msg).join('; '));
+    }
+    const values = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? [body] : undefined;
+    if (!values) throw badRequest('the body must be a JSON array of entities (or one entity object)');
+    const prepared: PreparedEntity[] = values.map((v, i) => prepareEntity(v, i));
+    const dataset = this.pipes.sinkDataset(pipeId);
+
+    return this.db.transaction((): PushResult => {
+      const state = this.advanceSequence(pipeId, params, dataset.row().live_count);
+      const isFull = params.isFull === true;
+      const markSeen = isFull
+        ? ((stmt) => (id: string) => void stmt.run(pipeId, id))(this.db.prepare('INSERT OR IGNORE INTO push_seen (pipe, eid) VALUES (?, ?)'))
+        : undefined;
+      const run = { changes: state?.changes ?? 0, baseCount: state?.base_count ?? dataset.row().live_count };
+      let result: WriteResult;
+      try {
+        result = dataset.writePrepared(prepared, { force: params.force === true, run, ...(markSeen ? { seen: markSeen } : {}) });
+      } catch (e) {
+        if (e instanceof HubError && e.status === 409) this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+        throw e;
+      }
+      if (state) this.db.prepare('UPDATE push_sequences SET changes = ? WHERE pipe = ?').run(run.changes, pipeId);
+      let deleted = 0;
+      const ends = params.isLast === true || params.sequenceId === undefined;
+      if (ends) {
+        if (isFull) {
+          deleted = dataset.deleteAllExcept('SELECT eid FROM push_seen WHERE pipe = ?', [pipeId]);
+          dataset.setPopulated(true);
+        }
+        this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+        this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+      }
+      return { ...result, deleted, populated: dataset.row().populated === 1, maxUpdated: dataset.row().max_updated };
+    })();
+  }
+
+  private advanceSequence(pipeId: string, p: PushParams, liveCount: number): SequenceRow | undefined {
+    if (p.sequenceId === undefined) {
+      if (p.isFirst || p.isLast || p.previousRequestId) {
+        throw badRequest('sequence parameters without sequence_id', 'is_first, is_last and previous_request_id belong to a sequence: send sequence_id too');
+      }
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+      return undefined;
+    }
+    const current = this.db.prepare('SELECT * FROM push_sequences WHERE pipe = ?').get(pipeId) as SequenceRow | undefined;
+    const isFull = p.isFull === true;
+    if (p.isFirst === true || (!current && p.previousRequestId === undefined)) {
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+      this.db
+        .prepare(
+          `INSERT INTO push_sequences (pipe, sequence_id, is_full, last_request_id, started_ts, changes, base_count) VALUES (?, ?, ?, ?, ?, 0, ?)
+           ON CONFLICT(pipe) DO UPDATE SET sequence_id = excluded.sequence_id, is_full = excluded.is_full,
+             last_request_id = excluded.last_request_id, started_ts = excluded.started_ts, changes = 0, base_count = excluded.base_count`,
+        )
+        .run(pipeId, p.sequenceId, isFull ? 1 : 0, p.requestId ?? null, Date.now(), liveCount);
+      return this.db.prepare('SELECT * FROM push_sequences WHERE pipe = ?').get(pipeId) as SequenceRow;
+    }
+    if (!current || current.sequence_id !== p.sequenceId) {
+      throw conflict(
+        `unknown sequence ${JSON.stringify(p.sequenceId)} for pipe ${JSON.stringify(pipeId)}`,
+        'a sequence starts with is_first=true; a newer sequence may have replaced this one - restart the sync',
+      );
+    }
+    if ((current.is_full === 1) !== isFull) {
+      throw badRequest('is_full changed within a sequence', 'send the same is_full value in every request of a sequence');
+    }
+    const retry = p.requestId !== undefined && p.requestId === current.last_request_id;
+    if (!retry && p.previousRequestId !== current.last_request_id) {
+      throw conflict(
+        'request out of order',
+        `previous_request_id ${JSON.stringify(p.previousRequestId ?? null)} does not match the last request ${JSON.stringify(current.last_request_id)}`,
+      );
+    }
+    this.db.prepare('UPDATE push_sequences SET last_request_id = ? WHERE pipe = ?').run(p.requestId ?? null, pipeId);
+    return current;
+  }
+}

@@ -1,0 +1,84 @@
+import type { Db } from './database.js';
+import { badRequest, notFound } from './errors.js';
+
+/** Environment variables: plain values, readable, used by `$ENV(...)` in config. */
+export class EnvStore {
+  constructor(private readonly db: Db) {}
+
+  all(): Record<string, string> {
+    const rows = this.db.prepare('SELECT name, value FROM env ORDER BY name').raw().all() as [string, string][];
+    return Object.fromEntries(rows);
+  }
+
+  get(name: string): string | undefined {
+    return this.db.prepare('SELECT value FROM env WHERE name = ?').pluck().get(name) as string | undefined;
+  }
+
+  /** Set variables; with `replace` every variable not named is removed. */
+  set(vars: Record<string, string>, replace: boolean): void {
+    this.db.transaction(() => {
+      if (replace) this.db.prepare('DELETE FROM env').run();
+      const put = this.db.prepare('INSERT INTO env (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value');
+      for (const [k, v] of Object.entries(vars)) put.run(k, v);
+    })();
+  }
+
+  delete(name: string): void {
+    if (this.db.prepare('DELETE FROM env WHERE name = ?').run(name).changes === 0) throw notFound(`environment variable ${JSON.stringify(name)}`);
+  }
+}
+
+/** Secrets: write-only from the outside; only names are ever listed. Scope '' is the node, else a system id. */
+export class SecretStore {
+  constructor(private readonly db: Db) {}
+
+  names(scope = ''): string[] {
+    return this.db.prepare('SELECT name FROM secrets WHERE scope = ? ORDER BY name').pluck().all(scope) as string[];
+  }
+
+  /** For the engine's `$SECRET(...)` substitution only; never for a response. */
+  value(name: string, scope = ''): string | undefined {
+    return this.db.prepare('SELECT value FROM secrets WHERE scope = ? AND name = ?').pluck().get(scope, name) as string | undefined;
+  }
+
+  set(values: Record<string, string>, replace: boolean, scope = ''): void {
+    for (const [k, v] of Object.entries(values)) {
+      if (k.length === 0) throw badRequest('a secret name may not be empty');
+      if (typeof v !== 'string') throw badRequest(`secret ${JSON.stringify(k)} must have a string value`);
+    }
+    this.db.transaction(() => {
+      if (replace) this.db.prepare('DELETE FROM secrets WHERE scope = ?').run(scope);
+      const put = this.db.prepare(
+        'INSERT INTO secrets (scope, name, value) VALUES (?, ?, ?) ON CONFLICT(scope, name) DO UPDATE SET value = excluded.value',
+      );
+      for (const [k, v] of Object.entries(values)) put.run(scope, k, v);
+    })();
+  }
+
+  delete(name: string, scope = ''): void {
+    if (this.db.prepare('DELETE FROM secrets WHERE scope = ? AND name = ?').run(scope, name).changes === 0) {
+      throw notFound(`secret ${JSON.stringify(name)}`);
+    }
+  }
+
+  deleteScope(scope: string): void {
+    this.db.prepare('DELETE FROM secrets WHERE scope = ?').run(scope);
+  }
+}
+
+/** Small persistent settings of the hub (license, node id, log levels). */
+export class KvStore {
+  constructor(private readonly db: Db) {}
+
+  get(key: string): string | undefined {
+    return this.db.prepare('SELECT value FROM kv WHERE key = ?').pluck().get(key) as string | undefined;
+  }
+
+  set(key: string, value: string): void {
+    this.db.prepare('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  delete(key: string): void {
+    this.db.prepare('DELETE FROM kv WHERE key = ?').run(key);
+  }
+}

@@ -1,0 +1,153 @@
+import type { ConfigEntity } from './config-store.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { parseIndexExpression } from './dataset-index.js';
+import { HubError } from './errors.js';
+
+export interface ConfigError {
+  elements: string;
+  level: 'error' | 'warning';
+  msg: string;
+}
+
+/** Source and sink types seen in real configurations; the hub runs the `running` ones. */
+export const SOURCE_TYPES = {
+  known: ['dataset', 'conditional', 'merge', 'embedded', 'http_endpoint', 'json', 'merge_datasets', 'union_datasets', 'sql', 'rest', 'csv', 'empty'],
+  running: ['dataset', 'http_endpoint'],
+} as const;
+
+export const SINK_TYPES = {
+  known: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'json', 'sql', 'rest', 'elasticsearch', 'null'],
+  running: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'null'],
+} as const;
+
+export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(['http_endpoint', 'csv_endpoint', 'xml_endpoint']);
+
+const PIPE_ID = /^[^\u0000-\u001f/\\?#]{1,512}$/;
+
+/** Check a pipe configuration; every problem carries the JSON path of the element at fault. */
+export function checkPipeConfig(config: JsonObject): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const err = (elements: string, msg: string): void => void errors.push({ elements, level: 'error', msg });
+  const warn = (elements: string, msg: string): void => void errors.push({ elements, level: 'warning', msg });
+  const id = config['_id'];
+  if (typeof id !== 'string' || !PIPE_ID.test(id)) {
+    err('$._id', 'the pipe needs an "_id": a string of 1 to 512 characters without control characters, slashes, "?" or "#"');
+  }
+  if (config['type'] !== 'pipe') err('$.type', 'a pipe has "type": "pipe"');
+  const metadata = config['metadata'];
+  if (metadata !== undefined && !isJsonObject(metadata)) err('$.metadata', '"metadata" must be an object');
+  if (isJsonObject(metadata) && metadata['$config-group'] !== undefined && typeof metadata['$config-group'] !== 'string') {
+    err('$.metadata.$config-group', 'the config group must be a string');
+  }
+
+  const source = config['source'];
+  if (source === undefined) err('$.source', 'the pipe has no "source"');
+  else if (!isJsonObject(source)) err('$.source', '"source" must be an object');
+  else {
+    const type = source['type'] ?? 'dataset';
+    if (typeof type !== 'string' || !(SOURCE_TYPES.known as readonly string[]).includes(type)) {
+      err('$.source.type', `unknown source type ${JSON.stringify(type)}; known types: ${SOURCE_TYPES.known.join(', ')}`);
+    } else {
+      if (!(SOURCE_TYPES.running as readonly string[]).includes(type)) {
+        warn('$.source.type', `source type "${type}" is accepted but not run by this hub yet`);
+      }
+      if (type === 'dataset' && typeof source['dataset'] !== 'string') err('$.source.dataset', 'a dataset source needs "dataset": the id of the dataset to read');
+      if (type === 'json' && typeof source['system'] !== 'string') err('$.source.system', 'a json source needs "system": a system id');
+      if (type === 'embedded' && !Array.isArray(source['entities'])) err('$.source.entities', 'an embedded source needs "entities": an array');
+    }
+  }
+
+  const sink = config['sink'];
+  if (sink !== undefined && !isJsonObject(sink)) err('$.sink', '"sink" must be an object');
+  else if (isJsonObject(sink)) {
+    const type = sink['type'] ?? 'dataset';
+    if (typeof type !== 'string' || !(SINK_TYPES.known as readonly string[]).includes(type)) {
+      err('$.sink.type', `unknown sink type ${JSON.stringify(type)}; known types: ${SINK_TYPES.known.join(', ')}`);
+    } else if (!(SINK_TYPES.running as readonly string[]).includes(type)) {
+      warn('$.sink.type', `sink type "${type}" is accepted but does nothing in this hub`);
+    }
+    if (sink['dataset'] !== undefined && typeof sink['dataset'] !== 'string') err('$.sink.dataset', '"dataset" must be a string');
+    const indexes = sink['indexes'];
+    if (indexes !== undefined) {
+      if (!Array.isArray(indexes)) err('$.sink.indexes', '"indexes" must be an array of "_S.<property>" strings');
+      else
+        indexes.forEach((ix, i) => {
+          try {
+            parseIndexExpression(ix as string);
+          } catch (e) {
+            err(`$.sink.indexes[${i}]`, e instanceof HubError ? `${e.message}: ${e.detail ?? ''}` : String(e));
+          }
+        });
+    }
+    for (const key of ['circuit_breaker_threshold_count', 'circuit_breaker_threshold_factor']) {
+      const v = sink[key];
+      if (v !== undefined && (typeof v !== 'number' || v < 0)) err(`$.sink.${key}`, `"${key}" must be a non-negative number`);
+    }
+  }
+
+  const transform = config['transform'];
+  if (transform !== undefined) {
+    const list = Array.isArray(transform) ? transform : [transform];
+    list.forEach((t, i) => {
+      const at = Array.isArray(transform) ? `$.transform[${i}]` : '$.transform';
+      if (!isJsonObject(t)) return err(at, 'a transform must be an object');
+      if (t['type'] !== 'dtl') return warn(`${at}.type`, `transform type ${JSON.stringify(t['type'])} is not run by this hub`);
+      const rules = t['rules'];
+      if (!isJsonObject(rules)) return err(`${at}.rules`, 'a DTL transform needs "rules": an object of rule sets');
+      if (!Array.isArray(rules['default'])) err(`${at}.rules.default`, 'a DTL transform needs a "default" rule set (an array)');
+      for (const [name, set] of Object.entries(rules)) {
+        if (!Array.isArray(set)) err(`${at}.rules.${name}`, `rule set "${name}" must be an array`);
+      }
+    });
+  }
+  const pump = config['pump'];
+  if (pump !== undefined && !isJsonObject(pump)) err('$.pump', '"pump" must be an object');
+  return errors;
+}
+
+export function hasErrors(errors: readonly ConfigError[]): boolean {
+  return errors.some((e) => e.level === 'error');
+}
+
+export interface EffectivePipe extends JsonObject {
+  _id: string;
+  type: string;
+  source: JsonObject & { type: string };
+  sink: JsonObject & { type: string };
+  pump: JsonObject;
+  principals: JsonValue[];
+}
+
+/** The configuration with every default filled in, as the hub runs it. */
+export function effectivePipeConfig(config: ConfigEntity): EffectivePipe {
+  const source = isJsonObject(config['source']) ? config['source'] : {};
+  const sink = isJsonObject(config['sink']) ? config['sink'] : {};
+  const pump = isJsonObject(config['pump']) ? config['pump'] : {};
+  const sourceType = typeof source['type'] === 'string' ? source['type'] : 'dataset';
+  const sinkType = typeof sink['type'] === 'string' ? sink['type'] : 'dataset';
+  const effSink: JsonObject & { type: string } = { ...sink, type: sinkType };
+  if (sinkType === 'dataset' && typeof sink['dataset'] !== 'string') effSink['dataset'] = config._id;
+  return {
+    ...config,
+    source: { ...source, type: sourceType },
+    sink: effSink,
+    pump: {
+      mode: sourceType === 'http_endpoint' ? 'manual' : 'scheduled',
+      schedule_interval: 30,
+      run_at_startup: false,
+      ...pump,
+    },
+    principals: Array.isArray(config['principals']) ? config['principals'] : ['group:Admin'],
+  };
+}
+
+/** Datasets a pipe reads, for `runtime.dependencies`. */
+export function pipeDependencies(effective: EffectivePipe): string[] {
+  const deps = new Set<string>();
+  const src = effective.source;
+  if (typeof src['dataset'] === 'string') deps.add(src['dataset']);
+  if (Array.isArray(src['datasets'])) {
+    for (const d of src['datasets']) if (typeof d === 'string') deps.add(d.split(' ')[0]!);
+  }
+  return [...deps];
+}

@@ -1,0 +1,148 @@
+import type { ConfigStore, ConfigEntity } from './config-store.js';
+import type { DatasetStore } from './dataset-store.js';
+import type { Dataset } from './dataset-log.js';
+import { asConfigEntity } from './config-store.js';
+import { checkPipeConfig, effectivePipeConfig, hasErrors, pipeDependencies, type ConfigError, type EffectivePipe } from './pipe-config.js';
+import { HubError, badRequest, notFound } from './errors.js';
+import { isJsonObject, type JsonObject } from './json.js';
+
+export interface PipeInfo extends JsonObject {
+  _id: string;
+  cached_response_info: { age: number; timestamp: string };
+  config: { original: ConfigEntity; effective: EffectivePipe };
+  runtime: JsonObject & {
+    'is-running': boolean;
+    'is-valid-config': boolean;
+    'is-disabled': boolean;
+    'config-errors': ConfigError[] & JsonObject[];
+    dependencies: string[];
+    queues: JsonObject;
+    'supported-operations': string[];
+  };
+}
+
+/** Pipe configurations: validation, storage, and the information the API reports. */
+export class PipeRegistry {
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly datasets: DatasetStore,
+  ) {}
+
+  ids(): string[] {
+    return this.config.list('pipe').map((p) => p._id);
+  }
+
+  get(id: string): ConfigEntity | undefined {
+    return this.config.get('pipe', id);
+  }
+
+  require(id: string): ConfigEntity {
+    const p = this.get(id);
+    if (!p) throw notFound(`pipe ${JSON.stringify(id)}`);
+    return p;
+  }
+
+  /** Check every configuration first; without `force` one error rejects the whole list. */
+  validate(values: readonly unknown[], force: boolean): ConfigEntity[] {
+    const problems: string[] = [];
+    const entities = values.map((v, i) => {
+      const e = asConfigEntity(v, `pipe #${i}`);
+      const errors = checkPipeConfig(e);
+      if (hasErrors(errors)) problems.push(...errors.filter((x) => x.level === 'error').map((x) => `${e._id}: ${x.elements}: ${x.msg}`));
+      return e;
+    });
+    const ids = new Set<string>();
+    for (const e of entities) {
+      if (ids.has(e._id)) problems.push(`${e._id}: the same pipe id occurs twice in the request`);
+      ids.add(e._id);
+    }
+    if (problems.length > 0 && !force) {
+      throw new HubError(400, 'invalid pipe configuration', problems.join('; '));
+    }
+    return entities;
+  }
+
+  save(entities: readonly ConfigEntity[]): void {
+    this.config.transaction(() => {
+      for (const e of entities) this.config.put(e);
+    });
+    for (const e of entities) this.syncSinkDataset(e, false);
+  }
+
+  delete(id: string): void {
+    this.require(id);
+    this.config.delete('pipe', id);
+  }
+
+  effective(id: string): EffectivePipe {
+    return effectivePipeConfig(this.require(id));
+  }
+
+  info(id: string): PipeInfo {
+    const original = this.require(id);
+    const effective = effectivePipeConfig(original);
+    const errors = checkPipeConfig(original);
+    const pump = effective.pump;
+    return {
+      _id: id,
+      cached_response_info: { age: 0, timestamp: new Date().toISOString() },
+      config: { original, effective },
+      runtime: {
+        'is-running': false,
+        'is-valid-config': !hasErrors(errors),
+        'is-disabled': pump['mode'] === 'off' || pump['mode'] === 'manual',
+        'config-errors': errors as ConfigError[] & JsonObject[],
+        dependencies: pipeDependencies(effective),
+        queues: {},
+        'supported-operations': [],
+      },
+    };
+  }
+
+  /** The dataset a pipe's sink writes, created on first use with the sink's indexes and breaker. */
+  sinkDataset(id: string): Dataset {
+    const pipe = this.require(id);
+    const ds = this.syncSinkDataset(pipe, true);
+    if (!ds) throw badRequest(`pipe ${JSON.stringify(id)} does not write to a dataset`);
+    return ds;
+  }
+
+  private syncSinkDataset(pipe: ConfigEntity, create: boolean): Dataset | undefined {
+    const eff = effectivePipeConfig(pipe);
+    if (eff.sink.type !== 'dataset' || typeof eff.sink['dataset'] !== 'string') return undefined;
+    const name = eff.sink['dataset'];
+    const ds = create ? this.datasets.open(name) : this.datasets.get(name);
+    if (!ds) return undefined;
+    const indexes = eff.sink['indexes'];
+    if (Array.isArray(indexes)) for (const ix of indexes) if (typeof ix === 'string') ds.ensureIndex(ix);
+    const count = eff.sink['circuit_breaker_threshold_count'];
+    const factor = eff.sink['circuit_breaker_threshold_factor'];
+    const settings = ds.settings();
+    const wanted =
+      typeof count === 'number' || typeof factor === 'number'
+        ? {
+            ...(typeof count === 'number' ? { thresholdCount: count } : {}),
+            ...(typeof factor === 'number' ? { thresholdFactor: factor } : {}),
+          }
+        : undefined;
+    if (JSON.stringify(settings.circuitBreaker) !== JSON.stringify(wanted)) {
+      const next = { ...settings };
+      if (wanted) next.circuitBreaker = wanted;
+      else delete next.circuitBreaker;
+      ds.setSettings(next);
+    }
+    return ds;
+  }
+}
+
+export function sourceOf(pipe: EffectivePipe): JsonObject & { type: string } {
+  return pipe.source;
+}
+
+export function isPublisher(pipe: EffectivePipe): boolean {
+  return ['http_endpoint', 'csv_endpoint', 'xml_endpoint'].includes(pipe.sink.type);
+}
+
+export function sinkConfig(pipe: EffectivePipe): JsonObject {
+  return isJsonObject(pipe.sink) ? pipe.sink : {};
+}

@@ -1,0 +1,122 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT, defaultDataDir, startHub } from './serve.js';
+import { launchApp } from './start.js';
+import { Hub } from '../../hub-core/hub.js';
+
+const USAGE = `datahub — the Datahub Desktop hub from the command line
+
+Usage:
+  datahub serve [--data <dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>] [--log]
+      Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
+      --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1.
+      A token for the API is written to <data>/access-token.
+  datahub start [--data <dir>] [--port <n>]
+      Open the desktop app; without an Electron binary, run the hub for a browser.
+  datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
+  datahub user remove --email <e> [--data <dir>]
+      Manage the users who may get tokens with POST /api/jwt.
+  datahub help
+`;
+
+class UsageError extends Error {}
+
+function port(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      data: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'body-limit': { type: 'string' },
+      log: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const bodyLimit = values['body-limit'] !== undefined ? Number(values['body-limit']) : undefined;
+  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) throw new UsageError('--body-limit must be an integer of at least 1024 bytes');
+  const options = {
+    dataDir: values.data ?? defaultDataDir(),
+    host: values.host ?? '127.0.0.1',
+    port: port(values.port, DEFAULT_PORT),
+    logger: values.log === true,
+    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+  };
+  if (mode === 'start' && (await launchApp(options))) return;
+  const running = await startHub(options);
+  process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
+  if (mode === 'start') process.stdout.write(`Open ${running.url}/ in a browser.\n`);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`Received ${signal}; stopping the hub\n`);
+    running.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`error while stopping: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function user(args: string[]): void {
+  const [action, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: { email: { type: 'string' }, password: { type: 'string' }, principal: { type: 'string', multiple: true }, data: { type: 'string' } },
+    strict: true,
+  });
+  if (!values.email) throw new UsageError('--email is required');
+  const hub = new Hub(values.data ?? defaultDataDir());
+  try {
+    if (action === 'add') {
+      if (!values.password) throw new UsageError('--password is required');
+      const u = hub.users.set(values.email, values.password, values.principal ?? ['group:Admin']);
+      process.stdout.write(`user ${u.email} saved with principals ${u.principals.join(', ')}\n`);
+    } else if (action === 'remove') {
+      hub.users.delete(values.email);
+      process.stdout.write(`user ${values.email} removed\n`);
+    } else throw new UsageError('datahub user add|remove ...');
+  } finally {
+    hub.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(args, 'serve');
+      case 'start':
+        return await serve(args, 'start');
+      case 'user':
+        return user(args);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (e) {
+    const usage = e instanceof UsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+    const err = e as NodeJS.ErrnoException;
+    const message = err.code === 'EADDRINUSE' ? `the port is already in use (${err.message}); choose another with --port` : err.message ?? String(e);
+    process.stderr.write(`datahub: ${message}\n`);
+    if (usage) process.stderr.write('run "datahub help" for usage\n');
+    process.exit(usage ? 2 : 1);
+  }
+}

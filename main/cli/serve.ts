@@ -1,0 +1,91 @@
+import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Hub } from '../../hub-core/hub.js';
+import { TokenService } from '../server/auth.js';
+import { buildServer } from '../server/app.js';
+
+export const DEFAULT_PORT = 9042;
+
+export function defaultDataDir(): string {
+  return process.env['DATAHUB_DATA'] ?? join(homedir(), '.datahub-desktop', 'data');
+}
+
+export interface ServeOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  bodyLimit?: number;
+  logger?: boolean;
+}
+
+export interface RunningHub {
+  hub: Hub;
+  app: FastifyInstance;
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** One hub per data directory: a second process on the same directory is refused. */
+function takeLock(dataDir: string): () => void {
+  const file = join(dataDir, 'hub.lock');
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`another hub (pid ${pid}) is using ${dataDir}; stop it or choose another --data directory`);
+    }
+  }
+  writeFileSync(file, String(process.pid));
+  return () => rmSync(file, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function startHub(options: ServeOptions): Promise<RunningHub> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  const unlock = takeLock(dataDir);
+  let hub: Hub | undefined;
+  try {
+    hub = new Hub(dataDir);
+    const tokens = TokenService.open(dataDir);
+    const token = await tokens.writeAccessToken(dataDir);
+    const app = await buildServer({
+      hub,
+      tokens,
+      host: options.host,
+      logger: options.logger ?? false,
+      ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    });
+    await app.listen({ host: options.host, port: options.port });
+    const addr = app.server.address();
+    const port = addr && typeof addr === 'object' ? addr.port : options.port;
+    const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const running = hub;
+    return {
+      hub: running,
+      app,
+      token,
+      url: `http://${shownHost}:${port}`,
+      async close() {
+        await app.close();
+        running.close();
+        unlock();
+      },
+    };
+  } catch (e) {
+    hub?.close();
+    unlock();
+    throw e;
+  }
+}

@@ -1,0 +1,131 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Hub } from '../../hub-core/hub.js';
+import { TokenService, ADMIN, type TokenClaims } from './auth.js';
+import { installErrorHandling, errorSchema } from './http-errors.js';
+import { allowedHosts, installHostGuard } from './host-guard.js';
+import { datasetRoutes } from './routes/datasets.js';
+import { receiverRoutes } from './routes/receivers.js';
+import { publisherRoutes } from './routes/publishers.js';
+import { pipeRoutes } from './routes/pipes.js';
+import { systemRoutes } from './routes/systems.js';
+import { configRoutes } from './routes/config.js';
+import { envSecretRoutes } from './routes/env-secrets.js';
+import { nodeRoutes } from './routes/node.js';
+import { NODE_VERSION } from '../../hub-core/hub.js';
+import { HubError } from '../../hub-core/errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    claims: TokenClaims | null;
+  }
+}
+
+export interface ServerOptions {
+  hub: Hub;
+  tokens: TokenService;
+  host: string;
+  /** Largest request body in bytes. */
+  bodyLimit?: number;
+  logger?: boolean;
+  /** Extra Host header values to accept (for example a name in /etc/hosts the user chose). */
+  extraHosts?: string[];
+}
+
+export const DEFAULT_BODY_LIMIT = 256 * 1024 * 1024;
+
+/** Routes anyone may call without a token. */
+const PUBLIC = new Set(['GET /api/health', 'POST /api/jwt']);
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    routerOptions: { maxParamLength: 2048 },
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
+    forceCloseConnections: true,
+  });
+  app.decorateRequest('claims', null);
+  let hosts = new Set<string>();
+  app.addHook('onListen', async () => {
+    const addr = app.server.address();
+    if (addr && typeof addr === 'object') hosts = allowedHosts(options.host, addr.port);
+  });
+  installHostGuard(app, () => hosts, options.extraHosts ?? []);
+  installErrorHandling(app);
+  app.addSchema(errorSchema);
+  await app.register(formbody);
+  // Any other body type reaches the routes as a Buffer; routes that take one declare it.
+  app.addContentTypeParser(['application/zip', 'application/octet-stream', 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api')) return undefined;
+    const key = `${request.method} ${request.routeOptions.url ?? ''}`;
+    if (PUBLIC.has(key)) return undefined;
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match) {
+      return reply
+        .code(401)
+        .header('WWW-Authenticate', 'Bearer')
+        .send({ error: 'authentication required', detail: 'send "Authorization: Bearer <token>"; the hub writes one to <data>/access-token' });
+    }
+    const result = await options.tokens.verify(match[1]!);
+    if ('refused' in result) {
+      return reply.code(401).header('WWW-Authenticate', 'Bearer error="invalid_token"').send({ error: 'invalid token', detail: result.refused });
+    }
+    request.claims = result;
+    return undefined;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Datahub Desktop instance API', version: NODE_VERSION, description: 'The API of the embedded hub, served on loopback.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/reference', uiConfig: { docExpansion: 'list' } });
+
+  await app.register(
+    async (api) => {
+      const ctx = { hub: options.hub, tokens: options.tokens };
+      await api.register(nodeRoutes, ctx);
+      await api.register(datasetRoutes, ctx);
+      await api.register(receiverRoutes, ctx);
+      await api.register(publisherRoutes, ctx);
+      await api.register(pipeRoutes, ctx);
+      await api.register(systemRoutes, ctx);
+      await api.register(configRoutes, ctx);
+      await api.register(envSecretRoutes, ctx);
+    },
+    { prefix: '/api' },
+  );
+
+  app.get('/', { schema: { hide: true } }, async (_req, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send(
+        '<!doctype html><meta charset="utf-8"><title>Datahub Desktop</title>' +
+          '<h1>Datahub Desktop hub</h1><p>The hub is running. Its API is under <code>/api</code>; ' +
+          'the reference is at <a href="/api/reference">/api/reference</a> (send the token from <code>&lt;data&gt;/access-token</code>).</p>',
+      ),
+  );
+  return app;
+}
+
+export interface RouteContext {
+  hub: Hub;
+  tokens: TokenService;
+}
+
+export function requireAdmin(request: FastifyRequest): void {
+  if (!request.claims?.principals.includes(ADMIN)) {
+    throw new HubError(403, 'forbidden', 'this operation requires a token with the group:Admin principal');
+  }
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+export const ADMIN = 'group:Admin';
+
+export interface TokenClaims {
+  sub: string;
+  principals: string[];
+}
+
+/** Signs and checks the hub's JWTs with an HS256 key kept (mode 0600) in the data directory. */
+export class TokenService {
+  private constructor(private readonly key: Uint8Array) {}
+
+  static open(dataDir: string): TokenService {
+    const file = join(dataDir, 'signing-key');
+    let key: Buffer;
+    if (existsSync(file)) {
+      key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+      if (key.length < 32) throw new Error(`${file} holds a key shorter than 32 bytes; delete it to make a new one`);
+    } else {
+      key = randomBytes(32);
+      writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    }
+    return new TokenService(new Uint8Array(key));
+  }
+
+  async issue(claims: TokenClaims, expiresIn?: string): Promise<string> {
+    let jwt = new SignJWT({ principals: claims.principals })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer('datahub-desktop')
+      .setIssuedAt()
+      .setJti(randomBytes(8).toString('hex'));
+    if (expiresIn) jwt = jwt.setExpirationTime(expiresIn);
+    return jwt.sign(this.key);
+  }
+
+  /** The token's claims, or a reason it was refused. */
+  async verify(token: string): Promise<TokenClaims | { refused: string }> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { issuer: 'datahub-desktop', algorithms: ['HS256'] });
+      const principals = Array.isArray(payload['principals']) ? payload['principals'].filter((p): p is string => typeof p === 'string') : [];
+      return { sub: payload.sub ?? '', principals };
+    } catch (e) {
+      if (e instanceof joseErrors.JWTExpired) return { refused: 'the token has expired' };
+      return { refused: 'the token is not valid for this hub' };
+    }
+  }
+
+  /** Write a long-lived admin token for local tools to `<data>/access-token` (mode 0600). */
+  async writeAccessToken(dataDir: string): Promise<string> {
+    const token = await this.issue({ sub: 'local-admin', principals: [ADMIN] });
+    const file = join(dataDir, 'access-token');
+    writeFileSync(file, token + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return token;
+  }
+}

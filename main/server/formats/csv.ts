@@ -1,0 +1,55 @@
+import { pipeline, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { cellValue, entitiesWithColumns, propertyOf, type CellValue } from './columns.js';
+
+export interface CsvOptions {
+  /** The columns, in order; inferred from the first 1000 entities when left out. */
+  columns?: readonly string[];
+  /** Field delimiter, one character; `,` by default. */
+  delimiter?: string;
+  /** Start with a UTF-8 byte order mark (helps Excel detect the encoding); off by default. */
+  bom?: boolean;
+}
+
+/**
+ * The non-deleted entities of `pages` as UTF-8 CSV: a header row, then one
+ * record per entity, RFC 4180 quoting (fields holding the delimiter, a quote,
+ * CR or LF are quoted, quotes doubled) and CRLF record delimiters. Pages are
+ * pulled lazily as the stream is read.
+ */
+export function csvReadable(pages: Iterable<readonly string[]>, options: CsvOptions = {}): Readable {
+  const delimiter = options.delimiter ?? ',';
+  if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) {
+    throw new TypeError(`invalid CSV delimiter ${JSON.stringify(delimiter)}: must be one character, not a quote or line break`);
+  }
+
+  async function* records(): AsyncGenerator<readonly CellValue[], void, undefined> {
+    let columns: readonly string[] = [];
+    for await (const item of entitiesWithColumns(pages, options.columns)) {
+      if (item.kind === 'columns') {
+        columns = item.columns;
+        yield columns;
+      } else {
+        const entity = item.entity;
+        yield columns.map((column) => cellValue(propertyOf(entity, column)));
+      }
+    }
+  }
+
+  const stringifier = stringify({
+    delimiter,
+    quote: '"',
+    escape: '"',
+    record_delimiter: 'windows',
+    bom: options.bom === true,
+    cast: {
+      // csv-stringify's default writes booleans as "1" and "".
+      boolean: (value: boolean) => (value ? 'true' : 'false'),
+    },
+  });
+  // pipeline() gives backpressure and tears both ends down together: an error
+  // while producing destroys the stringifier with it (its reader sees the error),
+  // and a reader destroying the stringifier closes the generator and the pages.
+  pipeline(Readable.from(records()), stringifier, () => {});
+  return stringifier;
+}

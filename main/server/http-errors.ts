@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HubError } from '../../hub-core/errors.js';
+import { EntityError } from '../../hub-core/entity.js';
+
+export interface ErrorBody {
+  error: string;
+  detail: string | null;
+}
+
+export const errorSchema = {
+  $id: 'Error',
+  type: 'object',
+  description: 'Every failed request answers with this body',
+  properties: { error: { type: 'string' }, detail: { type: ['string', 'null'] } },
+  required: ['error', 'detail'],
+} as const;
+
+/** Every failure becomes `{"error", "detail"}` with a 4xx status; only real bugs answer 500. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | HubError | EntityError | Error, request, reply) => {
+    const send = (status: number, error: string, detail: string | null): void => {
+      if (!reply.sent) void reply.code(status).type('application/json; charset=utf-8').send({ error, detail } satisfies ErrorBody);
+    };
+    if (err instanceof HubError) return send(err.status, err.message, err.detail ?? null);
+    if (err instanceof EntityError) return send(400, 'invalid entity', err.message);
+    const fe = err as FastifyError;
+    if (fe.validation) {
+      return send(400, 'invalid request', `${fe.validationContext ?? 'request'}${fe.message.replace(/^(querystring|body|params|headers)/, '')}`);
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(413, 'request body too large', `the limit is ${app.initialConfig.bodyLimit ?? 0} bytes; send smaller batches`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(415, 'unsupported content type', fe.message);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(400, 'empty JSON body', fe.message);
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(400, 'malformed JSON', fe.message);
+    }
+    if (err instanceof SyntaxError || fe.statusCode === 400) return send(400, 'malformed request', err.message);
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return send(fe.statusCode, err.message, null);
+    request.log.error({ err }, 'unexpected error');
+    return send(500, 'internal error', 'the hub failed unexpectedly; the log has the details');
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ error: 'not found', detail: `no route ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
+  });
+}

@@ -1,0 +1,204 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from '../app.js';
+import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
+import { sendJsonArray, setPullHeaders } from '../json-pull.js';
+import { notFound, badRequest } from '../../../hub-core/errors.js';
+import { sampleSchema } from '../../../hub-core/schema-sampler.js';
+import type { JsonObject } from '../../../hub-core/json.js';
+
+const datasetParams = {
+  type: 'object',
+  required: ['dataset_id'],
+  properties: { dataset_id: { type: 'string', description: 'dataset id (may contain ":")' } },
+} as const;
+
+interface DatasetParams {
+  dataset_id: string;
+}
+
+interface EntitiesQuery {
+  limit?: number;
+  since?: number;
+  history?: boolean;
+  reverse?: boolean;
+  deleted?: boolean;
+  populated?: boolean;
+  uncommited?: boolean;
+  subset?: string;
+}
+
+export async function datasetRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+  const tags = ['datasets'];
+
+  app.get<{ Querystring: { verbose?: boolean } }>('/datasets', {
+    schema: { tags, summary: 'List datasets', querystring: { type: 'object', properties: { verbose: bool } }, response: replies({ 200: { type: 'array', items: anyObject } }) },
+    handler: async () => hub.datasets.list().map((d) => withCacheInfo(d.info())),
+  });
+
+  app.get<{ Params: DatasetParams }>('/datasets/:dataset_id', {
+    schema: { tags, summary: 'Dataset information', params: datasetParams, response: replies({ 200: anyObject }) },
+    handler: async (req) => withCacheInfo(hub.datasets.require(req.params.dataset_id).info()),
+  });
+
+  app.delete<{ Params: DatasetParams }>('/datasets/:dataset_id', {
+    schema: { tags, summary: 'Delete a dataset and all its entities', params: datasetParams, response: replies({ 200: emptyReply }) },
+    handler: async (req, reply) => {
+      hub.datasets.delete(req.params.dataset_id);
+      return reply.code(200).send();
+    },
+  });
+
+  app.post<{ Params: DatasetParams; Body: { operation: string } }>('/datasets/:dataset_id', {
+    schema: {
+      tags,
+      summary: 'Circuit-breaker operations',
+      params: datasetParams,
+      body: {
+        type: 'object',
+        required: ['operation'],
+        properties: { operation: { type: 'string', enum: ['rollback-circuit-breaker', 'commit-circuit-breaker'] } },
+      },
+      response: replies({ 200: anyObject }),
+    },
+    handler: async (req) => {
+      const ds = hub.datasets.require(req.params.dataset_id);
+      if (!ds.info()['circuit-breaker'].tripped) {
+        throw badRequest('the circuit breaker is not tripped', `dataset ${JSON.stringify(ds.name)} has nothing to commit or roll back`);
+      }
+      const n = req.body.operation === 'commit-circuit-breaker' ? ds.commitCircuitBreaker() : ds.rollbackCircuitBreaker();
+      return { operation: req.body.operation, entities: n };
+    },
+  });
+
+  app.get<{ Params: DatasetParams; Querystring: EntitiesQuery }>('/datasets/:dataset_id/entities', {
+    schema: {
+      tags,
+      summary: 'Read entities (JSON Pull)',
+      params: datasetParams,
+      querystring: {
+        type: 'object',
+        properties: {
+          limit: { ...int, minimum: 0 },
+          since: int,
+          history: bool,
+          reverse: bool,
+          deleted: bool,
+          populated: bool,
+          uncommited: bool,
+          subset: str,
+        },
+      },
+      response: replies({ 200: entityArray }),
+    },
+    handler: async (req, reply) => {
+      const q = req.query;
+      const ds = hub.datasets.require(req.params.dataset_id);
+      if (q.populated === true && ds.row().populated !== 1) {
+        throw notFound(`populated dataset ${JSON.stringify(ds.name)}`, 'the dataset exists but is not yet fully populated');
+      }
+      const pages = ds.readJson({
+        ...(q.since !== undefined ? { since: q.since } : {}),
+        ...(q.limit !== undefined ? { limit: q.limit } : {}),
+        history: q.history ?? true,
+        deleted: q.deleted ?? true,
+        reverse: q.reverse ?? false,
+        ...(q.subset !== undefined ? { subset: q.subset } : {}),
+        uncommitted: q.uncommited === true,
+      });
+      // Pull the first page now so a bad subset fails with 404 before any byte is sent.
+      const first = pages.next();
+      setPullHeaders(reply, ds);
+      return sendJsonArray(reply, prepend(first, pages));
+    },
+  });
+
+  app.post<{ Params: DatasetParams; Querystring: { force?: boolean }; Body: unknown }>('/datasets/:dataset_id/entities', {
+    schema: {
+      tags,
+      summary: 'Write entities (unchanged ones are skipped unless force)',
+      params: datasetParams,
+      querystring: { type: 'object', properties: { force: bool } },
+      body: { oneOf: [entityArray, { type: 'object', required: ['_id'], additionalProperties: true }] },
+      response: replies({ 200: anyObject }),
+    },
+    handler: async (req) => {
+      const body = Array.isArray(req.body) ? req.body : [req.body];
+      const ds = hub.datasets.open(req.params.dataset_id);
+      return ds.write(body, { force: req.query.force === true });
+    },
+  });
+
+  const entityQuery = { type: 'object', properties: { entity_id: str, subset: str, offset: int } } as const;
+  app.get<{ Params: DatasetParams; Querystring: { entity_id?: string; subset?: string; offset?: number } }>('/datasets/:dataset_id/entity', {
+    schema: { tags, summary: 'One entity by id', params: datasetParams, querystring: { ...entityQuery, required: ['entity_id'] }, response: replies({ 200: anyObject }) },
+    handler: async (req) => findEntity(req.params.dataset_id, req.query.entity_id!, req.query.subset, req.query.offset),
+  });
+
+  app.get<{ Params: DatasetParams & { '*': string }; Querystring: { subset?: string } }>('/datasets/:dataset_id/entities/*', {
+    schema: {
+      tags,
+      summary: 'One entity by id (deprecated: use /entity)',
+      deprecated: true,
+      params: { type: 'object', properties: { dataset_id: str, '*': str } },
+      querystring: { type: 'object', properties: { subset: str } },
+      response: replies({ 200: anyObject }),
+    },
+    handler: async (req) => findEntity(req.params.dataset_id, req.params['*'], req.query.subset, undefined),
+  });
+
+  function findEntity(datasetId: string, entityId: string, subset: string | undefined, offset: number | undefined): JsonObject {
+    const ds = hub.datasets.require(datasetId);
+    const found =
+      offset !== undefined ? ds.getAt(entityId, offset) : subset !== undefined ? ds.getInSubset(entityId, subset) : ds.get(entityId);
+    if (!found) {
+      throw notFound(
+        `entity ${JSON.stringify(entityId)}`,
+        offset !== undefined ? `no version of it at offset ${offset}` : `not in dataset ${JSON.stringify(datasetId)}${subset ? ' subset' : ''}`,
+      );
+    }
+    return found;
+  }
+
+  app.get<{ Params: DatasetParams }>('/datasets/:dataset_id/indexes', {
+    schema: { tags, summary: 'Declared indexes', params: datasetParams, response: replies({ 200: { type: 'array', items: anyObject } }) },
+    handler: async (req) => hub.datasets.require(req.params.dataset_id).listIndexes(),
+  });
+
+  app.delete<{ Params: DatasetParams & { index_int_id: number } }>('/datasets/:dataset_id/indexes/:index_int_id', {
+    schema: {
+      tags,
+      summary: 'Drop an index',
+      params: { type: 'object', required: ['dataset_id', 'index_int_id'], properties: { dataset_id: str, index_int_id: int } },
+      response: replies({ 200: emptyReply }),
+    },
+    handler: async (req, reply) => {
+      hub.datasets.require(req.params.dataset_id).dropIndex(req.params.index_int_id);
+      return reply.code(200).send();
+    },
+  });
+
+  app.get<{ Params: DatasetParams; Querystring: { sample_size?: number; keys_only?: boolean } }>('/datasets/:dataset_id/generate-schema-definition', {
+    schema: {
+      tags,
+      summary: 'Describe the properties of a sample of entities',
+      params: datasetParams,
+      querystring: { type: 'object', properties: { sample_size: { ...int, minimum: 1, maximum: 100000 }, keys_only: bool } },
+      response: replies({ 200: anyObject }),
+    },
+    handler: async (req) => {
+      const ds = hub.datasets.require(req.params.dataset_id);
+      const sample = ds.read({ history: false, deleted: false, limit: req.query.sample_size ?? 1000 });
+      return sampleSchema(sample, req.query.keys_only === true);
+    },
+  });
+}
+
+export function withCacheInfo<T extends object>(info: T): T & { cached_response_info: { age: number; timestamp: string } } {
+  return { ...info, cached_response_info: { age: 0, timestamp: new Date().toISOString() } };
+}
+
+function* prepend<T>(first: IteratorResult<T, void>, rest: Iterator<T, void>): Generator<T> {
+  if (first.done) return;
+  yield first.value;
+  for (let r = rest.next(); !r.done; r = rest.next()) yield r.value;
+}

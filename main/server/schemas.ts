@@ -1,0 +1,22 @@
+/** Shared JSON schemas for route declarations (and the OpenAPI reference generated from them). */
+export const bool = { type: 'boolean' } as const;
+export const int = { type: 'integer' } as const;
+export const str = { type: 'string' } as const;
+export const anyObject = { type: 'object', additionalProperties: true } as const;
+export const entityArray = {
+  type: 'array',
+  items: { type: 'object', additionalProperties: true, required: ['_id'], properties: { _id: { type: 'string' } } },
+} as const;
+export const emptyReply = { description: 'empty', type: 'null' } as const;
+export const errorReplies = {
+  400: { $ref: 'Error#' },
+  401: { $ref: 'Error#' },
+  404: { $ref: 'Error#' },
+} as const;
+
+export function replies<T extends Record<number, unknown>>(ok: T): T & typeof errorReplies {
+  return { ...errorReplies, ...ok };
+}
+
+export const idParam = (name: string, description: string) =>
+  ({ type: 'object', required: [name], properties: { [name]: { type: 'string', description } } }) as const;

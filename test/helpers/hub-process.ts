@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+export const CLI = join(REPO, 'bin', 'datahub.js');
+
+export interface HubProcess {
+  url: string;
+  /** Base URL of the API, ending in /api. */
+  api: string;
+  token: string;
+  dataDir: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Fetch an API path (relative to /api) with the admin token. */
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Fetch, expect 2xx, parse JSON. */
+  json<T = unknown>(path: string, init?: RequestInit & { json?: unknown }): Promise<T>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  kill9(): Promise<void>;
+}
+
+export function tempDir(prefix = 'datahub-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Start the real hub CLI (`datahub serve --port 0`) on a data dir and wait until it answers. */
+export async function startHub(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<HubProcess> {
+  const dataDir = options.dataDir ?? tempDir();
+  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--port', '0', ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hub did not start in 20s:\n${out}`)), 20_000);
+    const check = (): void => {
+      const m = /API listening at (http:\/\/\S+)\/api/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hub exited with ${code}:\n${out}`));
+    });
+  });
+  const token = readFileSync(join(dataDir, 'access-token'), 'utf8').trim();
+  const api = `${url}/api`;
+  const doFetch = (path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    const { json: _json, ...rest } = init;
+    return fetch(api + path, { ...rest, headers, ...(body !== undefined ? { body } : {}) });
+  };
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    url,
+    api,
+    token,
+    dataDir,
+    child,
+    output: () => out,
+    fetch: doFetch,
+    async json<T>(path: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+      const res = await doFetch(path, init);
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${path} -> ${res.status}: ${text}`);
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    },
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
