@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 
 export type Db = Database.Database;
 
-/** Open the hub's SQLite file: WAL, synchronous=NORMAL is not enough for "acknowledged survives kill -9"
- * only on power loss; a killed process never loses a committed WAL transaction, so NORMAL is safe here. */
+/** Open the hub's SQLite file in WAL mode. With synchronous=NORMAL a committed transaction survives a killed
+ * process (it is in the WAL file already); only a power cut can lose the last few, in exchange for speed. */
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);

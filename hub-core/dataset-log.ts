@@ -79,6 +79,13 @@ export interface DatasetInfo {
   indexes: IndexInfo[];
 }
 
+/** The 409 of a write that tripped a dataset's circuit breaker (the trip itself is committed). */
+export class CircuitBreakerTripped extends HubError {
+  constructor(message: string, detail: string) {
+    super(409, message, detail);
+  }
+}
+
 type RawRow = [number, string, number, number | null, number, string, string];
 
 const PAGE = 2000;
@@ -110,7 +117,8 @@ export class Dataset {
       CREATE TABLE IF NOT EXISTS d${num}_latest (
         eid TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL, deleted INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS d${num}_idx (
-        idx INTEGER NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (idx, key, seq)) WITHOUT ROWID;
+        idx INTEGER NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, gone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (idx, key, seq)) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS d${num}_idx_seq ON d${num}_idx (seq);
       CREATE TABLE IF NOT EXISTS d${num}_pending (
         pos INTEGER PRIMARY KEY, eid TEXT NOT NULL, deleted INTEGER NOT NULL, hash TEXT NOT NULL,
@@ -167,8 +175,28 @@ export class Dataset {
     return this.writePrepared(prepared, options);
   }
 
+  /**
+   * Write a batch in one transaction. When the batch trips the circuit breaker, nothing of it reaches the log, but the
+   * tripped state and the batch (as uncommitted entities) are committed before the 409 is thrown: they must survive the
+   * failed write so that they can be inspected, committed or rolled back. When this runs inside a caller's transaction,
+   * the caller must commit before rethrowing the {@link CircuitBreakerTripped} error, or the trip is lost.
+   */
   writePrepared(prepared: readonly PreparedEntity[], options: WriteOptions = {}): WriteResult {
-    return this.db.transaction(() => this.writeInTransaction(prepared, options))();
+    let tripped: CircuitBreakerTripped | undefined;
+    const result = this.db.transaction((): WriteResult | undefined => {
+      try {
+        return this.writeInTransaction(prepared, options);
+      } catch (e) {
+        if (!(e instanceof CircuitBreakerTripped)) throw e;
+        const s = this.stmts;
+        for (const p of prepared) s.insertPending.run(p.id, p.deleted ? 1 : 0, p.hash, p.body, options.force === true ? 1 : 0);
+        s.trip.run(e.detail ?? null);
+        tripped = e;
+        return undefined;
+      }
+    })();
+    if (tripped) throw tripped;
+    return result!;
   }
 
   private writeInTransaction(prepared: readonly PreparedEntity[], options: WriteOptions): WriteResult {
@@ -196,10 +224,9 @@ export class Dataset {
         breaker.thresholdFactor !== undefined ? Math.ceil(breaker.thresholdFactor * options.run.baseCount) : 0,
       );
       if (options.run.changes + changed.size > limit) {
-        for (const p of prepared) s.insertPending.run(p.id, p.deleted ? 1 : 0, p.hash, p.body, force ? 1 : 0);
+        // Nothing is written here; writePrepared records the batch as pending and the trip, then throws.
         const info = `tripped at ${new Date().toISOString()}: a run changed ${options.run.changes + changed.size} entities, more than the limit ${limit}`;
-        s.trip.run(info);
-        throw new HubError(409, `the circuit breaker of dataset ${JSON.stringify(this.name)} tripped`, info);
+        throw new CircuitBreakerTripped(`the circuit breaker of dataset ${JSON.stringify(this.name)} tripped`, info);
       }
       options.run.changes += changed.size;
     }
@@ -220,12 +247,11 @@ export class Dataset {
         s.supersede.run(cur[0]);
         if (cur[2] === 1) dead--;
         else live--;
-        if (indexes.length > 0) s.idxDeleteSeq.run(cur[0]);
       }
       if (deleted) dead++;
       else live++;
       s.upsertLatest.run(p.id, seq, p.hash, deleted);
-      if (indexes.length > 0 && !deleted) this.addIndexRows(indexes, seq, p.body, p.id);
+      if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id);
       written++;
     }
     if (written > 0) s.updateCounts.run(max, live, dead);
@@ -236,7 +262,33 @@ export class Dataset {
     const entity = JSON.parse(body) as Record<string, unknown>;
     entity['_id'] = id;
     for (const ix of indexes) {
-      for (const key of indexKeys(entity, ix.path)) this.stmts.idxInsert.run(ix.idx, key, seq);
+      for (const key of indexKeys(entity, ix.path)) this.stmts.idxInsert.run(ix.idx, key, seq, 0);
+    }
+  }
+
+  /**
+   * Move an entity's subset memberships from its previous version to the new one. A subset the entity
+   * leaves (or was deleted from) keeps a "gone" row at the new offset, so incremental subset readers see
+   * the entity leave as a deletion instead of losing track of it.
+   */
+  private moveIndexRows(indexes: { idx: number; path: string[] }[], prevSeq: number | undefined, seq: number, body: string | undefined, id: string): void {
+    const s = this.stmts;
+    const current = new Set<string>();
+    if (body !== undefined) {
+      const entity = JSON.parse(body) as Record<string, unknown>;
+      entity['_id'] = id;
+      for (const ix of indexes) for (const key of indexKeys(entity, ix.path)) current.add(`${ix.idx}\u0000${key}`);
+    }
+    if (prevSeq !== undefined) {
+      for (const [idx, key] of s.idxAtSeq.all(prevSeq) as [number, string][]) {
+        const k = `${idx}\u0000${key}`;
+        if (!current.has(k)) s.idxInsert.run(idx, key, seq, 1);
+      }
+      s.idxDeleteSeq.run(prevSeq);
+    }
+    for (const k of current) {
+      const sep = k.indexOf('\u0000');
+      s.idxInsert.run(Number(k.slice(0, sep)), k.slice(sep + 1), seq, 0);
     }
   }
 
@@ -285,11 +337,12 @@ export class Dataset {
       const stmt = deleted ? this.stmts.subsetPage : this.stmts.subsetPageLive;
       let cursor = options.since ?? -1;
       for (;;) {
-        const rows = stmt.all(idx.idx, idx.key, cursor, end, Math.min(PAGE, remaining)) as RawRow[];
+        const rows = stmt.all(idx.idx, idx.key, cursor, end, Math.min(PAGE, remaining)) as [...RawRow, number][];
         if (rows.length === 0) break;
         remaining -= rows.length;
         cursor = rows[rows.length - 1]![0];
-        yield rows.map(rowJson);
+        // A "gone" row is the version with which the entity left the subset: it reads as a deletion.
+        yield rows.map((r) => (r[7] === 1 ? rowJson([r[0], r[1], 1, r[3], r[4], r[5], r[6]]) : rowJson(r as unknown as RawRow)));
         if (remaining <= 0 || rows.length < PAGE) break;
       }
       return;
@@ -330,23 +383,26 @@ export class Dataset {
     this.db.prepare('UPDATE datasets SET completeness = ? WHERE num = ?').run(micros, this.num);
   }
 
-  /** Write a deleted version of every live entity that `keep` does not hold (end of a full sync). */
-  deleteAllExcept(seenSql: string, params: unknown[]): number {
-    return this.db.transaction(() => {
-      const rows = this.db
-        .prepare(`SELECT l.eid, b.body FROM ${this.tables.latest} l JOIN ${this.tables.log} b ON b.seq = l.seq
-                  WHERE l.deleted = 0 AND l.eid NOT IN (${seenSql})`)
-        .raw()
-        .all(...params) as [string, string][];
-      if (rows.length === 0) return 0;
-      const prepared = rows.map(([eid, body], i) => {
-        const e = JSON.parse(body) as Record<string, unknown>;
-        e['_id'] = eid;
-        e['_deleted'] = true;
-        return prepareEntity(e, i);
-      });
-      return this.writeInTransaction(prepared, {}).written;
-    })();
+  /**
+   * Write a deleted version of every live entity that `seenSql` does not hold (end of a full sync). The deletions count
+   * as changes of `run`, so a sync that would delete more than the circuit breaker allows trips it (and deletes nothing)
+   * instead of emptying the dataset.
+   */
+  deleteAllExcept(seenSql: string, params: unknown[], run?: WriteRun): number {
+    // One synchronous connection: nothing can write between this read and the write below.
+    const rows = this.db
+      .prepare(`SELECT l.eid, b.body FROM ${this.tables.latest} l JOIN ${this.tables.log} b ON b.seq = l.seq
+                WHERE l.deleted = 0 AND l.eid NOT IN (${seenSql})`)
+      .raw()
+      .all(...params) as [string, string][];
+    if (rows.length === 0) return 0;
+    const prepared = rows.map(([eid, body], i) => {
+      const e = JSON.parse(body) as Record<string, unknown>;
+      e['_id'] = eid;
+      e['_deleted'] = true;
+      return prepareEntity(e, i);
+    });
+    return this.writePrepared(prepared, run ? { run } : {}).written;
   }
 
   // --- indexes ---
@@ -443,7 +499,7 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
   const rev = (extra: string): Database.Statement => raw(`SELECT ${cols} FROM ${t.log} WHERE seq < ? ${extra} ORDER BY seq DESC LIMIT ?`);
   const filters = ['', 'AND deleted = 0', 'AND superseded = 0', 'AND superseded = 0 AND deleted = 0'];
   const subsetSql = (extra: string): string =>
-    `SELECT b.seq, b.eid, b.deleted, b.prev, b.ts, b.hash, b.body FROM ${t.idx} i JOIN ${t.log} b ON b.seq = i.seq
+    `SELECT b.seq, b.eid, b.deleted, b.prev, b.ts, b.hash, b.body, i.gone FROM ${t.idx} i JOIN ${t.log} b ON b.seq = i.seq
      WHERE i.idx = ? AND i.key = ? AND i.seq > ? AND i.seq <= ? ${extra} ORDER BY i.seq LIMIT ?`;
   return {
     row: db.prepare('SELECT * FROM datasets WHERE num = ?').bind(num),
@@ -460,9 +516,10 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     setPopulated: db.prepare(`UPDATE datasets SET populated = ? WHERE num = ${num}`),
     page: [fwd(filters[0]!), fwd(filters[1]!), fwd(filters[2]!), fwd(filters[3]!), rev(filters[0]!), rev(filters[1]!), rev(filters[2]!), rev(filters[3]!)],
     subsetPage: raw(subsetSql('')),
-    subsetPageLive: raw(subsetSql('AND b.deleted = 0')),
-    idxHas: db.prepare(`SELECT 1 FROM ${t.idx} WHERE idx = ? AND key = ? AND seq = ?`),
-    idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq) VALUES (?, ?, ?)`),
+    subsetPageLive: raw(subsetSql('AND b.deleted = 0 AND i.gone = 0')),
+    idxHas: db.prepare(`SELECT 1 FROM ${t.idx} WHERE idx = ? AND key = ? AND seq = ? AND gone = 0`),
+    idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq, gone) VALUES (?, ?, ?, ?)`),
+    idxAtSeq: raw(`SELECT idx, key FROM ${t.idx} WHERE seq = ?`),
     idxDeleteSeq: db.prepare(`DELETE FROM ${t.idx} WHERE seq = ?`),
     indexList: db.prepare(`SELECT idx, expression, created_ts FROM dataset_indexes WHERE dataset = ${num} ORDER BY idx`),
     pendingCount: db.prepare(`SELECT count(*) AS n FROM ${t.pending}`),

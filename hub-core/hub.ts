@@ -81,8 +81,11 @@ export class Hub {
       const key = `${configKind(e)}:${e._id}`;
       if (seen.has(key)) throw badRequest(`duplicate configuration entity ${JSON.stringify(e._id)}`);
       seen.add(key);
+      if (configKind(e) === 'metadata' && group !== '') {
+        throw badRequest('the node metadata belongs to the default config group', 'send it with PUT /config or PUT /metadata, not with a config group');
+      }
       const g = groupOf(e);
-      if (g !== group && configKind(e) !== 'metadata') {
+      if (g !== group) {
         throw badRequest(
           `${e._id} belongs to config group ${JSON.stringify(g)}, not ${JSON.stringify(group)}`,
           'set metadata.$config-group to the group being replaced',

@@ -49,7 +49,17 @@ export class JsonPushReceiver {
     const prepared: PreparedEntity[] = values.map((v, i) => prepareEntity(v, i));
     const dataset = this.pipes.sinkDataset(pipeId);
 
-    return this.db.transaction((): PushResult => {
+    // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip
+    // the dataset recorded, must be committed: the error is thrown only after the transaction ends.
+    let refused: HubError | undefined;
+    const abort = (e: unknown): undefined => {
+      if (!(e instanceof HubError && e.status === 409)) throw e;
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+      this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+      refused = e;
+      return undefined;
+    };
+    const outcome = this.db.transaction((): PushResult | undefined => {
       const state = this.advanceSequence(pipeId, params, dataset.row().live_count);
       const isFull = params.isFull === true;
       const markSeen = isFull
@@ -60,15 +70,20 @@ export class JsonPushReceiver {
       try {
         result = dataset.writePrepared(prepared, { force: params.force === true, run, ...(markSeen ? { seen: markSeen } : {}) });
       } catch (e) {
-        if (e instanceof HubError && e.status === 409) this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
-        throw e;
+        return abort(e);
       }
       if (state) this.db.prepare('UPDATE push_sequences SET changes = ? WHERE pipe = ?').run(run.changes, pipeId);
       let deleted = 0;
       const ends = params.isLast === true || params.sequenceId === undefined;
       if (ends) {
         if (isFull) {
-          deleted = dataset.deleteAllExcept('SELECT eid FROM push_seen WHERE pipe = ?', [pipeId]);
+          try {
+            deleted = dataset.deleteAllExcept('SELECT eid FROM push_seen WHERE pipe = ?', [pipeId], run);
+          } catch (e) {
+            // The deletions tripped the circuit breaker: they wait as uncommitted entities, the sync is aborted and
+            // the dataset is not marked populated. (The entities of this last request are already written.)
+            return abort(e);
+          }
           dataset.setPopulated(true);
         }
         this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
@@ -76,6 +91,8 @@ export class JsonPushReceiver {
       }
       return { ...result, deleted, populated: dataset.row().populated === 1, maxUpdated: dataset.row().max_updated };
     })();
+    if (refused) throw refused;
+    return outcome!;
   }
 
   private advanceSequence(pipeId: string, p: PushParams, liveCount: number): SequenceRow | undefined {

@@ -4,6 +4,7 @@ import type { Dataset } from './dataset-log.js';
 import { asConfigEntity } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, hasErrors, pipeDependencies, type ConfigError, type EffectivePipe } from './pipe-config.js';
 import { HubError, badRequest, notFound } from './errors.js';
+import { parseIndexExpression } from './dataset-index.js';
 import { isJsonObject, type JsonObject } from './json.js';
 
 export interface PipeInfo extends JsonObject {
@@ -47,6 +48,10 @@ export class PipeRegistry {
     const problems: string[] = [];
     const entities = values.map((v, i) => {
       const e = asConfigEntity(v, `pipe #${i}`);
+      // The type decides what a configuration entity is: not even `force` stores a system or metadata entity as a pipe.
+      if (e.type !== 'pipe') {
+        throw badRequest(`${e._id}: a pipe has "type": "pipe", not ${JSON.stringify(e.type)}`, 'systems and node metadata have endpoints of their own');
+      }
       const errors = checkPipeConfig(e);
       if (hasErrors(errors)) problems.push(...errors.filter((x) => x.level === 'error').map((x) => `${e._id}: ${x.elements}: ${x.msg}`));
       return e;
@@ -114,7 +119,8 @@ export class PipeRegistry {
     const ds = create ? this.datasets.open(name) : this.datasets.get(name);
     if (!ds) return undefined;
     const indexes = eff.sink['indexes'];
-    if (Array.isArray(indexes)) for (const ix of indexes) if (typeof ix === 'string') ds.ensureIndex(ix);
+    // Invalid expressions are reported as config-errors; a forced configuration keeps only the valid ones.
+    if (Array.isArray(indexes)) for (const ix of indexes) if (isIndexExpression(ix)) ds.ensureIndex(ix);
     const count = eff.sink['circuit_breaker_threshold_count'];
     const factor = eff.sink['circuit_breaker_threshold_factor'];
     const settings = ds.settings();
@@ -132,6 +138,15 @@ export class PipeRegistry {
       ds.setSettings(next);
     }
     return ds;
+  }
+}
+
+function isIndexExpression(ix: unknown): ix is string {
+  try {
+    parseIndexExpression(ix as string);
+    return true;
+  } catch {
+    return false;
   }
 }
 

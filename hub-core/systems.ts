@@ -51,6 +51,10 @@ export class SystemRegistry {
     const problems: string[] = [];
     const entities = values.map((v, i) => {
       const e = asConfigEntity(v, `system #${i}`);
+      // The type decides what a configuration entity is: not even `force` stores a pipe or metadata entity as a system.
+      if (!e.type.startsWith('system:')) {
+        throw badRequest(`${e._id}: a system has a type of the form "system:<kind>", not ${JSON.stringify(e.type)}`, 'pipes and node metadata have endpoints of their own');
+      }
       for (const x of checkSystemConfig(e)) if (x.level === 'error') problems.push(`${e._id}: ${x.elements}: ${x.msg}`);
       return e;
     });

@@ -22,7 +22,8 @@ class UsageError extends Error {}
 
 function port(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
+  // Digits only: Number() would also take "" (0, a random port), "0x10", "1e3" and " 80 ".
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not ${JSON.stringify(value)}`);
   return n;
 }
@@ -115,8 +116,8 @@ export async function main(argv: string[]): Promise<void> {
     const usage = e instanceof UsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
     const err = e as NodeJS.ErrnoException;
     const message = err.code === 'EADDRINUSE' ? `the port is already in use (${err.message}); choose another with --port` : err.message ?? String(e);
-    process.stderr.write(`datahub: ${message}\n`);
-    if (usage) process.stderr.write('run "datahub help" for usage\n');
+    // One line, so scripts and logs show the whole reason.
+    process.stderr.write(`datahub: ${message.replace(/\s*\n\s*/g, ' ')}${usage ? ' (run "datahub help" for usage)' : ''}\n`);
     process.exit(usage ? 2 : 1);
   }
 }

@@ -63,8 +63,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   );
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api')) return undefined;
-    const key = `${request.method} ${request.routeOptions.url ?? ''}`;
+    // Decide by the route that matched, never by the raw URL: the router decodes the path, so
+    // "/%61pi/pipes" reaches the /api/pipes handler although its raw URL does not start with /api.
+    const route = request.routeOptions.url;
+    if (!(route ?? request.url).startsWith('/api')) return undefined;
+    const key = `${request.method} ${route ?? ''}`;
     if (PUBLIC.has(key)) return undefined;
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;

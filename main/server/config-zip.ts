@@ -3,10 +3,14 @@ import type { ConfigEntity } from '../../hub-core/config-store.js';
 import { configKind } from '../../hub-core/config-store.js';
 import { badRequest } from '../../hub-core/errors.js';
 
-/** File name of a configuration entity in the project layout (node/pipes/<id>.conf.json, ...). */
+/**
+ * File name of a configuration entity in the project layout (pipes/<id>.conf.json, ...). Characters that file
+ * systems refuse are percent-encoded (`:` is `%3A`, `%` itself `%25`): the encoding is one-to-one, so two ids
+ * never share a file (replacing them all with `_` made "a:b" and "a_b" overwrite each other).
+ */
 export function configFileName(e: ConfigEntity): string {
   const kind = configKind(e);
-  const safe = e._id.replace(/[/\\:*?"<>|]/g, '_');
+  const safe = e._id.replace(/[/\\:*?"<>|%]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
   if (kind === 'metadata') return 'node-metadata.conf.json';
   return `${kind === 'pipe' ? 'pipes' : 'systems'}/${safe}.conf.json`;
 }

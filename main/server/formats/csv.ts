@@ -41,6 +41,8 @@ export function csvReadable(pages: Iterable<readonly string[]>, options: CsvOpti
     quote: '"',
     escape: '"',
     record_delimiter: 'windows',
+    // Quote fields holding a lone CR or LF too, not just the CRLF record delimiter.
+    quote_record_delimiter: true,
     bom: options.bom === true,
     cast: {
       // csv-stringify's default writes booleans as "1" and "".

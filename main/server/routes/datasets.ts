@@ -5,11 +5,27 @@ import { sendJsonArray, setPullHeaders } from '../json-pull.js';
 import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 import type { JsonObject } from '../../../hub-core/json.js';
+import { prepareEntity } from '../../../hub-core/entity.js';
 
 const datasetParams = {
   type: 'object',
   required: ['dataset_id'],
   properties: { dataset_id: { type: 'string', description: 'dataset id (may contain ":")' } },
+} as const;
+
+/**
+ * The body of an entity write: an array of entities or one entity. `_id` is required but deliberately has no `type`
+ * here: the server's validator coerces scalar types, which would silently turn `"_id": 7` or `"_id": true` into the
+ * strings "7" and "true". prepareEntity refuses a non-string `_id` with a 400 instead (and the whole batch with it).
+ */
+export const entitiesBody = {
+  oneOf: [
+    {
+      type: 'array',
+      items: { type: 'object', additionalProperties: true, required: ['_id'], properties: { _id: { description: 'entity id (a string)' } } },
+    },
+    { type: 'object', required: ['_id'], additionalProperties: true, properties: { _id: { description: 'entity id (a string)' } } },
+  ],
 } as const;
 
 interface DatasetParams {
@@ -118,13 +134,15 @@ export async function datasetRoutes(app: FastifyInstance, { hub }: RouteContext)
       summary: 'Write entities (unchanged ones are skipped unless force)',
       params: datasetParams,
       querystring: { type: 'object', properties: { force: bool } },
-      body: { oneOf: [entityArray, { type: 'object', required: ['_id'], additionalProperties: true }] },
+      body: entitiesBody,
       response: replies({ 200: anyObject }),
     },
     handler: async (req) => {
       const body = Array.isArray(req.body) ? req.body : [req.body];
+      // Validate the whole batch before the dataset is created: a refused batch leaves no trace, not even an empty dataset.
+      const prepared = body.map((v, i) => prepareEntity(v, i));
       const ds = hub.datasets.open(req.params.dataset_id);
-      return ds.write(body, { force: req.query.force === true });
+      return ds.writePrepared(prepared, { force: req.query.force === true });
     },
   });
 

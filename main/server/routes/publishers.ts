@@ -82,7 +82,8 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
     entities: (pipeId, q, reply, filename) => {
       const { pipe, dataset, subset } = resolve(pipeId, 'entities');
       const p = pages(dataset, subset, q, true);
-      setPullHeaders(reply, dataset, pipe['transform'] !== undefined);
+      // A transform or a subset leaves entities out: the entity at X-Dataset-Max-Updated may not be in the stream.
+      setPullHeaders(reply, dataset, pipe['transform'] !== undefined || subset !== undefined);
       attachment(reply, filename);
       return sendJsonArray(reply, p);
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
-import { anyObject, bool, str, replies, entityArray } from '../schemas.js';
+import { anyObject, bool, str, replies } from '../schemas.js';
+import { entitiesBody } from './datasets.js';
 
 interface PushQuery {
   sequence_id?: string;
@@ -22,7 +23,7 @@ export async function receiverRoutes(app: FastifyInstance, { hub }: RouteContext
         type: 'object',
         properties: { sequence_id: str, is_full: bool, request_id: str, previous_request_id: str, is_first: bool, is_last: bool, force: bool },
       },
-      body: { oneOf: [entityArray, { type: 'object', required: ['_id'], additionalProperties: true }] },
+      body: entitiesBody,
       response: replies({ 200: anyObject, 409: { $ref: 'Error#' } }),
     },
     handler: async (req) => {
