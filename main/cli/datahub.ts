@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir, startHub } from './serve.js';
 import { launchApp } from './start.js';
 import { Hub } from '../../hub-core/hub.js';
@@ -15,6 +17,8 @@ Usage:
   datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
   datahub user remove --email <e> [--data <dir>]
       Manage the users who may get tokens with POST /api/jwt.
+  datahub login-url [--data <dir>]
+      Print a new one-time link that signs a browser in to the UI of the hub running on <dir>.
   datahub help
 `;
 
@@ -52,7 +56,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   if (mode === 'start' && (await launchApp(options))) return;
   const running = await startHub(options);
   process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
-  if (mode === 'start') process.stdout.write(`Open ${running.url}/ in a browser.\n`);
+  process.stdout.write(`Open the UI with this one-time link: ${running.loginUrl()}\n`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -68,6 +72,23 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Ask the running hub of a data dir for a fresh one-time UI login link. */
+async function loginUrl(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { data: { type: 'string' } }, strict: true });
+  const dir = values.data ?? defaultDataDir();
+  let base: string;
+  let token: string;
+  try {
+    base = readFileSync(join(dir, 'hub.url'), 'utf8').trim();
+    token = readFileSync(join(dir, 'access-token'), 'utf8').trim();
+  } catch {
+    throw new Error(`no hub is running on ${dir}; start one with "datahub serve --data ${dir}"`);
+  }
+  const res = await fetch(`${base}/api/login-url`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`the hub at ${base} answered ${res.status}: ${await res.text()}`);
+  process.stdout.write(`${((await res.json()) as { url: string }).url}\n`);
 }
 
 function user(args: string[]): void {
@@ -103,6 +124,8 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(args, 'start');
       case 'user':
         return user(args);
+      case 'login-url':
+        return await loginUrl(args);
       case undefined:
       case 'help':
       case '--help':

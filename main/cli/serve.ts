@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Hub } from '../../hub-core/hub.js';
 import { TokenService } from '../server/auth.js';
 import { buildServer } from '../server/app.js';
+import { LoginCodes } from '../server/ui.js';
 
 export const DEFAULT_PORT = 9042;
 
@@ -25,6 +26,8 @@ export interface RunningHub {
   app: FastifyInstance;
   url: string;
   token: string;
+  /** A one-time URL that signs a browser in to the UI. */
+  loginUrl(): string;
   close(): Promise<void>;
 }
 
@@ -60,9 +63,11 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
     hub = new Hub(dataDir);
     const tokens = TokenService.open(dataDir);
     const token = await tokens.writeAccessToken(dataDir);
+    const loginCodes = new LoginCodes();
     const app = await buildServer({
       hub,
       tokens,
+      loginCodes,
       host: options.host,
       logger: options.logger ?? false,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
@@ -72,14 +77,17 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
     const port = addr && typeof addr === 'object' ? addr.port : options.port;
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
     const running = hub;
+    writeFileSync(join(dataDir, 'hub.url'), `http://${shownHost}:${port}\n`);
     return {
       hub: running,
       app,
       token,
       url: `http://${shownHost}:${port}`,
+      loginUrl: () => `http://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/login?code=${loginCodes.create()}`,
       async close() {
         await app.close();
         running.close();
+        rmSync(join(dataDir, 'hub.url'), { force: true });
         unlock();
       },
     };

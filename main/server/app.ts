@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Hub } from '../../hub-core/hub.js';
@@ -16,6 +17,7 @@ import { envSecretRoutes } from './routes/env-secrets.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
+import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +34,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Extra Host header values to accept (for example a name in /etc/hosts the user chose). */
   extraHosts?: string[];
+  /** One-time login codes for the browser UI. */
+  loginCodes?: LoginCodes;
 }
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024 * 1024;
@@ -57,6 +61,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   installErrorHandling(app);
   app.addSchema(errorSchema);
   await app.register(formbody);
+  await app.register(cookie);
   // Any other body type reaches the routes as a Buffer; routes that take one declare it.
   app.addContentTypeParser(['application/zip', 'application/octet-stream', 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) =>
     done(null, body),
@@ -70,14 +75,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const key = `${request.method} ${route ?? ''}`;
     if (PUBLIC.has(key)) return undefined;
     const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match) {
+    const bearer = header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+    // The browser UI authenticates with an HttpOnly, SameSite=Strict session cookie instead.
+    const token = bearer ?? (header === undefined ? sessionToken(request) : undefined);
+    if (!token) {
       return reply
         .code(401)
         .header('WWW-Authenticate', 'Bearer')
         .send({ error: 'authentication required', detail: 'send "Authorization: Bearer <token>"; the hub writes one to <data>/access-token' });
     }
-    const result = await options.tokens.verify(match[1]!);
+    const result = await options.tokens.verify(token);
     if ('refused' in result) {
       return reply.code(401).header('WWW-Authenticate', 'Bearer error="invalid_token"').send({ error: 'invalid token', detail: result.refused });
     }
@@ -110,15 +117,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     { prefix: '/api' },
   );
 
-  app.get('/', { schema: { hide: true } }, async (_req, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .send(
-        '<!doctype html><meta charset="utf-8"><title>Datahub Desktop</title>' +
-          '<h1>Datahub Desktop hub</h1><p>The hub is running. Its API is under <code>/api</code>; ' +
-          'the reference is at <a href="/api/reference">/api/reference</a> (send the token from <code>&lt;data&gt;/access-token</code>).</p>',
-      ),
-  );
+  await app.register(uiPlugin, { tokens: options.tokens, codes: options.loginCodes ?? new LoginCodes() });
   return app;
 }
 
