@@ -3,12 +3,19 @@
 //   main      (host process, Node)    -> hub-core; never renderer/; only main/electron/ may import electron
 //   renderer  (browser)               -> types only from hub-core; nothing of main/ or Node
 import tseslint from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
+import svelteParser from 'svelte-eslint-parser';
 
 const upward = (message, ...patterns) => ({ regex: `(^|/)(${patterns.join('|')})(/|$)`, message });
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bench-results/**'] },
   ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    files: ['renderer/**/*.svelte'],
+    languageOptions: { parser: svelteParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
