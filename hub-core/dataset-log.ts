@@ -238,8 +238,10 @@ export class Dataset {
     const indexes = this.indexes();
     for (const p of prepared) {
       if (seen) seen(p.id);
-      const cur = s.latest.get(p.id) as [number, string, number] | undefined;
-      if (cur && !force && cur[1] === p.hash) continue;
+      // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
+      const latestHash = s.latestHash.get(p.id) as string | undefined;
+      if (latestHash === p.hash && !force) continue;
+      const cur = latestHash === undefined ? undefined : (s.latest.get(p.id) as [number, string, number]);
       const seq = ++max;
       const deleted = p.deleted ? 1 : 0;
       s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);

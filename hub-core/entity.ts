@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson, isJsonObject, type JsonObject } from './json.js';
+import { createHash, hash as cryptoHash } from 'node:crypto';
+import { isJsonObject, type JsonObject } from './json.js';
 
 /** An entity as a client sends it: `_id` is required, the rest is free content. */
 export interface Entity extends JsonObject {
@@ -36,6 +36,42 @@ export interface PreparedEntity {
   hash: string;
 }
 
+const md5Hex: (data: string) => string =
+  typeof cryptoHash === 'function' ? (data) => cryptoHash('md5', data, 'hex') : (data) => createHash('md5').update(data).digest('hex');
+
+/** The value with every object's keys in sorted order; objects already sorted are reused, not copied. */
+function sortedKeys(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      const s = sortedKeys(item);
+      if (s !== item) (out ??= v.slice())[i] = s;
+    }
+    return out ?? v;
+  }
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let inOrder = true;
+  let childChanged = false;
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && keys[i - 1]! > keys[i]!) inOrder = false;
+    const child = obj[keys[i]!];
+    if (child !== null && typeof child === 'object' && sortedKeys(child) !== child) childChanged = true;
+  }
+  if (inOrder && !childChanged) return obj;
+  const out: Record<string, unknown> = {};
+  for (const k of inOrder ? keys : keys.sort()) setOwn(out, k, sortedKeys(obj[k]));
+  return out;
+}
+
+/** Plain assignment, except for "__proto__", which must stay an ordinary property. */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 export function prepareEntity(value: unknown, index = 0): PreparedEntity {
   if (!isJsonObject(value)) {
     throw new EntityError(`entity #${index} is not a JSON object`, index);
@@ -54,23 +90,21 @@ export function prepareEntity(value: unknown, index = 0): PreparedEntity {
   }
   const deleted = del === true;
   const keys = Object.keys(value).sort();
-  let body = '{';
-  let first = true;
+  const content: Record<string, unknown> = {};
   for (const k of keys) {
     if (k === '_id' || k === '_deleted' || MAINTAINED_PROPERTIES.has(k)) continue;
     const v = value[k];
-    if (v === undefined) continue;
-    if (!first) body += ',';
-    first = false;
-    body += JSON.stringify(k) + ':' + canonicalJson(v);
+    if (v !== undefined) setOwn(content, k, sortedKeys(v));
   }
-  body += '}';
-  const hash = createHash('md5')
-    .update(id)
-    .update(deleted ? '\u0000D' : '\u0000L')
-    .update(body)
-    .digest('hex');
+  // One native stringify over a key-sorted copy: the canonical form, without a hand-written serializer.
+  const body = JSON.stringify(content);
+  const hash = md5Hex(id + (deleted ? '\u0000D' : '\u0000L') + body);
   return { id, deleted, body, hash };
+}
+
+/** Entities already validated and hashed (for example by a parser thread); writers take them as they are. */
+export class PreparedEntities {
+  constructor(readonly entities: readonly PreparedEntity[]) {}
 }
 
 /** Assemble the stored JSON text of an entity without parsing its body. */

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import type { PipeRegistry } from './pipes.js';
-import { prepareEntity, type PreparedEntity } from './entity.js';
+import { prepareEntity, PreparedEntities, type PreparedEntity } from './entity.js';
 import { HubError, badRequest, conflict } from './errors.js';
 import type { WriteResult } from './dataset-log.js';
 
@@ -44,9 +44,13 @@ export class JsonPushReceiver {
     if (!info.runtime['is-valid-config']) {
       throw conflict(`pipe ${JSON.stringify(pipeId)} has configuration errors`, info.runtime['config-errors'].map((e) => e.msg).join('; '));
     }
-    const values = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? [body] : undefined;
-    if (!values) throw badRequest('the body must be a JSON array of entities (or one entity object)');
-    const prepared: PreparedEntity[] = values.map((v, i) => prepareEntity(v, i));
+    let prepared: readonly PreparedEntity[];
+    if (body instanceof PreparedEntities) prepared = body.entities;
+    else {
+      const values = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? [body] : undefined;
+      if (!values) throw badRequest('the body must be a JSON array of entities (or one entity object)');
+      prepared = values.map((v, i) => prepareEntity(v, i));
+    }
     const dataset = this.pipes.sinkDataset(pipeId);
 
     // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip

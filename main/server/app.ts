@@ -18,6 +18,7 @@ import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
+import { EntityParserPool } from './entity-parser-pool.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,6 +53,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     forceCloseConnections: true,
   });
   app.decorateRequest('claims', null);
+  const entityParser = new EntityParserPool();
+  app.addHook('onClose', async () => entityParser.close());
   let hosts = new Set<string>();
   app.addHook('onListen', async () => {
     const addr = app.server.address();
@@ -104,7 +107,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(
     async (api) => {
-      const ctx = { hub: options.hub, tokens: options.tokens };
+      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser };
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
       await api.register(receiverRoutes, ctx);
@@ -124,6 +127,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 export interface RouteContext {
   hub: Hub;
   tokens: TokenService;
+  entityParser: EntityParserPool;
 }
 
 export function requireAdmin(request: FastifyRequest): void {

@@ -15,6 +15,8 @@
  *   5. memory     - VmRSS of the hub process sampled every 50 ms (from a worker thread) for its whole life; reports the
  *                   peak and the growth during the pull (peak during the pull minus RSS just before it; target < 100 MB,
  *                   meant for BENCH_ENTITIES=1000000).
+ * Also logs the CPU seconds of the baseline and of the hub in each phase, and the load average: on a shared machine
+ * wall-clock rates swing, CPU seconds much less.
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
  * (HTTP errors, count mismatches, a re-post that wrote something).
  *
@@ -110,7 +112,7 @@ function generate(count: number): BenchEntity[] {
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Baseline
 
-function baseline(entities: readonly BenchEntity[], dir: string): { seconds: number; rate: number } {
+function baseline(entities: readonly BenchEntity[], dir: string): { seconds: number; rate: number; cpuSeconds: number } {
   const db = new Database(join(dir, 'baseline.sqlite'));
   try {
     db.pragma('journal_mode = WAL');
@@ -125,12 +127,15 @@ function baseline(entities: readonly BenchEntity[], dir: string): { seconds: num
         insert.run(e._id, hash, body);
       }
     });
+    const cpu0 = process.cpuUsage();
     const t0 = now();
     for (let i = 0; i < entities.length; i += BATCH) insertBatch(i, Math.min(i + BATCH, entities.length));
     const seconds = (now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const n = (db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
     if (n !== entities.length) throw new BenchError(`baseline: ${n} rows instead of ${entities.length}`);
-    return { seconds, rate: entities.length / seconds };
+    return { seconds, rate: entities.length / seconds, cpuSeconds };
   } finally {
     db.close();
   }
@@ -200,6 +205,17 @@ function readRssKB(pid: number): number | undefined {
     return m ? Number(m[1]) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat (USER_HZ = 100). */
+function readCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
   }
 }
 
@@ -305,12 +321,15 @@ interface PushRun {
   ratio: number;
   written: number;
   received: number;
+  /** CPU seconds the hub process used during the run (less sensitive to other load than wall time). */
+  hubCpuSeconds: number;
   monoStart: number;
   monoEnd: number;
 }
 
 async function push(
   api: ReturnType<typeof client>,
+  hubPid: number,
   pipe: string,
   bodies: readonly Uint8Array[],
   inFlight: number,
@@ -321,6 +340,7 @@ async function push(
   let written = 0;
   let received = 0;
   const monoStart = monoMicros();
+  const cpu0 = readCpuSeconds(hubPid);
   const t0 = now();
   const lane = async (): Promise<void> => {
     while (next < bodies.length) {
@@ -335,6 +355,7 @@ async function push(
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
   const seconds = (now() - t0) / 1000;
+  const hubCpuSeconds = readCpuSeconds(hubPid) - cpu0;
   const rate = entities / seconds;
   return {
     mode: inFlight === 1 ? 'sequential' : `${inFlight} in flight`,
@@ -345,6 +366,7 @@ async function push(
     ratio: rate / baselineRate,
     written,
     received,
+    hubCpuSeconds,
     monoStart,
     monoEnd: monoMicros(),
   };
@@ -417,7 +439,7 @@ async function main(): Promise<number> {
     const base = baseline(entities, baseDir);
     const baseMonoEnd = monoMicros();
     rmSync(baseDir, { recursive: true, force: true });
-    console.log(`baseline: ${base.seconds.toFixed(2)} s, ${fmtInt(base.rate)} entities/s`);
+    console.log(`baseline: ${base.seconds.toFixed(2)} s, ${fmtInt(base.rate)} entities/s, ${base.cpuSeconds.toFixed(2)} CPU s`);
 
     // 2.-5. The hub
     const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
@@ -433,19 +455,19 @@ async function main(): Promise<number> {
     await api.json('POST', '/pipes', JSON.stringify([{ _id: 'bench_seq', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'bench_seq' } }]));
 
     const ingests: PushRun[] = [];
-    ingests.push(await push(api, 'bench', bodies, 2, count, base.rate));
-    ingests.push(await push(api, 'bench_seq', bodies, 1, count, base.rate));
+    ingests.push(await push(api, pid, 'bench', bodies, 2, count, base.rate));
+    ingests.push(await push(api, pid, 'bench_seq', bodies, 1, count, base.rate));
     for (const r of ingests) {
-      console.log(`ingest (${r.mode}) into ${r.dataset}: ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, written ${fmtInt(r.written)}`);
+      console.log(`ingest (${r.mode}) into ${r.dataset}: ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
       if (r.received !== count) problems.push(`ingest (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
       if (r.written !== count) problems.push(`ingest (${r.mode}): the hub wrote ${r.written} entities, expected ${count}`);
     }
 
     const reposts: PushRun[] = [];
-    reposts.push(await push(api, 'bench', bodies, 2, count, base.rate));
-    reposts.push(await push(api, 'bench', bodies, 1, count, base.rate));
+    reposts.push(await push(api, pid, 'bench', bodies, 2, count, base.rate));
+    reposts.push(await push(api, pid, 'bench', bodies, 1, count, base.rate));
     for (const r of reposts) {
-      console.log(`re-post unchanged (${r.mode}): ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, written ${fmtInt(r.written)}`);
+      console.log(`re-post unchanged (${r.mode}): ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
       if (r.received !== count) problems.push(`re-post (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
       if (r.written !== 0) problems.push(`re-post (${r.mode}): the hub wrote ${r.written} unchanged entities, expected 0`);
     }
@@ -455,14 +477,16 @@ async function main(): Promise<number> {
     const beforePullKB = readRssKB(pid) ?? 0;
     const pullWall0 = Date.now();
     const pullMono = monoMicros();
+    const pullCpu0 = readCpuSeconds(pid);
     const p0 = now();
     const pulled = await api.pull('/datasets/bench/entities');
     const pullSeconds = (now() - p0) / 1000;
     const pullMonoEnd = monoMicros();
+    const pullCpuSeconds = readCpuSeconds(pid) - pullCpu0;
     const afterPullKB = readRssKB(pid) ?? 0;
     const pullWall1 = Date.now();
     const pullRate = count / pullSeconds;
-    console.log(`pull: ${pullSeconds.toFixed(2)} s, ${fmtInt(pullRate)} entities/s, ${fmtInt(pulled.count)} entities, ${fmtMB(pulled.bytes / 1024)}, first byte after ${(pulled.firstByteSeconds * 1000).toFixed(0)} ms`);
+    console.log(`pull: ${pullSeconds.toFixed(2)} s, ${fmtInt(pullRate)} entities/s, ${fmtInt(pulled.count)} entities, ${fmtMB(pulled.bytes / 1024)}, first byte after ${(pulled.firstByteSeconds * 1000).toFixed(0)} ms, hub ${pullCpuSeconds.toFixed(2)} CPU s`);
     if (pulled.count !== count) problems.push(`pull: counted ${pulled.count} entities, expected ${count}`);
 
     // 5. Memory
@@ -488,7 +512,7 @@ async function main(): Promise<number> {
       pull: pullRate >= TARGETS.pullRate,
       pullRss: pullGrowthKB / 1024 < TARGETS.pullRssGrowthMB,
     };
-    const ratio = (r: number): string => `${r.toFixed(2)}x`;
+    const ratio = (r: number): string => `${(Math.floor(r * 100) / 100).toFixed(2)}x`; // truncated, so 0.499 never reads as 0.50
     const pushRow = (label: string, r: PushRun, judged: boolean, target: string, ok: boolean): string[] => [
       `${label} (${r.mode})${judged ? ' *' : ''}`,
       fmtInt(count),
@@ -523,7 +547,7 @@ async function main(): Promise<number> {
       entities: count,
       batchSize: BATCH,
       avgEntityJsonBytes: Math.round(avgBytes),
-      baseline: { seconds: base.seconds, rate: base.rate, mono: [baseMono, baseMonoEnd] },
+      baseline: { seconds: base.seconds, rate: base.rate, cpuSeconds: base.cpuSeconds, mono: [baseMono, baseMonoEnd] },
       ingest: {
         runs: ingests.map((r) => ({ ...r, mono: [r.monoStart, r.monoEnd] })),
         best: bestIngest.mode,
@@ -548,6 +572,7 @@ async function main(): Promise<number> {
         counted: pulled.count,
         bytes: pulled.bytes,
         firstByteSeconds: pulled.firstByteSeconds,
+        hubCpuSeconds: pullCpuSeconds,
         target: TARGETS.pullRate,
         pass: pass.pull,
         mono: [pullMono, pullMonoEnd],

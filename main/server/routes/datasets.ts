@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
+import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
+import type { PreparedEntities } from '../../../hub-core/entity.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
 import { sendJsonArray, setPullHeaders } from '../json-pull.js';
 import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 import type { JsonObject } from '../../../hub-core/json.js';
-import { prepareEntity } from '../../../hub-core/entity.js';
 
 const datasetParams = {
   type: 'object',
@@ -43,7 +44,7 @@ interface EntitiesQuery {
   subset?: string;
 }
 
-export async function datasetRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }: RouteContext): Promise<void> {
   const tags = ['datasets'];
 
   app.get<{ Querystring: { verbose?: boolean } }>('/datasets', {
@@ -128,22 +129,22 @@ export async function datasetRoutes(app: FastifyInstance, { hub }: RouteContext)
     },
   });
 
-  app.post<{ Params: DatasetParams; Querystring: { force?: boolean }; Body: unknown }>('/datasets/:dataset_id/entities', {
-    schema: {
-      tags,
-      summary: 'Write entities (unchanged ones are skipped unless force)',
-      params: datasetParams,
-      querystring: { type: 'object', properties: { force: bool } },
-      body: entitiesBody,
-      response: replies({ 200: anyObject }),
-    },
-    handler: async (req) => {
-      const body = Array.isArray(req.body) ? req.body : [req.body];
-      // Validate the whole batch before the dataset is created: a refused batch leaves no trace, not even an empty dataset.
-      const prepared = body.map((v, i) => prepareEntity(v, i));
-      const ds = hub.datasets.open(req.params.dataset_id);
-      return ds.writePrepared(prepared, { force: req.query.force === true });
-    },
+  // Entity batches are parsed and hashed by the entity parser (in a worker thread when large) before the route runs.
+  await app.register(async (batches) => {
+    useEntityBodyParser(batches, entityParser);
+    batches.post<{ Params: DatasetParams; Querystring: { force?: boolean }; Body: PreparedEntities }>('/datasets/:dataset_id/entities', {
+      schema: {
+        tags,
+        summary: 'Write entities (unchanged ones are skipped unless force)',
+        params: datasetParams,
+        querystring: { type: 'object', properties: { force: bool } },
+        body: entitiesBody,
+        response: replies({ 200: anyObject, 413: { $ref: 'Error#' } }),
+      },
+      validatorCompiler: entityBatchValidator,
+      // The whole batch is valid before the dataset is created: a refused batch leaves no trace, not even an empty dataset.
+      handler: async (req) => hub.datasets.open(req.params.dataset_id).writePrepared(req.body.entities, { force: req.query.force === true }),
+    });
   });
 
   const entityQuery = { type: 'object', properties: { entity_id: str, subset: str, offset: int } } as const;

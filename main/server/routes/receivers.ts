@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
+import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
+import type { PreparedEntities } from '../../../hub-core/entity.js';
 import { anyObject, bool, str, replies } from '../schemas.js';
 import { entitiesBody } from './datasets.js';
 
@@ -13,8 +15,9 @@ interface PushQuery {
   force?: boolean;
 }
 
-export async function receiverRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
-  app.post<{ Params: { pipe_id: string }; Querystring: PushQuery; Body: unknown }>('/receivers/:pipe_id/entities', {
+export async function receiverRoutes(app: FastifyInstance, { hub, entityParser }: RouteContext): Promise<void> {
+  useEntityBodyParser(app, entityParser);
+  app.post<{ Params: { pipe_id: string }; Querystring: PushQuery; Body: PreparedEntities }>('/receivers/:pipe_id/entities', {
     schema: {
       tags: ['receivers'],
       summary: 'JSON Push: write entities into a pipe with an http_endpoint source',
@@ -24,8 +27,9 @@ export async function receiverRoutes(app: FastifyInstance, { hub }: RouteContext
         properties: { sequence_id: str, is_full: bool, request_id: str, previous_request_id: str, is_first: bool, is_last: bool, force: bool },
       },
       body: entitiesBody,
-      response: replies({ 200: anyObject, 409: { $ref: 'Error#' } }),
+      response: replies({ 200: anyObject, 409: { $ref: 'Error#' }, 413: { $ref: 'Error#' } }),
     },
+    validatorCompiler: entityBatchValidator,
     handler: async (req) => {
       const q = req.query;
       const result = hub.receiver.receive(req.params.pipe_id, req.body, {

@@ -1,0 +1,90 @@
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import AjvCompiler from '@fastify/ajv-compiler';
+import type { FastifySchemaCompiler } from 'fastify';
+import { PreparedEntities } from '../../hub-core/entity.js';
+import { outcomeToBatch, parseEntityBody, type ParseOutcome } from './entity-parse.js';
+
+/** Bodies below this size are parsed on the main thread: a worker round trip would cost more. */
+const INLINE_LIMIT = 256 * 1024;
+
+interface Pending {
+  resolve: (o: ParseOutcome) => void;
+  reject: (e: Error) => void;
+}
+
+/** A small pool of worker threads that parse and hash entity batches. */
+export class EntityParserPool {
+  private readonly workers: { worker: Worker; busy: number }[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+    for (let i = 0; i < size; i++) this.spawn();
+  }
+
+  private spawn(): void {
+    const worker = new Worker(new URL('./entity-parse-worker.js', import.meta.url));
+    worker.unref();
+    const slot = { worker, busy: 0 };
+    worker.on('message', (msg: { id: number; outcome?: ParseOutcome; crash?: string }) => {
+      slot.busy--;
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (!p) return;
+      if (msg.outcome) p.resolve(msg.outcome);
+      else p.reject(new Error(`entity parser failed: ${msg.crash ?? 'unknown error'}`));
+    });
+    worker.on('error', (err) => {
+      // A crashed worker fails only its own requests; a fresh one takes its place.
+      for (const [id, p] of this.pending) {
+        p.reject(err);
+        this.pending.delete(id);
+      }
+      this.workers.splice(this.workers.indexOf(slot), 1);
+      this.spawn();
+    });
+    this.workers.push(slot);
+  }
+
+  async parse(data: Buffer): Promise<PreparedEntities> {
+    if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data));
+    const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextId++;
+    const outcome = await new Promise<ParseOutcome>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      slot.busy++;
+      slot.worker.postMessage({ id, data });
+    });
+    return outcomeToBatch(outcome);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    this.workers.length = 0;
+  }
+}
+
+/**
+ * In this plugin context, JSON bodies are entity batches: parsed and hashed (in a worker when large)
+ * before the route runs. The route's body schema documents the shape; the parser enforces it.
+ */
+export function useEntityBodyParser(app: FastifyInstance, pool: EntityParserPool): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    pool.parse(body as Buffer).then(
+      (batch) => done(null, batch),
+      (err: Error) => done(err, undefined),
+    );
+  });
+}
+
+const defaultValidator = AjvCompiler()({}, { customOptions: { coerceTypes: 'array', allErrors: false } });
+
+/** Route validator for entity-batch routes: the parser has checked the body; other parts use the usual schemas. */
+export const entityBatchValidator: FastifySchemaCompiler<unknown> = (def) => {
+  if (def.httpPart !== 'body') return defaultValidator(def);
+  return (data: unknown) =>
+    data instanceof PreparedEntities ? { value: data } : { error: new Error('the body must be JSON (Content-Type: application/json): an array of entities') };
+};
