@@ -44,6 +44,10 @@ export class UserStore {
     return { email, principals };
   }
 
+  exists(email: string): boolean {
+    return this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(email) !== undefined;
+  }
+
   delete(email: string): void {
     if (this.db.prepare('DELETE FROM users WHERE email = ?').run(email).changes === 0) throw notFound(`user ${JSON.stringify(email)}`);
   }

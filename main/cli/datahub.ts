@@ -15,6 +15,7 @@ Usage:
   datahub start [--data <dir>] [--port <n>]
       Open the desktop app; without an Electron binary, run the hub for a browser.
   datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
+      (default principal group:Developer; give --principal group:Admin for an administrator)
   datahub user remove --email <e> [--data <dir>]
       Manage the users who may get tokens with POST /api/jwt.
   datahub login-url [--data <dir>]
@@ -55,8 +56,6 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   };
   if (mode === 'start' && (await launchApp(options))) return;
   const running = await startHub(options);
-  process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
-  process.stdout.write(`Open the UI with this one-time link: ${running.loginUrl()}\n`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -72,6 +71,10 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Announce readiness only once the handlers are in place: a supervisor may signal as soon as it
+  // reads this line, and before process.on() a signal kills the hub uncleanly (lock left behind).
+  process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
+  process.stdout.write(`Open the UI with this one-time link: ${running.loginUrl()}\n`);
 }
 
 /** Ask the running hub of a data dir for a fresh one-time UI login link. */
@@ -103,7 +106,7 @@ function user(args: string[]): void {
   try {
     if (action === 'add') {
       if (!values.password) throw new UsageError('--password is required');
-      const u = hub.users.set(values.email, values.password, values.principal ?? ['group:Admin']);
+      const u = hub.users.set(values.email, values.password, values.principal ?? ['group:Developer']);
       process.stdout.write(`user ${u.email} saved with principals ${u.principals.join(', ')}\n`);
     } else if (action === 'remove') {
       hub.users.delete(values.email);

@@ -91,6 +91,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if ('refused' in result) {
       return reply.code(401).header('WWW-Authenticate', 'Bearer error="invalid_token"').send({ error: 'invalid token', detail: result.refused });
     }
+    if (result.kind === 'user' && !options.hub.users.exists(result.sub)) {
+      return reply.code(401).send({ error: 'invalid token', detail: 'the user of this token no longer exists' });
+    }
     request.claims = result;
     return undefined;
   });

@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 export const ADMIN = 'group:Admin';
+/** What a user gets unless an admin grants more: everything but the admin-only routes. */
+export const DEVELOPER = 'group:Developer';
 
 export interface TokenClaims {
   sub: string;
   principals: string[];
+  /** "user" for tokens of a configured user (refused once the user is deleted), else "local". */
+  kind?: 'user' | 'local';
 }
 
 /** Signs and checks the hub's JWTs with an HS256 key kept (mode 0600) in the data directory. */
@@ -18,6 +22,7 @@ export class TokenService {
     const file = join(dataDir, 'signing-key');
     let key: Buffer;
     if (existsSync(file)) {
+      chmodSync(file, 0o600); // a copied or restored data dir may have loosened it
       key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
       if (key.length < 32) throw new Error(`${file} holds a key shorter than 32 bytes; delete it to make a new one`);
     } else {
@@ -28,7 +33,7 @@ export class TokenService {
   }
 
   async issue(claims: TokenClaims, expiresIn?: string): Promise<string> {
-    let jwt = new SignJWT({ principals: claims.principals })
+    let jwt = new SignJWT({ principals: claims.principals, kind: claims.kind ?? 'local' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer('datahub-desktop')
@@ -43,7 +48,7 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: 'datahub-desktop', algorithms: ['HS256'] });
       const principals = Array.isArray(payload['principals']) ? payload['principals'].filter((p): p is string => typeof p === 'string') : [];
-      return { sub: payload.sub ?? '', principals };
+      return { sub: payload.sub ?? '', principals, kind: payload['kind'] === 'user' ? 'user' : 'local' };
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) return { refused: 'the token has expired' };
       return { refused: 'the token is not valid for this hub' };

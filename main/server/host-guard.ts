@@ -29,7 +29,8 @@ export function installHostGuard(app: FastifyInstance, hosts: () => Set<string>,
       return reply.code(403).send({ error: 'forbidden host', detail: `this hub answers only to ${[...allowed].join(', ')}` });
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== 'null') {
+    // "null" (sandboxed frames, file: pages) is refused too: no legitimate client of this hub sends it.
+    if (origin !== undefined) {
       let originHost = '';
       try {
         originHost = new URL(origin).host.toLowerCase();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ADMIN, type TokenService } from './auth.js';
+import { HubError } from '../../hub-core/errors.js';
 
 export const SESSION_COOKIE = 'datahub_session';
 const SESSION_SECONDS = 12 * 3600;
@@ -69,7 +70,11 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
       summary: 'A new one-time link that signs a browser in to the UI',
       response: { 200: { type: 'object', properties: { url: { type: 'string' } } } },
     },
-    handler: async (req) => ({ url: `${req.protocol}://${req.headers.host ?? ''}/login?code=${opts.codes.create()}` }),
+    handler: async (req) => {
+      // A login link yields an admin session, so only an admin may ask for one.
+      if (!req.claims?.principals.includes(ADMIN)) throw new HubError(403, 'forbidden', 'only a group:Admin token may create login links');
+      return { url: `${req.protocol}://${req.headers.host ?? ''}/login?code=${opts.codes.create()}` };
+    },
   });
 
   app.post('/logout', { schema: { hide: true } }, async (_req, reply) => reply.clearCookie(SESSION_COOKIE, { path: '/' }).code(204).send());

@@ -6,7 +6,7 @@ import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
 import { badRequest, HubError } from '../../../hub-core/errors.js';
 import { NODE_VERSION } from '../../../hub-core/hub.js';
 import { isJsonObject, type JsonObject } from '../../../hub-core/json.js';
-import { ADMIN } from '../auth.js';
+import { DEVELOPER } from '../auth.js';
 
 const DEFAULT_NAMESPACES: Record<string, string> = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
@@ -155,7 +155,7 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
     handler: async (req, reply) => {
       const user = hub.users.authenticate(req.body.email ?? '', req.body.password ?? '');
       if (!user) throw new HubError(401, 'invalid email or password', null as unknown as undefined);
-      const token = await tokens.issue({ sub: user.email, principals: user.principals }, '12h');
+      const token = await tokens.issue({ sub: user.email, principals: user.principals, kind: 'user' }, '12h');
       return reply.type('text/plain; charset=utf-8').send(token);
     },
   });
@@ -177,7 +177,7 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
     },
     handler: async (req) => {
       requireAdmin(req);
-      return hub.users.set(req.params.email, req.body.password, req.body.principals ?? [ADMIN]);
+      return hub.users.set(req.params.email, req.body.password, req.body.principals ?? [DEVELOPER]);
     },
   });
   app.delete<{ Params: { email: string } }>('/users/:email', {
