@@ -297,3 +297,37 @@ describe('datahub argument errors and help', () => {
     });
   }
 });
+
+describe('datahub start without an Electron binary', () => {
+  test('says so in one line and runs the hub for a browser instead of crashing', async () => {
+    const dataDir = tempDir('datahub-start-');
+    const child = spawn(process.execPath, [CLI, 'start', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL line:\n${out}`)), 20_000);
+        child.stdout.on('data', () => {
+          const m = /API listening at (http:\/\/\S+)\/api/.exec(out);
+          if (m && /one-time link/.test(out)) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`start exited with ${code}:\n${out}`)));
+      });
+      assert.match(out, /No Electron binary/);
+      assert.match(out, /one-time link: http:\/\/127\.0\.0\.1:\d+\/login\?code=/);
+      assert.equal((await fetch(`${url}/api/health`)).status, 200);
+      const ui = await fetch(`${url}/`);
+      assert.equal(ui.status, 200);
+      assert.match(await ui.text(), /<div id="app">/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      removeDir(dataDir);
+    }
+  });
+});
+

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir, startHub } from './serve.js';
 import { launchApp } from './start.js';
+import { DTL_USAGE, dtlCommand } from './dtl.js';
 import { Hub } from '../../hub-core/hub.js';
 
 const USAGE = `datahub — the Datahub Desktop hub from the command line
@@ -20,7 +21,7 @@ Usage:
       Manage the users who may get tokens with POST /api/jwt.
   datahub login-url [--data <dir>]
       Print a new one-time link that signs a browser in to the UI of the hub running on <dir>.
-  datahub help
+${DTL_USAGE}  datahub help
 `;
 
 class UsageError extends Error {}
@@ -127,6 +128,8 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(args, 'start');
       case 'user':
         return user(args);
+      case 'dtl':
+        return await dtlCommand(args);
       case 'login-url':
         return await loginUrl(args);
       case undefined:

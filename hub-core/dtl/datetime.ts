@@ -1,0 +1,215 @@
+// strptime/strftime-style parsing and formatting of datetimes (always UTC), compiled once per format string.
+
+import { DateTime, daysInMonth, utcMillis } from './values.js';
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** Directives understood when parsing, with the text each may match. */
+const PARSE_DIRECTIVES: Record<string, string> = {
+  d: '(3[01]|[12]\\d|0[1-9]|[1-9])',
+  e: ' ?(3[01]|[12]\\d|0[1-9]|[1-9])',
+  H: '(2[0-3]|[01]\\d|\\d)',
+  I: '(1[0-2]|0[1-9]|[1-9])',
+  m: '(1[0-2]|0[1-9]|[1-9])',
+  M: '([0-5]\\d|\\d)',
+  S: '([0-5]\\d|\\d)',
+  f: '(\\d{1,9})',
+  p: '(am|pm)',
+  y: '(\\d\\d)',
+  Y: '(\\d{4})',
+  j: '(36[0-6]|3[0-5]\\d|[12]\\d\\d|0[1-9]\\d|00[1-9]|[1-9]\\d|0?[1-9])',
+  b: '(' + MONTHS.map((m) => m.slice(0, 3)).join('|') + ')',
+  B: '(' + MONTHS.join('|') + ')',
+  a: '(?:' + WEEKDAYS.map((d) => d.slice(0, 3)).join('|') + ')',
+  A: '(?:' + WEEKDAYS.join('|') + ')',
+  z: '(Z|[+-]\\d\\d:?[0-5]\\d)',
+};
+
+export type DateTimeParser = (text: string) => DateTime | undefined;
+
+/** Compile a parse format; throws an Error naming the problem when the format uses an unknown directive. */
+export function compileParser(format: string): DateTimeParser {
+  let pattern = '^';
+  const fields: string[] = [];
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i] as string;
+    if (c === '%') {
+      const d = format[++i];
+      if (d === undefined) throw new Error('the format ends with a lone "%"');
+      if (d === '%') {
+        pattern += '%';
+        continue;
+      }
+      const re = PARSE_DIRECTIVES[d];
+      if (re === undefined) throw new Error(`unsupported directive "%${d}" in the format`);
+      pattern += re;
+      if (!re.startsWith('(?:')) fields.push(d);
+    } else if (/\s/.test(c)) {
+      pattern += '\\s+';
+      while (i + 1 < format.length && /\s/.test(format[i + 1] as string)) i++;
+    } else {
+      pattern += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    }
+  }
+  const re = new RegExp(pattern + '$', 'i');
+  return (text) => {
+    const m = re.exec(text);
+    if (m === null) return undefined;
+    let year = 1900;
+    let month = 1;
+    let day = 1;
+    let hour = 0;
+    let minute = 0;
+    let second = 0;
+    let fraction = '';
+    let hour12: number | undefined;
+    let pm: boolean | undefined;
+    let yday: number | undefined;
+    let offset = 0;
+    for (let k = 0; k < fields.length; k++) {
+      const v = m[k + 1] as string;
+      switch (fields[k]) {
+        case 'd':
+        case 'e':
+          day = Number(v);
+          break;
+        case 'H':
+          hour = Number(v);
+          break;
+        case 'I':
+          hour12 = Number(v);
+          break;
+        case 'm':
+          month = Number(v);
+          break;
+        case 'M':
+          minute = Number(v);
+          break;
+        case 'S':
+          second = Number(v);
+          break;
+        case 'f':
+          fraction = v;
+          break;
+        case 'p':
+          pm = v.toLowerCase() === 'pm';
+          break;
+        case 'y': {
+          const y = Number(v);
+          year = y < 69 ? 2000 + y : 1900 + y;
+          break;
+        }
+        case 'Y':
+          year = Number(v);
+          break;
+        case 'j':
+          yday = Number(v);
+          break;
+        case 'b':
+        case 'B':
+          month = MONTHS.findIndex((name) => name.toLowerCase().startsWith(v.toLowerCase().slice(0, 3))) + 1;
+          break;
+        case 'z':
+          if (v.toUpperCase() !== 'Z') {
+            const sign = v[0] === '-' ? -1 : 1;
+            const digits = v.slice(1).replace(':', '');
+            offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
+          }
+          break;
+      }
+    }
+    if (hour12 !== undefined) hour = (hour12 % 12) + (pm === true ? 12 : 0);
+    else if (pm === true && hour < 12) hour += 12;
+    if (yday !== undefined) {
+      const leap = daysInMonth(year, 2) === 29;
+      if (yday > (leap ? 366 : 365)) return undefined;
+      month = 1;
+      day = yday;
+      while (day > daysInMonth(year, month)) day -= daysInMonth(year, month++);
+    }
+    const ms = utcMillis(year, month, day, hour, minute, second);
+    if (ms === undefined) return undefined;
+    const frac = fraction.padEnd(9, '0');
+    return new DateTime(ms + Number(frac.slice(0, 3)) - offset * 60_000, Number(frac.slice(3)));
+  };
+}
+
+export type DateTimeFormatter = (value: DateTime) => string;
+
+const FORMAT_DIRECTIVES = new Set(['d', 'e', 'H', 'I', 'm', 'M', 'S', 'f', 'p', 'y', 'Y', 'j', 'b', 'B', 'a', 'A', 'z', 'Z', '%']);
+
+/** Compile a strftime-style format; throws an Error naming the problem when the format uses an unknown directive. */
+export function compileFormatter(format: string): DateTimeFormatter {
+  const parts: (string | ((d: Date, v: DateTime) => string))[] = [];
+  let literal = '';
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i] as string;
+    if (c !== '%') {
+      literal += c;
+      continue;
+    }
+    const d = format[++i];
+    if (d === undefined) throw new Error('the format ends with a lone "%"');
+    if (!FORMAT_DIRECTIVES.has(d)) throw new Error(`unsupported directive "%${d}" in the format`);
+    if (d === '%') {
+      literal += '%';
+      continue;
+    }
+    if (literal !== '') parts.push(literal);
+    literal = '';
+    parts.push(formatPart(d));
+  }
+  if (literal !== '') parts.push(literal);
+  return (value) => {
+    const date = new Date(value.epochMs);
+    let out = '';
+    for (const p of parts) out += typeof p === 'string' ? p : p(date, value);
+    return out;
+  };
+}
+
+function two(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
+
+function formatPart(d: string): (date: Date, v: DateTime) => string {
+  switch (d) {
+    case 'd':
+      return (t) => two(t.getUTCDate());
+    case 'e':
+      return (t) => String(t.getUTCDate());
+    case 'H':
+      return (t) => two(t.getUTCHours());
+    case 'I':
+      return (t) => two(t.getUTCHours() % 12 === 0 ? 12 : t.getUTCHours() % 12);
+    case 'm':
+      return (t) => two(t.getUTCMonth() + 1);
+    case 'M':
+      return (t) => two(t.getUTCMinutes());
+    case 'S':
+      return (t) => two(t.getUTCSeconds());
+    case 'f':
+      return (_t, v) => String(Math.floor(v.fraction / 1000)).padStart(6, '0');
+    case 'p':
+      return (t) => (t.getUTCHours() < 12 ? 'AM' : 'PM');
+    case 'y':
+      return (t) => two(((t.getUTCFullYear() % 100) + 100) % 100);
+    case 'Y':
+      return (t) => String(t.getUTCFullYear()).padStart(4, '0');
+    case 'j':
+      return (t) => String(Math.floor((t.getTime() - (utcMillis(t.getUTCFullYear(), 1, 1, 0, 0, 0) ?? 0)) / 86_400_000) + 1).padStart(3, '0');
+    case 'b':
+      return (t) => (MONTHS[t.getUTCMonth()] as string).slice(0, 3);
+    case 'B':
+      return (t) => MONTHS[t.getUTCMonth()] as string;
+    case 'a':
+      return (t) => (WEEKDAYS[(t.getUTCDay() + 6) % 7] as string).slice(0, 3);
+    case 'A':
+      return (t) => WEEKDAYS[(t.getUTCDay() + 6) % 7] as string;
+    case 'z':
+      return () => '+0000';
+    default:
+      return () => 'UTC';
+  }
+}

@@ -1,0 +1,46 @@
+// Wildcard patterns: "*" matches any run of characters, "?" exactly one; the pattern must match the whole name.
+
+export type NameMatcher = (name: string) => boolean;
+
+export function hasWildcard(pattern: string): boolean {
+  return pattern.includes('*') || pattern.includes('?');
+}
+
+/** Compile one pattern into the cheapest test that implements it. */
+export function compileWildcard(pattern: string): NameMatcher {
+  if (!hasWildcard(pattern)) return (name) => name === pattern;
+  if (pattern === '*') return () => true;
+  const star = pattern.indexOf('*');
+  if (!pattern.includes('?') && star === pattern.lastIndexOf('*')) {
+    const head = pattern.slice(0, star);
+    const tail = pattern.slice(star + 1);
+    if (tail === '') return (name) => name.startsWith(head);
+    if (head === '') return (name) => name.endsWith(tail);
+    const min = head.length + tail.length;
+    return (name) => name.length >= min && name.startsWith(head) && name.endsWith(tail);
+  }
+  let source = '^';
+  for (const c of pattern) {
+    if (c === '*') source += '[\\s\\S]*';
+    else if (c === '?') source += '[\\s\\S]';
+    else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  const re = new RegExp(source + '$', 'u');
+  return (name) => re.test(name);
+}
+
+/** A matcher that accepts a name when any of the patterns matches it. */
+export function compileWildcards(patterns: readonly string[]): NameMatcher {
+  if (patterns.length === 0) return () => false;
+  if (patterns.length === 1) return compileWildcard(patterns[0] as string);
+  if (patterns.includes('*')) return () => true;
+  if (!patterns.some(hasWildcard)) {
+    const names = new Set(patterns);
+    return (name) => names.has(name);
+  }
+  const matchers = patterns.map(compileWildcard);
+  return (name) => {
+    for (const m of matchers) if (m(name)) return true;
+    return false;
+  };
+}

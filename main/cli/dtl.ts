@@ -1,0 +1,179 @@
+// `datahub dtl ...`: evaluate DTL expressions and run DTL transforms from the command line.
+//
+//   datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
+//   datahub dtl eval --batch            JSON lines {"expr": ..., "source": ...} on stdin, one result per line out
+//   datahub dtl run --rules <file> --input <file> [--lookup <file>]
+//   datahub dtl functions               the function catalogue as JSON
+//
+// Results are printed as JSON with typed values in their tagged form ("~t...", "~:..."). Invalid input (bad JSON,
+// DTL that does not compile, unknown options) exits with code 2 and one line on stderr; a DTL run that fails (e.g.
+// "fail!") exits with code 1.
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/json.js';
+import type { ConfigError } from '../../hub-core/pipe-config.js';
+import { functionCatalogue } from '../../hub-core/dtl/catalogue.js';
+import { compileExpression, type CompiledExpression } from '../../hub-core/dtl/compiler.js';
+import { DtlRuntimeError } from '../../hub-core/dtl/context.js';
+import { MemoryLookup } from '../../hub-core/dtl/lookup.js';
+import { compileTransform } from '../../hub-core/dtl/transform.js';
+import { encode } from '../../hub-core/dtl/values.js';
+
+export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
+  datahub dtl eval --batch
+      Evaluate a DTL expression; with --batch, read JSON lines {"expr": ..., "source": ...} from stdin and
+      write one JSON result (or {"error": "..."}) per line.
+  datahub dtl run --rules <file> --input <file> [--lookup <file>]
+      Run a DTL transform (a transform object, a list of them, or a "rules" object) on a JSON array of entities;
+      --lookup gives datasets for joins as {"<dataset>": [entities...]}.
+  datahub dtl functions
+      Print the DTL function catalogue as JSON.
+`;
+
+/** Bad input from the user: exit code 2. */
+class InputError extends Error {}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
+function describeErrors(errors: readonly ConfigError[]): string {
+  return errors
+    .filter((e) => e.level === 'error')
+    .map((e) => `${e.elements}: ${e.msg}`)
+    .join('; ');
+}
+
+function parseJson(text: string, what: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (e) {
+    throw new InputError(`${what} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function readJsonFile(path: string, what: string): JsonValue {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${what} ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return parseJson(text, `${what} ${JSON.stringify(path)}`);
+}
+
+function compileOrThrow(expr: JsonValue): CompiledExpression {
+  const compiled = compileExpression(expr);
+  if (compiled.errors.some((e) => e.level === 'error')) throw new InputError(`invalid expression: ${describeErrors(compiled.errors)}`);
+  return compiled;
+}
+
+async function evalCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { source: { type: 'string' }, batch: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.batch === true) {
+    if (positionals.length > 0 || values.source !== undefined) throw new InputError('--batch reads expressions from stdin; give no expression or --source');
+    await evalBatch();
+    return;
+  }
+  if (positionals.length !== 1) throw new InputError('give exactly one expression (as JSON), e.g. datahub dtl eval \'["upper", "_S.name"]\' --source \'{"name": "x"}\'');
+  const expr = parseJson(positionals[0] as string, 'the expression');
+  const source = values.source === undefined ? {} : parseJson(values.source, '--source');
+  const result = compileOrThrow(expr).evaluate({ source });
+  process.stdout.write(JSON.stringify(encode(result)) + '\n');
+}
+
+async function evalBatch(): Promise<void> {
+  const cache = new Map<string, CompiledExpression>();
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    let out: JsonValue;
+    try {
+      const request = parseJson(line, 'the line');
+      if (!isJsonObject(request) || !('expr' in request)) throw new InputError('each line must be an object {"expr": ..., "source": ...}');
+      const expr = request['expr'] as JsonValue;
+      const key = canonicalJson(expr);
+      let compiled = cache.get(key);
+      if (compiled === undefined) {
+        compiled = compileOrThrow(expr);
+        if (cache.size > 10_000) cache.clear();
+        cache.set(key, compiled);
+      }
+      out = encode(compiled.evaluate({ source: request['source'] ?? {} }));
+    } catch (e) {
+      out = { error: oneLine(e instanceof Error ? e.message : String(e)) };
+    }
+    process.stdout.write(JSON.stringify(out) + '\n');
+  }
+}
+
+function runCommand(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { rules: { type: 'string' }, input: { type: 'string' }, lookup: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0) throw new InputError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  if (values.rules === undefined || values.input === undefined) throw new InputError('dtl run needs --rules <file> and --input <file>');
+  const spec = readJsonFile(values.rules, 'rules file');
+  // A bare rules object ({"default": [...]}) is accepted as well as a transform or a list of transforms.
+  const bare = isJsonObject(spec) && spec['type'] === undefined && spec['rules'] === undefined;
+  const transform: JsonValue = bare ? { type: 'dtl', rules: spec } : spec;
+  const input = readJsonFile(values.input, 'input file');
+  if (!Array.isArray(input)) throw new InputError('the input file must hold a JSON array of entities');
+  input.forEach((e, i) => {
+    if (!isJsonObject(e)) throw new InputError(`entity #${i} of the input is not a JSON object`);
+  });
+  let lookup: MemoryLookup | undefined;
+  if (values.lookup !== undefined) {
+    const datasets = readJsonFile(values.lookup, 'lookup file');
+    if (!isJsonObject(datasets) || !Object.values(datasets).every((d) => Array.isArray(d) && d.every(isJsonObject))) {
+      throw new InputError('the lookup file must be an object {"<dataset>": [entities...]}');
+    }
+    lookup = new MemoryLookup(datasets as Record<string, JsonObject[]>);
+  }
+  const compiled = compileTransform(transform, { configPath: '$', ...(lookup ? { lookup } : {}) });
+  if (!compiled.ok) {
+    const errors = bare ? compiled.errors.map((e) => ({ ...e, elements: e.elements.replace(/^\$\.rules/, '$') })) : compiled.errors;
+    throw new InputError(`invalid DTL: ${describeErrors(errors)}`);
+  }
+  const out = compiled.runAll(input as JsonObject[]);
+  process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+}
+
+/** Run `datahub dtl <args>`. Never throws: reports on stderr and sets the exit code instead. */
+export async function dtlCommand(args: string[]): Promise<void> {
+  try {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case 'eval':
+        return await evalCommand(rest);
+      case 'run':
+        return runCommand(rest);
+      case 'functions':
+        process.stdout.write(JSON.stringify(functionCatalogue(), null, 2) + '\n');
+        return;
+      case undefined:
+      case 'help':
+        process.stdout.write('Usage:\n' + DTL_USAGE);
+        return;
+      default:
+        throw new InputError(`unknown dtl command ${JSON.stringify(sub)}; use eval, run or functions`);
+    }
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const usage = e instanceof InputError || err.code?.startsWith('ERR_PARSE_ARGS') === true;
+    let message = err.message ?? String(e);
+    if (e instanceof DtlRuntimeError) message = `${e.kind === 'error' ? 'DTL error' : e.kind}: ${e.message}${e.elements ? ` (at ${e.elements})` : ''}`;
+    process.stderr.write(`datahub dtl: ${oneLine(message)}\n`);
+    process.exitCode = usage ? 2 : 1;
+  }
+}
