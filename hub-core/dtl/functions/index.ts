@@ -1,5 +1,5 @@
 // The built-in function families. To add a family: create functions/<family>.ts exporting a FunctionSpec[] (see
-// registry.ts for the pattern), add it to FAMILIES below, and add its cases to test/dtl-functions.test.ts.
+// registry.ts for the pattern), add it to FAMILIES below, and add its cases to test/dtl-cases/<family>.ts.
 
 import { FunctionRegistry, type FunctionSpec } from '../registry.js';
 import { comparisonFunctions } from './comparisons.js';
@@ -13,6 +13,11 @@ import { nullFunctions } from './nulls.js';
 import { numberFunctions } from './numbers.js';
 import { stringFunctions } from './strings.js';
 import { transformFunctions } from './transforms.js';
+import { setFunctions } from './sets.js';
+import { mathFunctions } from './math.js';
+import { identifierFunctions } from './identifiers.js';
+import { webFunctions } from './web.js';
+import { joinFunctions } from './joins.js';
 
 export const FAMILIES: readonly (readonly FunctionSpec[])[] = [
   transformFunctions,
@@ -26,6 +31,11 @@ export const FAMILIES: readonly (readonly FunctionSpec[])[] = [
   numberFunctions,
   datetimeFunctions,
   miscFunctions,
+  setFunctions,
+  mathFunctions,
+  identifierFunctions,
+  webFunctions,
+  joinFunctions,
 ];
 
 /** The registry the compiler uses by default. */

