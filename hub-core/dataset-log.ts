@@ -89,6 +89,12 @@ export class CircuitBreakerTripped extends HubError {
 type RawRow = [number, string, number, number | null, number, string, string];
 
 const PAGE = 2000;
+const TEXT_PAGE = 2000;
+
+/** SQL that renders a log row as the stored entity's JSON text (the same text as storedEntityJson). */
+const ROW_JSON_SQL = `'{"_id":' || json_quote(eid) || ',"_updated":' || seq || ',"_deleted":' || iif(deleted, 'true', 'false')
+  || ',"_previous":' || ifnull(prev, 'null') || ',"_ts":' || ts || ',"_hash":"' || hash || '"'
+  || iif(length(body) <= 2, '}', ',' || substr(body, 2))`;
 
 /** One dataset: an append-only log of entity versions plus a table of the latest version per `_id`. */
 export class Dataset {
@@ -370,6 +376,34 @@ export class Dataset {
     }
   }
 
+  /**
+   * The same stream as readJson, as one comma-joined JSON text per page. Plain log reads let SQLite build the
+   * entity texts (no per-row JavaScript work); subset and uncommitted reads join readJson's pages.
+   */
+  *readJsonText(options: ReadOptions = {}): Generator<string, void, undefined> {
+    if (options.subset !== undefined || options.uncommitted) {
+      for (const page of this.readJson(options)) if (page.length > 0) yield page.join(',');
+      return;
+    }
+    const history = options.history ?? true;
+    const deleted = options.deleted ?? true;
+    const reverse = options.reverse ?? false;
+    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+    if (remaining <= 0) return;
+    const end = this.row().max_updated;
+    const stmt = this.stmts.textPage[(reverse ? 4 : 0) + (history ? 0 : 2) + (deleted ? 0 : 1)]!;
+    let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
+    for (;;) {
+      const want = Math.min(TEXT_PAGE, remaining);
+      const [json, last, n] = (reverse ? stmt.get(cursor, want) : stmt.get(cursor, end, want)) as [string | null, number | null, number];
+      if (n === 0 || json === null || last === null) break;
+      remaining -= n;
+      cursor = last;
+      yield json;
+      if (remaining <= 0 || n < want) break;
+    }
+  }
+
   /** Convenience for tests and small reads. */
   read(options: ReadOptions = {}): StoredEntity[] {
     const out: StoredEntity[] = [];
@@ -517,6 +551,17 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     updateCounts: db.prepare(`UPDATE datasets SET max_updated = ?, live_count = ?, deleted_count = ? WHERE num = ${num}`),
     setPopulated: db.prepare(`UPDATE datasets SET populated = ? WHERE num = ${num}`),
     page: [fwd(filters[0]!), fwd(filters[1]!), fwd(filters[2]!), fwd(filters[3]!), rev(filters[0]!), rev(filters[1]!), rev(filters[2]!), rev(filters[3]!)],
+    textPage: [false, true].flatMap((reverse) =>
+      filters.map((f) =>
+        raw(
+          reverse
+            ? `SELECT group_concat(j, ',' ORDER BY seq DESC), min(seq), count(*) FROM
+                 (SELECT seq, ${ROW_JSON_SQL} AS j FROM ${t.log} WHERE seq < ? ${f} ORDER BY seq DESC LIMIT ?)`
+            : `SELECT group_concat(j, ',' ORDER BY seq), max(seq), count(*) FROM
+                 (SELECT seq, ${ROW_JSON_SQL} AS j FROM ${t.log} WHERE seq > ? AND seq <= ? ${f} ORDER BY seq LIMIT ?)`,
+        ),
+      ),
+    ),
     subsetPage: raw(subsetSql('')),
     subsetPageLive: raw(subsetSql('AND b.deleted = 0 AND i.gone = 0')),
     idxHas: db.prepare(`SELECT 1 FROM ${t.idx} WHERE idx = ? AND key = ? AND seq = ? AND gone = 0`),

@@ -12,21 +12,31 @@ export function setPullHeaders(reply: FastifyReply, dataset: Dataset, filtered =
   if (row.completeness !== null) void reply.header('X-Dataset-Completeness', String(row.completeness));
 }
 
-/** A JSON array streamed page by page: memory stays flat whatever the size of the dataset. */
-export function jsonArrayStream(pages: Iterable<string[]>): Readable {
+/** A JSON array streamed from pages that are already comma-joined JSON texts. */
+export function sendJsonText(reply: FastifyReply, pages: Iterable<string>): FastifyReply {
   function* chunks(): Generator<string> {
     let first = true;
     yield '[';
     for (const page of pages) {
-      if (page.length === 0) continue;
-      yield (first ? '' : ',') + page.join(',');
+      yield first ? page : ',' + page;
       first = false;
     }
     yield ']';
   }
-  return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 << 16 });
+  return reply.type('application/json; charset=utf-8').send(Readable.from(chunks(), { objectMode: false, highWaterMark: 1 << 16 }));
 }
 
-export function sendJsonArray(reply: FastifyReply, pages: Iterable<string[]>): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(jsonArrayStream(pages));
+/**
+ * Run a generator up to its first item now, so that its errors (an unknown subset, say) become a proper 4xx
+ * answer before any byte of the stream is sent; the rest is pulled lazily.
+ */
+export function eager<T>(gen: Generator<T, void, undefined>): Iterable<T> {
+  const first = gen.next();
+  return {
+    *[Symbol.iterator]() {
+      if (first.done) return;
+      yield first.value;
+      for (let r = gen.next(); !r.done; r = gen.next()) yield r.value;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { RouteContext } from '../app.js';
 import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
 import type { PreparedEntities } from '../../../hub-core/entity.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
-import { sendJsonArray, setPullHeaders } from '../json-pull.js';
+import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 import type { JsonObject } from '../../../hub-core/json.js';
@@ -113,7 +113,7 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       if (q.populated === true && ds.row().populated !== 1) {
         throw notFound(`populated dataset ${JSON.stringify(ds.name)}`, 'the dataset exists but is not yet fully populated');
       }
-      const pages = ds.readJson({
+      const pages = ds.readJsonText({
         ...(q.since !== undefined ? { since: q.since } : {}),
         ...(q.limit !== undefined ? { limit: q.limit } : {}),
         history: q.history ?? true,
@@ -122,10 +122,9 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
         ...(q.subset !== undefined ? { subset: q.subset } : {}),
         uncommitted: q.uncommited === true,
       });
-      // Pull the first page now so a bad subset fails with 404 before any byte is sent.
-      const first = pages.next();
+      const stream = eager(pages);
       setPullHeaders(reply, ds);
-      return sendJsonArray(reply, prepend(first, pages));
+      return sendJsonText(reply, stream);
     },
   });
 
@@ -214,10 +213,4 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
 
 export function withCacheInfo<T extends object>(info: T): T & { cached_response_info: { age: number; timestamp: string } } {
   return { ...info, cached_response_info: { age: 0, timestamp: new Date().toISOString() } };
-}
-
-function* prepend<T>(first: IteratorResult<T, void>, rest: Iterator<T, void>): Generator<T> {
-  if (first.done) return;
-  yield first.value;
-  for (let r = rest.next(); !r.done; r = rest.next()) yield r.value;
 }

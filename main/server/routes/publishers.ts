@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { int, str, replies } from '../schemas.js';
-import { sendJsonArray, setPullHeaders } from '../json-pull.js';
+import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { badRequest, notFound } from '../../../hub-core/errors.js';
 import { csvReadable } from '../formats/csv.js';
 import { xlsxReadable, linkedXlsxReadable } from '../formats/xlsx.js';
 import { xmlReadable } from '../formats/xml.js';
-import type { Dataset } from '../../../hub-core/dataset-log.js';
+import type { Dataset, ReadOptions } from '../../../hub-core/dataset-log.js';
 import type { EffectivePipe } from '../../../hub-core/pipe-config.js';
 
 type Format = 'entities' | 'csv' | 'excel' | 'xml';
@@ -51,22 +51,19 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
     return n;
   }
 
-  function pages(dataset: Dataset, subset: unknown, q: PublisherQuery, deleted: boolean): Iterable<string[]> {
+  function readOptions(subset: unknown, q: PublisherQuery, deleted: boolean): ReadOptions {
     const s = since(q);
-    const gen = dataset.readJson({
+    return {
       history: false,
       deleted,
       ...(s !== undefined ? { since: s } : {}),
       ...(q.limit !== undefined ? { limit: q.limit } : {}),
       ...(subset !== undefined ? { subset } : {}),
-    });
-    // Run the generator up to its first page so that errors become a proper 4xx before streaming.
-    const first = gen.next();
-    return (function* () {
-      if (first.done) return;
-      yield first.value;
-      yield* { [Symbol.iterator]: () => gen };
-    })();
+    };
+  }
+
+  function pages(dataset: Dataset, subset: unknown, q: PublisherQuery, deleted: boolean): Iterable<string[]> {
+    return eager(dataset.readJson(readOptions(subset, q, deleted)));
   }
 
   function attachment(reply: FastifyReply, filename: string | undefined): void {
@@ -81,11 +78,11 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
   const handlers: Record<Format, (pipeId: string, q: PublisherQuery, reply: FastifyReply, filename?: string) => FastifyReply> = {
     entities: (pipeId, q, reply, filename) => {
       const { pipe, dataset, subset } = resolve(pipeId, 'entities');
-      const p = pages(dataset, subset, q, true);
+      const p = eager(dataset.readJsonText(readOptions(subset, q, true)));
       // A transform or a subset leaves entities out: the entity at X-Dataset-Max-Updated may not be in the stream.
       setPullHeaders(reply, dataset, pipe['transform'] !== undefined || subset !== undefined);
       attachment(reply, filename);
-      return sendJsonArray(reply, p);
+      return sendJsonText(reply, p);
     },
     csv: (pipeId, q, reply, filename) => {
       const { pipe, dataset, subset } = resolve(pipeId, 'csv');
