@@ -14,13 +14,19 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
+function defaultPoolSize(): number {
+  const configured = Number(process.env['DATAHUB_PARSE_WORKERS']);
+  if (Number.isInteger(configured) && configured >= 0) return configured;
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
 /** A small pool of worker threads that parse and hash entity batches. */
 export class EntityParserPool {
   private readonly workers: { worker: Worker; busy: number }[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+  constructor(size = defaultPoolSize()) {
     for (let i = 0; i < size; i++) this.spawn();
   }
 
