@@ -42,9 +42,23 @@ export interface ConfigHistoryEntry extends JsonObject {
   _deleted: boolean;
 }
 
+export type ConfigChange = { kind: ConfigKind; id: string; entity: ConfigEntity | undefined };
+
 /** Stored configuration with a full history of every change. */
 export class ConfigStore {
+  private readonly listeners = new Set<(change: ConfigChange) => void>();
+
   constructor(private readonly db: Db) {}
+
+  /** Be told of every stored change (after it is written); returns the unsubscribe function. */
+  onChange(listener: (change: ConfigChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: ConfigChange): void {
+    for (const l of this.listeners) l(change);
+  }
 
   list(kind?: ConfigKind, group?: string): ConfigEntity[] {
     const where: string[] = [];
@@ -90,6 +104,7 @@ export class ConfigStore {
       )
       .run(kind, entity._id, configGroup(entity), body, ts);
     this.db.prepare('INSERT INTO config_history (kind, id, deleted, ts, body) VALUES (?, ?, 0, ?, ?)').run(kind, entity._id, ts, body);
+    this.emit({ kind, id: entity._id, entity });
     return true;
   }
 
@@ -98,6 +113,7 @@ export class ConfigStore {
     if (old === undefined) return false;
     this.db.prepare('DELETE FROM config WHERE kind = ? AND id = ?').run(kind, id);
     this.db.prepare('INSERT INTO config_history (kind, id, deleted, ts, body) VALUES (?, ?, 1, ?, ?)').run(kind, id, Date.now() * 1000, old);
+    this.emit({ kind, id, entity: undefined });
     return true;
   }
 

@@ -320,6 +320,11 @@ describe('datahub start without an Electron binary', () => {
       assert.match(out, /No Electron binary/);
       assert.match(out, /one-time link: http:\/\/127\.0\.0\.1:\d+\/login\?code=/);
       assert.equal((await fetch(`${url}/api/health`)).status, 200);
+      // Without --workspace, start opens the sample workspace (a copy in the data dir the user may edit).
+      const token = readFileSync(join(dataDir, 'access-token'), 'utf8').trim();
+      const pipes = (await (await fetch(`${url}/api/pipes`, { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string }[];
+      assert.ok(pipes.some((p) => p._id === 'people-enriched'), `sample pipes loaded: ${JSON.stringify(pipes.map((p) => p._id))}`);
+      assert.ok(existsSync(join(dataDir, 'sample-workspace', 'node', 'pipes', 'people.conf.json')));
       const ui = await fetch(`${url}/`);
       assert.equal(ui.status, 200);
       assert.match(await ui.text(), /<div id="app">/);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_PORT, defaultDataDir, startHub } from './serve.js';
+import { DEFAULT_PORT, defaultDataDir, sampleWorkspace, startHub, type ServeOptions } from './serve.js';
 import { launchApp } from './start.js';
 import { DTL_USAGE, dtlCommand } from './dtl.js';
 import { Hub } from '../../hub-core/hub.js';
@@ -9,12 +9,14 @@ import { Hub } from '../../hub-core/hub.js';
 const USAGE = `datahub — the Datahub Desktop hub from the command line
 
 Usage:
-  datahub serve [--data <dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>] [--log]
+  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>] [--log]
       Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
       --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1.
-      A token for the API is written to <data>/access-token.
-  datahub start [--data <dir>] [--port <n>]
-      Open the desktop app; without an Electron binary, run the hub for a browser.
+      A token for the API is written to <data>/access-token. With --workspace, the project's node/ folder
+      (pipes/, systems/, node-metadata.conf.json, test-env.json) is loaded, watched, and API edits are written back.
+  datahub start [--data <dir>] [--workspace <project dir>] [--port <n>]
+      Open the desktop app; without an Electron binary, run the hub for a browser. Without --workspace it opens
+      the sample workspace (copied to <data>/sample-workspace on the first start).
   datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
       (default principal group:Developer; give --principal group:Admin for an administrator)
   datahub user remove --email <e> [--data <dir>]
@@ -39,6 +41,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
     args,
     options: {
       data: { type: 'string' },
+      workspace: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'body-limit': { type: 'string' },
@@ -48,13 +51,15 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   });
   const bodyLimit = values['body-limit'] !== undefined ? Number(values['body-limit']) : undefined;
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) throw new UsageError('--body-limit must be an integer of at least 1024 bytes');
-  const options = {
+  const options: ServeOptions = {
     dataDir: values.data ?? defaultDataDir(),
+    ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     host: values.host ?? '127.0.0.1',
     port: port(values.port, DEFAULT_PORT),
     logger: values.log === true,
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
   };
+  if (mode === 'start' && options.workspace === undefined) options.workspace = sampleWorkspace(options.dataDir);
   if (mode === 'start' && (await launchApp(options))) return;
   const running = await startHub(options);
   let stopping = false;
@@ -74,6 +79,14 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   // Announce readiness only once the handlers are in place: a supervisor may signal as soon as it
   // reads this line, and before process.on() a signal kills the hub uncleanly (lock left behind).
+  const load = running.workspace?.lastLoad;
+  if (running.workspace && load) {
+    process.stdout.write(
+      `Workspace ${running.workspace.nodeDir}: ${load.pipes} pipes, ${load.systems} systems, ${load.env} env variables` +
+        `${load.problems.length ? `, ${load.problems.length} problem(s)` : ''}; watching for changes\n`,
+    );
+    for (const p of load.problems) process.stdout.write(`  ${p.file}: ${p.msg}\n`);
+  }
   process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
   process.stdout.write(`Open the UI with this one-time link: ${running.loginUrl()}\n`);
 }

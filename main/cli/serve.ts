@@ -1,13 +1,26 @@
-import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, chmodSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, chmodSync, cpSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Hub } from '../../hub-core/hub.js';
+import { Workspace } from '../../hub-core/workspace.js';
 import { TokenService } from '../server/auth.js';
 import { buildServer } from '../server/app.js';
 import { LoginCodes } from '../server/ui.js';
 
 export const DEFAULT_PORT = 9042;
+
+/** The sample project shipped in resources/, copied into the data dir once so the user can edit it. */
+export function sampleWorkspace(dataDir: string): string {
+  const target = join(resolve(dataDir), 'sample-workspace');
+  if (!existsSync(target)) {
+    const shipped = fileURLToPath(new URL('../../../resources/sample-workspace', import.meta.url));
+    mkdirSync(resolve(dataDir), { recursive: true, mode: 0o700 });
+    cpSync(shipped, target, { recursive: true });
+  }
+  return target;
+}
 
 export function defaultDataDir(): string {
   return process.env['DATAHUB_DATA'] ?? join(homedir(), '.datahub-desktop', 'data');
@@ -15,6 +28,8 @@ export function defaultDataDir(): string {
 
 export interface ServeOptions {
   dataDir: string;
+  /** A project folder to load, watch and write config edits back to. */
+  workspace?: string;
   host: string;
   port: number;
   bodyLimit?: number;
@@ -26,6 +41,7 @@ export interface RunningHub {
   app: FastifyInstance;
   url: string;
   token: string;
+  workspace: Workspace | undefined;
   /** A one-time URL that signs a browser in to the UI. */
   loginUrl(): string;
   close(): Promise<void>;
@@ -61,6 +77,8 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
   let hub: Hub | undefined;
   try {
     hub = new Hub(dataDir);
+    const workspace = options.workspace !== undefined ? new Workspace(hub, resolve(options.workspace)) : undefined;
+    workspace?.open();
     const tokens = TokenService.open(dataDir);
     const token = await tokens.writeAccessToken(dataDir);
     const loginCodes = new LoginCodes();
@@ -82,9 +100,11 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       hub: running,
       app,
       token,
+      workspace,
       url: `http://${shownHost}:${port}`,
       loginUrl: () => `http://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/login?code=${loginCodes.create()}`,
       async close() {
+        workspace?.close();
         await app.close();
         running.close();
         rmSync(join(dataDir, 'hub.url'), { force: true });

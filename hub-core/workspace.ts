@@ -1,0 +1,208 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Hub } from './hub.js';
+import { asConfigEntity, configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
+import { configFilePath, configFileText } from './workspace-layout.js';
+import { HubError } from './errors.js';
+import { isJsonObject } from './json.js';
+
+export interface WorkspaceProblem {
+  file: string;
+  msg: string;
+}
+
+export interface WorkspaceLoad {
+  pipes: number;
+  systems: number;
+  metadata: boolean;
+  env: number;
+  problems: WorkspaceProblem[];
+}
+
+/** The `node/` folder of a project: the folder itself, or its `node/` child when there is one. */
+export function workspaceNodeDir(dir: string): string {
+  const child = join(dir, 'node');
+  return existsSync(child) && statSync(child).isDirectory() ? child : dir;
+}
+
+/**
+ * A project folder bound to a hub: its pipes, systems, metadata and test env are loaded into the hub, changes to the
+ * files are reloaded, and configuration changed through the hub is written back to the same files.
+ */
+export class Workspace {
+  readonly nodeDir: string;
+  /** The file each entity was read from (or written to), by "<kind>:<id>". */
+  private readonly files = new Map<string, string>();
+  private watcher: FSWatcher | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private loading = false;
+  private readonly ownWrites = new Map<string, string>();
+  lastLoad: WorkspaceLoad | undefined;
+
+  constructor(
+    private readonly hub: Hub,
+    dir: string,
+  ) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new HubError(400, `workspace folder ${dir} does not exist`);
+    this.nodeDir = workspaceNodeDir(dir);
+  }
+
+  /** Load the folder, then keep the hub and the folder in step until close(). */
+  open(options: { watch?: boolean } = {}): WorkspaceLoad {
+    const result = this.load();
+    this.unsubscribe = this.hub.config.onChange((c) => this.writeBack(c));
+    if (options.watch !== false) {
+      this.watcher = watch(this.nodeDir, { recursive: true, persistent: false }, (_event, name) => {
+        if (name && !String(name).endsWith('.json')) return;
+        if (name && this.isOwnWrite(String(name))) return;
+        clearTimeout(this.reloadTimer);
+        this.reloadTimer = setTimeout(() => this.reload(), 150);
+        this.reloadTimer.unref();
+      });
+      this.watcher.on('error', () => undefined);
+    }
+    return result;
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.unsubscribe?.();
+    clearTimeout(this.reloadTimer);
+  }
+
+  private reload(): void {
+    try {
+      this.load();
+    } catch {
+      // A half-written file is read again on its next change event.
+    }
+  }
+
+  /** Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). */
+  load(): WorkspaceLoad {
+    const problems: WorkspaceProblem[] = [];
+    const entities: ConfigEntity[] = [];
+    const files = new Map<string, string>();
+    const add = (file: string, value: unknown, i: number | undefined): void => {
+      const where = i === undefined ? file : `${file}[${i}]`;
+      try {
+        const e = asConfigEntity(value, where);
+        configKind(e);
+        entities.push(e);
+        files.set(`${configKind(e)}:${e._id}`, file);
+      } catch (err) {
+        problems.push({ file, msg: err instanceof HubError ? `${err.message}${err.detail ? `: ${err.detail}` : ''}` : String(err) });
+      }
+    };
+    for (const file of this.configFiles()) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(join(this.nodeDir, file), 'utf8'));
+      } catch (err) {
+        problems.push({ file, msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
+        continue;
+      }
+      if (Array.isArray(parsed)) parsed.forEach((v, i) => add(file, v, i));
+      else add(file, parsed, undefined);
+    }
+    const env = this.readTestEnv(problems);
+    this.loading = true;
+    try {
+      this.hub.config.transaction(() => {
+        const wanted = new Set(entities.map((e) => `${configKind(e)}:${e._id}`));
+        for (const old of this.hub.config.list()) {
+          const kind = configKind(old);
+          if (!wanted.has(`${kind}:${old._id}`)) this.hub.config.delete(kind, old._id);
+        }
+        for (const e of entities) this.hub.config.put(e);
+      });
+      for (const e of entities) if (configKind(e) === 'pipe') this.hub.pipes.save([e]);
+      if (env) this.hub.env.set(env, false);
+    } finally {
+      this.loading = false;
+    }
+    this.files.clear();
+    for (const [k, v] of files) this.files.set(k, v);
+    this.lastLoad = {
+      pipes: entities.filter((e) => e.type === 'pipe').length,
+      systems: entities.filter((e) => configKind(e) === 'system').length,
+      metadata: entities.some((e) => configKind(e) === 'metadata'),
+      env: env ? Object.keys(env).length : 0,
+      problems,
+    };
+    return this.lastLoad;
+  }
+
+  private configFiles(): string[] {
+    const out: string[] = [];
+    if (existsSync(join(this.nodeDir, 'node-metadata.conf.json'))) out.push('node-metadata.conf.json');
+    for (const sub of ['pipes', 'systems']) {
+      const dir = join(this.nodeDir, sub);
+      if (!existsSync(dir)) continue;
+      for (const name of readdirSync(dir).sort()) if (name.endsWith('.conf.json')) out.push(`${sub}/${name}`);
+    }
+    return out;
+  }
+
+  private readTestEnv(problems: WorkspaceProblem[]): Record<string, string> | undefined {
+    const file = join(this.nodeDir, 'test-env.json');
+    if (!existsSync(file)) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (!isJsonObject(parsed)) throw new Error('expected an object of variable names and values');
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(parsed)) env[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      return env;
+    } catch (err) {
+      problems.push({ file: 'test-env.json', msg: err instanceof Error ? err.message : String(err) });
+      return undefined;
+    }
+  }
+
+  /** Write a configuration change made through the hub back to its file (atomically; unchanged files untouched). */
+  private writeBack(change: ConfigChange): void {
+    if (this.loading) return;
+    const key = `${change.kind}:${change.id}`;
+    const file = this.files.get(key) ?? configFilePath(change.kind, change.id);
+    const path = join(this.nodeDir, file);
+    if (!change.entity) {
+      if (this.fileHoldsOnly(path, change.kind, change.id)) {
+        this.ownWrites.set(file, '');
+        rmSync(path, { force: true });
+      }
+      this.files.delete(key);
+      return;
+    }
+    const text = configFileText(change.entity);
+    if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    this.ownWrites.set(file, text);
+    renameSync(tmp, path);
+    this.files.set(key, file);
+  }
+
+  /** A file with several entities (an array) is not deleted for one of them. */
+  private fileHoldsOnly(path: string, kind: ConfigKind, id: string): boolean {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      return isJsonObject(parsed) && parsed['_id'] === id && (kind === 'metadata' || parsed['type'] !== undefined);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Events caused by our own writes are not reloads: the hub already holds that content. */
+  private isOwnWrite(name: string): boolean {
+    const file = relative('.', name).replace(/\\/g, '/').replace(/\.tmp-\d+$/, '');
+    if (!this.ownWrites.has(file)) return name.includes('.tmp-');
+    const expected = this.ownWrites.get(file)!;
+    const path = join(this.nodeDir, file);
+    const now = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    if (now === expected) return true;
+    this.ownWrites.delete(file);
+    return false;
+  }
+}
