@@ -1,12 +1,13 @@
-// Strings: string, concat, split, lower, upper, replace, matches.
+// Strings: string, concat, join, split, lower, upper, length, strip, lstrip, rstrip, ljust, rjust, replace,
+// substring, matches, is-string.
 //
 // "String" means a plain string: a tagged typed value such as "~rhttp://x" is not a string here, so the string
 // functions leave it out just like numbers.
 
 import type { Expr } from '../context.js';
 import { isPathString } from '../paths.js';
-import { expression, one, oneOrMore, optional, type FunctionSpec } from '../registry.js';
-import { asList, isPlainString, mapValues, toText, type DtlValue } from '../values.js';
+import { expression, one, oneOrMore, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
+import { asList, firstOf, isPlainString, kindOf, mapValues, toText, type DtlValue } from '../values.js';
 import { compileWildcard, type NameMatcher } from '../wildcard.js';
 import { firstString } from './util.js';
 
@@ -29,6 +30,130 @@ function stringMap(name: string, description: string, fn: (s: string) => string,
       };
     },
   });
+}
+
+// Lengths and positions count characters (code points), so a character outside the BMP counts once.
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function charCount(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Python-style slice s[start:end] over code points; negative indexes count from the end. */
+function sliceChars(s: string, start: number, end: number | undefined): string {
+  if (!SURROGATE.test(s)) return sliceIndexes(s.length, start, end, (a, b) => s.slice(a, b));
+  const chars = Array.from(s);
+  return sliceIndexes(chars.length, start, end, (a, b) => chars.slice(a, b).join(''));
+}
+
+function sliceIndexes(length: number, start: number, end: number | undefined, take: (a: number, b: number) => string): string {
+  const clamp = (i: number): number => (i < 0 ? Math.max(0, length + i) : Math.min(i, length));
+  const a = clamp(start);
+  const b = end === undefined ? length : clamp(end);
+  return b <= a ? '' : take(a, b);
+}
+
+/** Whitespace as the original service's strip functions see it (Unicode white space, as in Python). */
+function isWhitespace(cp: number): boolean {
+  return (
+    (cp >= 0x09 && cp <= 0x0d) ||
+    (cp >= 0x1c && cp <= 0x20) ||
+    cp === 0x85 ||
+    cp === 0xa0 ||
+    cp === 0x1680 ||
+    (cp >= 0x2000 && cp <= 0x200a) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x202f ||
+    cp === 0x205f ||
+    cp === 0x3000
+  );
+}
+
+function stripChars(s: string, strip: (cp: number) => boolean, left: boolean, right: boolean): string {
+  let i = 0;
+  let j = s.length;
+  if (left) {
+    while (i < j) {
+      const cp = s.codePointAt(i) as number;
+      if (!strip(cp)) break;
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+  if (right) {
+    while (j > i) {
+      let width = 1;
+      let cp = s.charCodeAt(j - 1);
+      if (cp >= 0xdc00 && cp <= 0xdfff && j - 2 >= i) {
+        const hi = s.charCodeAt(j - 2);
+        if (hi >= 0xd800 && hi <= 0xdbff) {
+          cp = s.codePointAt(j - 2) as number;
+          width = 2;
+        }
+      }
+      if (!strip(cp)) break;
+      j -= width;
+    }
+  }
+  return i === 0 && j === s.length ? s : s.slice(i, j);
+}
+
+function stripFunction(name: string, left: boolean, right: boolean, side: string, examples: FunctionExample[]): FunctionSpec {
+  return expression({
+    name,
+    family: FAMILY,
+    params: [optional('CHARACTERS', 'string'), one('VALUES', 'value')],
+    description: `Each string with the CHARACTERS (default: whitespace) removed from ${side}; other values are left out.`,
+    examples,
+    json: 'yes',
+    compile(b, cc) {
+      const charsArg = b.opt('CHARACTERS');
+      let strip = isWhitespace;
+      if (charsArg !== undefined) {
+        const set = new Set<number>();
+        for (const c of charsArg.node as string) set.add(c.codePointAt(0) as number);
+        strip = (cp) => set.has(cp);
+      }
+      const values = cc.expr(b.one('VALUES'));
+      return (ctx) => mapValues(values(ctx), (x) => (isPlainString(x) ? stripChars(x, strip, left, right) : undefined));
+    },
+  });
+}
+
+function justify(name: string, left: boolean, examples: FunctionExample[]): FunctionSpec {
+  return expression({
+    name,
+    family: FAMILY,
+    params: [one('WIDTH', 'integer'), one('FILL_CHARACTER', 'value'), one('VALUES', 'value')],
+    description: `Each string padded on the ${left ? 'right' : 'left'} with FILL_CHARACTER to at least WIDTH characters; null unless WIDTH is an integer and FILL_CHARACTER one character.`,
+    examples,
+    json: 'yes',
+    compile(b, cc) {
+      const width = cc.expr(b.one('WIDTH'));
+      const fill = cc.expr(b.one('FILL_CHARACTER'));
+      const values = cc.expr(b.one('VALUES'));
+      return (ctx) => {
+        const w = firstOf(width(ctx));
+        const f = firstOf(fill(ctx));
+        if (typeof w !== 'number' || !Number.isInteger(w) || !isPlainString(f) || charCount(f) !== 1) return null;
+        return mapValues(values(ctx), (x) => {
+          if (!isPlainString(x)) return undefined;
+          const missing = w - charCount(x);
+          if (missing <= 0) return x;
+          const pad = f.repeat(missing);
+          return left ? x + pad : pad + x;
+        });
+      };
+    },
+  });
+}
+
+function integerOf(v: DtlValue): number | undefined {
+  const x = firstOf(v);
+  return typeof x === 'number' && Number.isInteger(x) ? x : undefined;
 }
 
 export const stringFunctions: FunctionSpec[] = [
@@ -103,6 +228,106 @@ export const stringFunctions: FunctionSpec[] = [
         for (const x of asList(values(ctx))) if (isPlainString(x)) for (const p of split(x)) out.push(p);
         return out;
       };
+    },
+  }),
+
+  expression({
+    name: 'join',
+    family: FAMILY,
+    params: [one('SEPARATOR', 'string'), one('VALUES', 'value')],
+    description: 'One string made of the strings among the values with SEPARATOR between them; other values are left out.',
+    examples: [
+      { expression: ['join', '-', ['list', 'a', 'b', 123, 'c']], result: 'a-b-c' },
+      { expression: ['join', ', ', '_S.tags'], source: { tags: ['x', 'y'] }, result: 'x, y' },
+    ],
+    json: 'yes',
+    compile(b, cc) {
+      const sep = b.one('SEPARATOR').node as string;
+      const values = cc.expr(b.one('VALUES'));
+      return (ctx) => {
+        const parts: string[] = [];
+        for (const x of asList(values(ctx))) if (isPlainString(x)) parts.push(x);
+        return parts.join(sep);
+      };
+    },
+  }),
+
+  expression({
+    name: 'length',
+    family: FAMILY,
+    params: [one('VALUES', 'value')],
+    description: 'The number of characters of each string; other values are left out.',
+    examples: [
+      { expression: ['length', ['list', '', 'a', 'bb', 'ccc']], result: [0, 1, 2, 3] },
+      { expression: ['length', '_S.name'], source: { name: 'Ann' }, result: 3 },
+    ],
+    json: 'yes',
+    compile(b, cc) {
+      const values = cc.expr(b.one('VALUES'));
+      return (ctx) => mapValues(values(ctx), (x) => (isPlainString(x) ? charCount(x) : undefined));
+    },
+  }),
+
+  stripFunction('strip', true, true, 'both ends', [
+    { expression: ['strip', ['list', ' ab ', 'cd ', 'ef']], result: ['ab', 'cd', 'ef'] },
+    { expression: ['strip', 'xy', ['list', '123xyx', 'xy456yx']], result: ['123', '456'] },
+  ]),
+  stripFunction('lstrip', true, false, 'the start', [
+    { expression: ['lstrip', ['list', ' ab ', 'cd ', 'ef']], result: ['ab ', 'cd ', 'ef'] },
+    { expression: ['lstrip', 'xy', ['list', '123xyx', 'xy456yx']], result: ['123xyx', '456yx'] },
+  ]),
+  stripFunction('rstrip', false, true, 'the end', [
+    { expression: ['rstrip', ['list', ' ab ', 'cd ', 'ef']], result: [' ab', 'cd', 'ef'] },
+    { expression: ['rstrip', 'xy', ['list', '123xyx', 'xy456yx']], result: ['123', 'xy456'] },
+  ]),
+
+  justify('ljust', true, [
+    { expression: ['ljust', 10, '0', '123'], result: '1230000000' },
+    { expression: ['ljust', 5, ' ', ['list', 'abc', 'def', 'ghijklm']], result: ['abc  ', 'def  ', 'ghijklm'] },
+  ]),
+  justify('rjust', false, [
+    { expression: ['rjust', 10, '0', '123'], result: '0000000123' },
+    { expression: ['rjust', 5, ' ', ['list', 'abc', 'def', 'ghijklm']], result: ['  abc', '  def', 'ghijklm'] },
+  ]),
+
+  expression({
+    name: 'substring',
+    family: FAMILY,
+    params: [one('START_INDEX', 'integer'), optional('END_INDEX', 'integer'), one('VALUES', 'value')],
+    description: 'The characters of each string from START_INDEX up to (not including) END_INDEX; negative indexes count from the end.',
+    examples: [
+      { expression: ['substring', 2, 4, 'abcdef'], result: 'cd' },
+      { expression: ['substring', 2, 'abcdef'], result: 'cdef' },
+      { expression: ['substring', -3, -1, 'abcdef'], result: 'de' },
+    ],
+    json: 'yes',
+    compile(b, cc) {
+      const start = cc.expr(b.one('START_INDEX'));
+      const endArg = b.opt('END_INDEX');
+      const end = endArg === undefined ? undefined : cc.expr(endArg);
+      const values = cc.expr(b.one('VALUES'));
+      return (ctx) => {
+        const a = integerOf(start(ctx));
+        const z = end === undefined ? undefined : integerOf(end(ctx));
+        if (a === undefined || (end !== undefined && z === undefined)) return null;
+        return mapValues(values(ctx), (x) => (isPlainString(x) ? sliceChars(x, a, z) : undefined));
+      };
+    },
+  }),
+
+  expression({
+    name: 'is-string',
+    family: FAMILY,
+    params: [one('VALUES', 'value')],
+    description: 'True when the value (or the first value of a list) is a string (typed values such as URIs are not).',
+    examples: [
+      { expression: ['is-string', 'foo:bar'], result: true },
+      { expression: ['is-string', ['list', 1, 'foo:bar']], result: false },
+    ],
+    json: 'yes',
+    compile(b, cc) {
+      const values = cc.expr(b.one('VALUES'));
+      return (ctx) => kindOf(firstOf(values(ctx))) === 'string';
     },
   }),
 
