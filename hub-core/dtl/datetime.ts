@@ -213,3 +213,166 @@ function formatPart(d: string): (date: Date, v: DateTime) => string {
       return () => 'UTC';
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Time zones (IANA names, resolved by the ICU data Node ships with)
+//
+// A "wall-clock" value is a DateTime whose UTC fields are read as the local time of a zone. Converting between the two
+// needs the zone's offset at an instant, which Intl gives us per zone through one cached formatter.
+
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT', 'Zulu', 'Etc/Zulu', 'UCT', 'Etc/UCT', 'Universal', 'Etc/Universal', 'Greenwich', 'Etc/Greenwich', 'GMT0', 'GMT+0', 'GMT-0', 'Etc/GMT0', 'Etc/GMT+0', 'Etc/GMT-0']);
+
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
+  let f = zoneFormatters.get(zone);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
+    });
+    zoneFormatters.set(zone, f);
+  }
+  return f;
+}
+
+/** True when `zone` names a time zone we can convert to and from. */
+export function isKnownTimeZone(zone: string): boolean {
+  if (UTC_NAMES.has(zone)) return true;
+  try {
+    zoneFormatter(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Throws an Error naming the zone when it is unknown (for compile-time checks). */
+export function checkTimeZone(zone: string): void {
+  if (!isKnownTimeZone(zone)) throw new Error(`unknown time zone "${zone}"; use an IANA name such as "Europe/Oslo" or "UTC"`);
+}
+
+/** The zone's offset from UTC at the instant `epochMs`, in milliseconds (positive east of Greenwich). */
+export function zoneOffsetMs(zone: string, epochMs: number): number {
+  if (UTC_NAMES.has(zone)) return 0;
+  // Intl works on whole seconds here; the offset of every real zone is a whole number of seconds.
+  const whole = Math.floor(epochMs / 1000) * 1000;
+  const parts = zoneFormatter(zone).formatToParts(new Date(whole));
+  let year = 0;
+  let month = 1;
+  let day = 1;
+  let hour = 0;
+  let minute = 0;
+  let second = 0;
+  let bc = false;
+  for (const p of parts) {
+    switch (p.type) {
+      case 'year':
+        year = Number(p.value);
+        break;
+      case 'month':
+        month = Number(p.value);
+        break;
+      case 'day':
+        day = Number(p.value);
+        break;
+      case 'hour':
+        hour = Number(p.value);
+        break;
+      case 'minute':
+        minute = Number(p.value);
+        break;
+      case 'second':
+        second = Number(p.value);
+        break;
+      case 'era':
+        bc = p.value.startsWith('B');
+        break;
+    }
+  }
+  const d = new Date(0);
+  d.setUTCFullYear(bc ? 1 - year : year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
+  return d.getTime() - whole;
+}
+
+/** The wall-clock reading of an instant in `zone` (the DateTime's UTC fields then show the local time). */
+export function toWallClock(zone: string, value: DateTime): DateTime {
+  const offset = zoneOffsetMs(zone, value.epochMs);
+  return offset === 0 ? value : new DateTime(value.epochMs + offset, value.nanos, value.dateOnly);
+}
+
+/**
+ * The instant at which the clocks of `zone` show the wall-clock time `local`. A time skipped by a daylight-saving
+ * change is read with the offset from before the change; a time that occurs twice gives the earlier instant.
+ */
+export function fromWallClock(zone: string, local: DateTime): DateTime {
+  const before = zoneOffsetMs(zone, local.epochMs - 86_400_000);
+  const after = zoneOffsetMs(zone, local.epochMs + 86_400_000);
+  let ms: number;
+  if (before === after) {
+    ms = local.epochMs - before;
+  } else {
+    // Around a change: prefer the earlier of the readings that round-trip, else the pre-change offset.
+    const candidates = [local.epochMs - before, local.epochMs - after].sort((a, b) => a - b);
+    const exact = candidates.filter((c) => c + zoneOffsetMs(zone, c) === local.epochMs);
+    ms = exact[0] ?? local.epochMs - before;
+  }
+  if (ms === local.epochMs) return local.dateOnly ? new DateTime(ms, local.nanos) : local;
+  return new DateTime(ms, local.nanos);
+}
+
+/** The offset as "+HHMM" / "-HHMM". */
+export function formatOffset(offsetMs: number): string {
+  const sign = offsetMs < 0 ? '-' : '+';
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  return sign + two(Math.floor(minutes / 60)) + two(minutes % 60);
+}
+
+/** A parser that reads times without an explicit offset (%z) as wall-clock time in `zone`. */
+export function compileZonedParser(format: string, zone: string): DateTimeParser {
+  checkTimeZone(zone);
+  const parse = compileParser(format);
+  if (UTC_NAMES.has(zone) || /%z/.test(format.replace(/%%/g, ''))) return parse;
+  return (text) => {
+    const local = parse(text);
+    return local === undefined ? undefined : fromWallClock(zone, local);
+  };
+}
+
+/** A formatter that writes the wall-clock time of `zone`; %z gives the zone's offset and %Z the zone name. */
+export function compileZonedFormatter(format: string, zone: string): DateTimeFormatter {
+  checkTimeZone(zone);
+  if (UTC_NAMES.has(zone)) return compileFormatter(format);
+  // Split around %z / %Z so that they can show the zone; everything else formats the shifted value.
+  const pieces: (DateTimeFormatter | 'z' | 'Z')[] = [];
+  let rest = '';
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i] as string;
+    if (c === '%' && (format[i + 1] === 'z' || format[i + 1] === 'Z')) {
+      if (rest !== '') pieces.push(compileFormatter(rest));
+      rest = '';
+      pieces.push(format[i + 1] as 'z' | 'Z');
+      i++;
+    } else if (c === '%' && format[i + 1] === '%') {
+      rest += '%%';
+      i++;
+    } else {
+      rest += c;
+    }
+  }
+  if (rest !== '') pieces.push(compileFormatter(rest));
+  return (value) => {
+    const offset = zoneOffsetMs(zone, value.epochMs);
+    const local = new DateTime(value.epochMs + offset, value.nanos);
+    let out = '';
+    for (const p of pieces) out += p === 'z' ? formatOffset(offset) : p === 'Z' ? zone : p(local);
+    return out;
+  };
+}
