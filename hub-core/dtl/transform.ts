@@ -18,6 +18,8 @@ import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FIL
 import type { DtlLookup } from './lookup.js';
 import type { FunctionRegistry } from './registry.js';
 import type { DtlDict } from './values.js';
+import { addEntityIds, setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
+import { setPreviousVersionLookup, type PreviousVersionLookup } from './functions/misc.js';
 
 export interface DtlTransformOptions {
   /** Access to other datasets (hops, lookups); the dataset store provides it. */
@@ -29,6 +31,10 @@ export interface DtlTransformOptions {
   /** Upper bound for one `sleep!` in milliseconds (default 1000). */
   maxSleepMs?: number;
   registry?: FunctionRegistry;
+  /** Namespaced identifiers (service metadata `namespaced_identifiers`); when enabled, outputs get `$ids`. */
+  namespaces?: NamespaceSettings;
+  /** The previous version of a source entity, for `is-changed` (dataset sources). */
+  previousVersion?: PreviousVersionLookup;
 }
 
 export interface DtlRunResult {
@@ -85,6 +91,12 @@ function wrapError(e: unknown, entity: JsonObject): Error {
   return new DtlRuntimeError('error', `internal error in DTL: ${message}`, undefined, id);
 }
 
+/** With namespaced identifiers on, every output entity lists its identities in `$ids`. */
+function addIds(result: DtlRunResult): DtlRunResult {
+  for (const e of result.entities) addEntityIds(e as DtlDict);
+  return result;
+}
+
 /** Compile a DTL transform (or a list of them, chained). Never throws; problems are in `errors`. */
 export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
   const base = options.configPath ?? '$.transform';
@@ -107,10 +119,14 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
     const compiled = compileRules(t['rules'], { path: childPath(at, 'rules'), ...(options.registry ? { registry: options.registry } : {}) });
     errors.push(...compiled.errors);
     const state = new RunState(options.lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
+    if (options.namespaces) setRunNamespaces(state, options.namespaces);
+    if (options.previousVersion) setPreviousVersionLookup(state, options.previousVersion);
     stages.push({ rules: compiled.defaultRule, state });
   });
   const ok = !errors.some((e) => e.level === 'error');
-  const run = (entity: JsonObject): DtlRunResult => {
+  const withIds = options.namespaces?.enabled === true;
+  const run = withIds ? (entity: JsonObject): DtlRunResult => addIds(runPlain(entity)) : (entity: JsonObject): DtlRunResult => runPlain(entity);
+  const runPlain = (entity: JsonObject): DtlRunResult => {
     if (!ok) throw new DtlCompileError(errors);
     if (stages.length === 1) {
       try {
