@@ -1,6 +1,7 @@
 import type { ConfigEntity } from './config-store.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { parseIndexExpression } from './dataset-index.js';
+import { compileTransform } from './dtl/transform.js';
 import { HubError } from './errors.js';
 
 export interface ConfigError {
@@ -92,12 +93,9 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
       const at = Array.isArray(transform) ? `$.transform[${i}]` : '$.transform';
       if (!isJsonObject(t)) return err(at, 'a transform must be an object');
       if (t['type'] !== 'dtl') return warn(`${at}.type`, `transform type ${JSON.stringify(t['type'])} is not run by this hub`);
-      const rules = t['rules'];
-      if (!isJsonObject(rules)) return err(`${at}.rules`, 'a DTL transform needs "rules": an object of rule sets');
-      if (!Array.isArray(rules['default'])) err(`${at}.rules.default`, 'a DTL transform needs a "default" rule set (an array)');
-      for (const [name, set] of Object.entries(rules)) {
-        if (!Array.isArray(set)) err(`${at}.rules.${name}`, `rule set "${name}" must be an array`);
-      }
+      // The whole rule set is compiled, as the pipe will run it: every problem carries its JSON path
+      // (e.g. "$.transform.rules.default[2][1]").
+      errors.push(...compileTransform(t, { configPath: at }).errors);
     });
   }
   const pump = config['pump'];

@@ -15,6 +15,8 @@
  *   5. memory     - VmRSS of the hub process sampled every 50 ms (from a worker thread) for its whole life; reports the
  *                   peak and the growth during the pull (peak during the pull minus RSS just before it; target < 100 MB,
  *                   meant for BENCH_ENTITIES=1000000).
+ *   6. dtl       - in this process, a realistic DTL rule set compiled once and run over the same entities, against a
+ *                   hand-written TS function doing the same work (test/bench/dtl-bench.ts); target >= 0.3x.
  * Also logs the CPU seconds of the baseline and of the hub in each phase, and the load average: on a shared machine
  * wall-clock rates swing, CPU seconds much less.
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
@@ -32,6 +34,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
@@ -441,6 +444,13 @@ async function main(): Promise<number> {
     rmSync(baseDir, { recursive: true, force: true });
     console.log(`baseline: ${base.seconds.toFixed(2)} s, ${fmtInt(base.rate)} entities/s, ${base.cpuSeconds.toFixed(2)} CPU s`);
 
+    // DTL transform in this process, on the same entities (see dtl-bench.ts)
+    const dtlMono = monoMicros();
+    const dtl: DtlBenchResult = runDtlBench(entities);
+    const dtlMonoEnd = monoMicros();
+    console.log(formatDtlBench(dtl));
+    problems.push(...dtl.problems);
+
     // 2.-5. The hub
     const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
     dirs.push(dataDir);
@@ -530,10 +540,14 @@ async function main(): Promise<number> {
       ['full JSON pull (stream)', fmtInt(pulled.count), pullSeconds.toFixed(2), fmtInt(pullRate), ratio(pullRate / base.rate), `>= ${fmtInt(TARGETS.pullRate)}/s`, verdict(pass.pull)],
       ['hub peak RSS (whole run)', '', '', '', '', fmtMB(peakKB), 'info'],
       ['hub RSS growth during pull', '', '', '', '', `${fmtMB(pullGrowthKB)} (< ${TARGETS.pullRssGrowthMB} MB)`, verdict(pass.pullRss)],
+      ['hand-written TS transform', fmtInt(dtl.entities), dtl.handWritten.seconds.toFixed(2), fmtInt(dtl.handWritten.rate), '-', '-', 'info'],
+      ['DTL transform (compiled rules) **', fmtInt(dtl.entities), dtl.dtl.seconds.toFixed(2), fmtInt(dtl.dtl.rate), `${ratio(dtl.ratio)} hand`, `>= ${dtl.target}x hand-written`, verdict(dtl.pass)],
+      ['  vs fixed-shape hand-written', fmtInt(dtl.entities), dtl.handWrittenFixedShape.seconds.toFixed(2), fmtInt(dtl.handWrittenFixedShape.rate), `${ratio(dtl.handWrittenFixedShape.ratio)} hand`, '-', 'info'],
     ];
     console.log('');
     console.log(table(rows));
     console.log('* = the better of the two modes (2 requests in flight / sequential); it is the one judged against the target.');
+    console.log('** = in-process: filter + copy + 5 adds (concat, if, lower, datetime-parse) compiled once, vs a hand-written TS function doing the same work; "hand" = DTL rate / hand-written rate.');
     console.log(`hub RSS: ${fmtMB(startedKB)} after start, ${fmtMB(beforePullKB)} just before the pull, ${fmtMB(pullPeakKB)} peak during the pull, ${fmtMB(peakKB)} peak overall.`);
     const load1 = loadavg()[0]!;
     console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${load1.toFixed(2)} on ${availableParallelism()} CPUs: the bench itself keeps ~1 busy; more means other processes shared the CPUs and the numbers are noisy.`);
@@ -588,6 +602,7 @@ async function main(): Promise<number> {
         samples: samples.length,
         intervalMs: RSS_INTERVAL_MS,
       },
+      dtl: { ...dtl, mono: [dtlMono, dtlMonoEnd] },
       problems,
     };
     const outDir = join(REPO, 'bench-results');

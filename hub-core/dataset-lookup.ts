@@ -1,0 +1,153 @@
+// DTL's access to the hub's datasets (hops, apply-hops, lookup-entity): `DatasetLookup` implements `DtlLookup` over a
+// DatasetStore with the same matching rules as `MemoryLookup` (see dtl/lookup.ts), using the datasets' own indexes.
+//
+// - A join on `_id` reads the entities by id (the latest-version table); any other path uses the dataset index
+//   `_S.<path>`, declared on first use with `ensureIndex` (it then shows in the dataset's indexes and is kept up to
+//   date by every write, so later writes to the joined dataset are seen at once). The index holds the latest live
+//   versions only and no nulls, so deleted entities and null values never match.
+// - Index keys are the canonical JSON of the values as stored, while DTL compares decoded values (`lookupKey`): "~f2"
+//   equals 2, and "~t2024-01-01T00:00:00Z" equals "~t2024-01-01T00:00:00.000Z". So each key is looked up under the
+//   spellings a value of its type is commonly stored with: as given; a number also as a decimal ("~f2") and a decimal
+//   also as a number; a datetime with 0, 3, 6 or 9 fraction digits (and a midnight as a date); a UUID in lower and
+//   upper case. A namespaced identifier, URI or bytes value has one spelling ("~:ns:x" matches "~:ns:x", and never the
+//   plain string "ns:x", just as `eq` says). Every entity found is then checked with `lookupKey`, so a match is
+//   always a match by DTL's rules; what can be missed is only a value stored in an unusual spelling (e.g. "~f2.000"
+//   for the key 2).
+// - A path that cannot be written as an index expression (an element starting with a quote, or holding both a dot
+//   and a quote) is answered by reading the dataset's latest versions.
+// - A dataset that does not exist has no entities.
+
+import { parseIndexExpression } from './dataset-index.js';
+import type { DatasetStore } from './dataset-store.js';
+import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
+import { lookupKeys, type DtlLookup } from './dtl/lookup.js';
+import { traverse } from './dtl/paths.js';
+import { DateTime, keyOf, typedOf } from './dtl/values.js';
+
+/** The index expression of a property path, or undefined when it has no exact one. */
+export function indexExpressionOf(path: readonly string[]): string | undefined {
+  if (path.length === 0) return undefined;
+  const text = '_S.' + path.map((k) => (k.includes('.') ? `'${k}'` : k)).join('.');
+  try {
+    const parsed = parseIndexExpression(text).path;
+    return parsed.length === path.length && parsed.every((k, i) => k === path[i]) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+/** The ISO text of a datetime with exactly `digits` fraction digits, or undefined when that would lose precision. */
+function isoWithDigits(t: DateTime, digits: number): string | undefined {
+  const fraction = t.fraction;
+  const unit = 10 ** (9 - digits);
+  if (fraction % unit !== 0) return undefined;
+  const d = new Date(t.epochMs);
+  const date = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`;
+  const time = `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
+  return `~t${date}T${time}${digits === 0 ? '' : '.' + pad(fraction / unit, digits)}Z`;
+}
+
+/** The stored spellings a join key is looked up under (see the top of this file). */
+export function keySpellings(key: JsonValue): JsonValue[] {
+  const out: JsonValue[] = [key];
+  if (typeof key === 'number') {
+    out.push('~f' + keyOf(key).slice(1));
+    return out;
+  }
+  const t = typeof key === 'string' ? typedOf(key) : null;
+  if (t === null) return out;
+  switch (t.kind) {
+    case 'decimal': {
+      const normalized = keyOf(t).slice(1);
+      out.push('~f' + normalized);
+      const n = Number(normalized);
+      if (Number.isFinite(n) && keyOf(n) === keyOf(t)) out.push(n);
+      break;
+    }
+    case 'datetime': {
+      const dt = t as DateTime;
+      for (const digits of [0, 3, 6, 9]) {
+        const s = isoWithDigits(dt, digits);
+        if (s !== undefined) out.push(s);
+      }
+      const midnight = isoWithDigits(dt, 0);
+      if (midnight !== undefined && midnight.endsWith('T00:00:00Z')) out.push(midnight.slice(0, -10));
+      break;
+    }
+    case 'uuid': {
+      const body = t.text();
+      out.push('~u' + body.toLowerCase(), '~u' + body.toUpperCase());
+      break;
+    }
+    default:
+      out.push(t.tagged());
+  }
+  const seen = new Set<string>();
+  return out.filter((v) => {
+    const k = canonicalJson(v);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function byId(a: JsonObject, b: JsonObject): number {
+  const x = a['_id'] as string;
+  const y = b['_id'] as string;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export class DatasetLookup implements DtlLookup {
+  constructor(private readonly store: DatasetStore) {}
+
+  lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): JsonObject[] {
+    const ds = this.store.get(dataset);
+    if (ds === undefined) return [];
+    const wanted = new Set<string>();
+    for (const k of keys) if (k !== null) wanted.add(keyOf(k));
+    if (wanted.size === 0) return [];
+    const matches = (e: JsonObject): boolean => lookupKeys(traverse(e, path)).some((k) => wanted.has(k));
+    const found = new Map<string, JsonObject>();
+    const add = (e: JsonObject): void => {
+      const id = e['_id'] as string;
+      if (e['_deleted'] !== true && !found.has(id) && matches(e)) found.set(id, e);
+    };
+    if (path.length === 1 && path[0] === '_id') {
+      for (const k of keys) {
+        if (k === null) continue;
+        for (const s of keySpellings(k)) {
+          if (typeof s !== 'string') continue;
+          const e = ds.get(s);
+          if (e !== undefined) add(e);
+        }
+      }
+    } else {
+      const expression = indexExpressionOf(path);
+      if (expression === undefined) {
+        for (const page of ds.readJson({ history: false, deleted: false })) for (const json of page) add(JSON.parse(json) as JsonObject);
+      } else {
+        ds.ensureIndex(expression); // declared once; later calls only find it
+        const spellings = new Set<string>();
+        for (const k of keys) {
+          if (k === null) continue;
+          for (const s of keySpellings(k)) {
+            const c = canonicalJson(s);
+            if (spellings.has(c)) continue;
+            spellings.add(c);
+            for (const page of ds.readJson({ subset: ['eq', expression, s], deleted: false })) {
+              for (const json of page) add(JSON.parse(json) as JsonObject);
+            }
+          }
+        }
+      }
+    }
+    return [...found.values()].sort(byId);
+  }
+
+  entity(dataset: string, id: string): JsonObject | undefined {
+    const e = this.store.get(dataset)?.get(id);
+    return e === undefined || e._deleted ? undefined : e;
+  }
+}
