@@ -14,6 +14,7 @@ import { pipeRoutes } from './routes/pipes.js';
 import { systemRoutes } from './routes/systems.js';
 import { configRoutes } from './routes/config.js';
 import { envSecretRoutes } from './routes/env-secrets.js';
+import { dtlRoutes } from './routes/dtl.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
@@ -119,6 +120,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(systemRoutes, ctx);
       await api.register(configRoutes, ctx);
       await api.register(envSecretRoutes, ctx);
+      await api.register(dtlRoutes, ctx);
     },
     { prefix: '/api' },
   );

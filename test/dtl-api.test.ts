@@ -1,0 +1,62 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { removeDir, startHub, type HubProcess } from './helpers/hub-process.js';
+
+describe('DTL over the API', () => {
+  let hub: HubProcess;
+  before(async () => {
+    hub = await startHub();
+  });
+  after(async () => {
+    await hub.stop();
+    removeDir(hub.dataDir);
+  });
+
+  test('GET /api/dtl/functions serves the one function catalogue', async () => {
+    const list = await hub.json<{ name: string; family: string; description: string; examples: unknown[] }[]>('/dtl/functions');
+    const names = new Set(list.map((f) => f.name));
+    for (const n of ['add', 'copy', 'hops', 'datetime-parse', 'concat', 'sorted', 'ni', 'url-quote']) assert.ok(names.has(n), n);
+    assert.ok(list.every((f) => f.description.length > 0 && f.examples.length > 0));
+  });
+
+  test('POST /api/dtl/preview transforms sample entities and writes nothing', async () => {
+    await hub.json('/datasets/countries/entities', { method: 'POST', json: [{ _id: 'no', name: 'Norway' }] });
+    const datasets = async (): Promise<unknown[]> =>
+      (await hub.json<Record<string, unknown>[]>('/datasets')).map(({ cached_response_info: _c, ...rest }) => rest);
+    const before = await datasets();
+    const res = await hub.json<{ ok: boolean; results: { entities?: unknown[]; error?: { msg: string } }[] }>('/dtl/preview', {
+      method: 'POST',
+      json: {
+        transform: {
+          type: 'dtl',
+          rules: {
+            default: [
+              ['copy', '_id'],
+              ['add', 'name', ['upper', '_S.name']],
+              ['add', 'country', ['hops', { datasets: ['countries c'], where: ['eq', '_S.country', 'c._id'], return: 'c.name' }]],
+              ['if', ['eq', '_S.name', 'boom'], ['fail!', 'no booms']],
+            ],
+          },
+        },
+        entities: [
+          { _id: '1', name: 'ada', country: 'no' },
+          { _id: '2', name: 'boom' },
+        ],
+      },
+    });
+    assert.equal(res.ok, true);
+    assert.deepEqual(res.results[0]?.entities, [{ _id: '1', name: 'ADA', country: ['Norway'] }]);
+    assert.match(res.results[1]?.error?.msg ?? '', /no booms/);
+    assert.deepEqual(await datasets(), before, 'nothing was written');
+  });
+
+  test('a preview with an unknown function answers its compile errors with JSON paths', async () => {
+    const res = await hub.json<{ ok: boolean; errors: { elements: string; msg: string }[] }>('/dtl/preview', {
+      method: 'POST',
+      json: { transform: { type: 'dtl', rules: { default: [['add', 'x', ['no-such-fn', 1]]] } }, entities: [{ _id: '1' }] },
+    });
+    assert.equal(res.ok, false);
+    assert.equal(res.errors[0]?.elements, '$.transform.rules.default[0][2][0]');
+    assert.match(res.errors[0]?.msg ?? '', /no-such-fn/);
+  });
+});
