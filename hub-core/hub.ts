@@ -8,8 +8,11 @@ import { UserStore } from './users.js';
 import { PipeRegistry } from './pipes.js';
 import { SystemRegistry } from './systems.js';
 import { JsonPushReceiver } from './json-push.js';
+import { PumpService } from './pump-operations.js';
+import { DatasetLookup } from './dataset-lookup.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
+import type { NamespaceSettings } from './dtl/functions/identifiers.js';
 
 export const NODE_VERSION = '0.1.0';
 
@@ -25,6 +28,8 @@ export class Hub {
   readonly pipes: PipeRegistry;
   readonly systems: SystemRegistry;
   readonly receiver: JsonPushReceiver;
+  /** Pump runs, schedules and state; automatic runs begin with startPumps(). */
+  readonly pumps: PumpService;
   readonly startTime = new Date();
   readonly nodeId: string;
 
@@ -39,6 +44,10 @@ export class Hub {
     this.pipes = new PipeRegistry(this.config, this.datasets);
     this.systems = new SystemRegistry(this.config, this.secrets);
     this.receiver = new JsonPushReceiver(this.db, this.pipes);
+    this.pumps = new PumpService(this.db, this.datasets, this.pipes, this.config, dataDir);
+    this.pipes.attachPumps(this.pumps);
+    this.pumps.runner.setDtlLookup(new DatasetLookup(this.datasets));
+    this.pumps.runner.setNamespaceSettings((pipeId) => this.namespaceSettings(pipeId));
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {
       nodeId = randomUUID();
@@ -47,7 +56,29 @@ export class Hub {
     this.nodeId = nodeId;
   }
 
+  /** Begin scheduled and startup pump runs (the serving host calls this; one-off CLI commands do not). */
+  startPumps(): void {
+    this.pumps.start();
+  }
+
+  /** Stop schedules and pump runs, waiting for runs to finish their current batch. */
+  async stopPumps(): Promise<void> {
+    await this.pumps.close();
+  }
+
+  /** Namespaced identifiers, when the service metadata turns them on: a pipe's namespace is its id. */
+  namespaceSettings(pipeId: string): NamespaceSettings | undefined {
+    const md = this.metadata();
+    if (md['namespaced_identifiers'] !== true) return undefined;
+    const ns = isJsonObject(md['namespaces']) ? md['namespaces'] : {};
+    const declared = isJsonObject(ns['default']) ? ns['default'] : {};
+    const prefixes: Record<string, string> = {};
+    for (const [k, v] of Object.entries(declared)) if (typeof v === 'string') prefixes[k] = v;
+    return { enabled: true, identityNamespace: pipeId, propertyNamespace: pipeId, prefixes, pipeId };
+  }
+
   close(): void {
+    this.pumps.closeNow();
     if (this.db.open) this.db.close();
   }
 

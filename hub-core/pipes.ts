@@ -6,6 +6,14 @@ import { checkPipeConfig, effectivePipeConfig, hasErrors, pipeDependencies, type
 import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { isJsonObject, type JsonObject } from './json.js';
+import { pumpConfigErrors } from './pump-scheduler.js';
+
+/** What pipe information needs to know of the pumps (PumpService provides it). */
+export interface PumpStatus {
+  isRunning(id: string): boolean;
+  isDisabled(id: string, pipe: EffectivePipe): boolean;
+  supportedOperations(pipe: EffectivePipe): string[];
+}
 
 export interface PipeInfo extends JsonObject {
   _id: string;
@@ -24,10 +32,16 @@ export interface PipeInfo extends JsonObject {
 
 /** Pipe configurations: validation, storage, and the information the API reports. */
 export class PipeRegistry {
+  private pumps: PumpStatus | undefined;
+
   constructor(
     private readonly config: ConfigStore,
     private readonly datasets: DatasetStore,
   ) {}
+
+  attachPumps(pumps: PumpStatus): void {
+    this.pumps = pumps;
+  }
 
   ids(): string[] {
     return this.config.list('pipe').map((p) => p._id);
@@ -52,7 +66,7 @@ export class PipeRegistry {
       if (e.type !== 'pipe') {
         throw badRequest(`${e._id}: a pipe has "type": "pipe", not ${JSON.stringify(e.type)}`, 'systems and node metadata have endpoints of their own');
       }
-      const errors = checkPipeConfig(e);
+      const errors = configErrors(e);
       if (hasErrors(errors)) problems.push(...errors.filter((x) => x.level === 'error').map((x) => `${e._id}: ${x.elements}: ${x.msg}`));
       return e;
     });
@@ -86,20 +100,21 @@ export class PipeRegistry {
   info(id: string): PipeInfo {
     const original = this.require(id);
     const effective = effectivePipeConfig(original);
-    const errors = checkPipeConfig(original);
+    const errors = configErrors(original);
     const pump = effective.pump;
+    const pumps = this.pumps;
     return {
       _id: id,
       cached_response_info: { age: 0, timestamp: new Date().toISOString() },
       config: { original, effective },
       runtime: {
-        'is-running': false,
+        'is-running': pumps ? pumps.isRunning(id) : false,
         'is-valid-config': !hasErrors(errors),
-        'is-disabled': pump['mode'] === 'off' || pump['mode'] === 'manual',
+        'is-disabled': pumps ? pumps.isDisabled(id, effective) : pump['mode'] !== 'scheduled',
         'config-errors': errors as ConfigError[] & JsonObject[],
         dependencies: pipeDependencies(effective),
         queues: {},
-        'supported-operations': [],
+        'supported-operations': pumps ? pumps.supportedOperations(effective) : [],
       },
     };
   }
@@ -139,6 +154,11 @@ export class PipeRegistry {
     }
     return ds;
   }
+}
+
+/** The configuration's problems, those of its pump settings included. */
+function configErrors(config: ConfigEntity): ConfigError[] {
+  return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
 }
 
 function isIndexExpression(ix: unknown): ix is string {

@@ -1,0 +1,236 @@
+// The pumps of a hub as the API sees them: pump information, the pump operations, the webhook. Holds the runner,
+// the scheduler and the persisted pump state together.
+
+import { timingSafeEqual } from 'node:crypto';
+import type { ConfigEntity, ConfigStore } from './config-store.js';
+import type { Db } from './database.js';
+import type { DatasetStore } from './dataset-store.js';
+import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { PumpStateStore } from './pump-state.js';
+import { PumpRunner, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
+import { PumpScheduler } from './pump-scheduler.js';
+import { badRequest, notFound } from './errors.js';
+import type { JsonObject } from './json.js';
+
+export const PUMP_OPERATIONS = [
+  'start',
+  'start-rescan',
+  'stop',
+  'enable',
+  'disable',
+  'update-last-seen',
+  'set-last-seen-to-end',
+  'reset-tracking',
+  'reset-rescan',
+  'discard-retries',
+] as const;
+export type PumpOperation = (typeof PUMP_OPERATIONS)[number];
+
+/** The pump operations a pipe supports, from its effective configuration. */
+export function supportedOperations(pipe: EffectivePipe): PumpOperation[] {
+  if (!isPumpable(pipe)) return [];
+  const mode = pipe.pump['mode'];
+  const datasetSource = pipe.source.type === 'dataset';
+  const rescans = datasetSource && pipe.sink.type === 'dataset';
+  const ok = new Set<PumpOperation>(['stop', 'discard-retries']);
+  if (mode !== 'off') ok.add('start');
+  if (mode !== 'off' && rescans) ok.add('start-rescan');
+  if (mode === 'scheduled') ['enable', 'disable'].forEach((o) => ok.add(o as PumpOperation));
+  if (datasetSource) ['update-last-seen', 'set-last-seen-to-end', 'reset-tracking'].forEach((o) => ok.add(o as PumpOperation));
+  if (rescans) ok.add('reset-rescan');
+  return PUMP_OPERATIONS.filter((o) => ok.has(o));
+}
+
+export interface PumpPipeSource extends PumpPipes {
+  require(id: string): ConfigEntity;
+}
+
+export class PumpService {
+  readonly state: PumpStateStore;
+  readonly runner: PumpRunner;
+  readonly scheduler: PumpScheduler;
+
+  constructor(
+    db: Db,
+    private readonly datasets: DatasetStore,
+    private readonly pipes: PumpPipeSource,
+    config: ConfigStore,
+    dataDir: string,
+  ) {
+    this.state = new PumpStateStore(db);
+    this.runner = new PumpRunner(pipes, datasets, this.state);
+    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir);
+    // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
+    // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
+    config.onChange((change) => {
+      if (change.kind !== 'pipe' || change.entity !== undefined) return;
+      setImmediate(() => {
+        try {
+          if (this.pipes.get(change.id) === undefined) this.pipeDeleted(change.id);
+        } catch {
+          // The hub closed meanwhile: nothing to clean up any more.
+        }
+      });
+    });
+  }
+
+  /** Begin automatic runs (schedules, run_at_startup). Runs of a hub that stopped mid-run are marked ended. */
+  start(): void {
+    if (this.scheduler.isStarted) return;
+    for (const id of this.state.pipes()) {
+      const s = this.state.get(id);
+      if (s.running || s.rescanRunning) this.state.update(id, (x) => ((x.running = false), (x.rescanRunning = false)));
+    }
+    this.scheduler.start();
+  }
+
+  /** Stop scheduling and every run, waiting for runs to end their current batch. */
+  async close(): Promise<void> {
+    this.scheduler.stop();
+    await this.runner.close();
+  }
+
+  /** Synchronous part of close, for a hub closing its database right away. */
+  closeNow(): void {
+    this.scheduler.stop();
+    void this.runner.close();
+  }
+
+  isRunning(id: string): boolean {
+    return this.runner.isRunning(id);
+  }
+
+  /** Not run by the schedule: mode manual or off, or switched off with `disable`. */
+  isDisabled(id: string, pipe: EffectivePipe): boolean {
+    return pipe.pump['mode'] !== 'scheduled' || this.state.get(id).disabled;
+  }
+
+  supportedOperations(pipe: EffectivePipe): string[] {
+    return supportedOperations(pipe);
+  }
+
+  pipeDeleted(id: string): void {
+    this.runner.forget(id);
+    this.scheduler.reschedule(id);
+    void this.runner.stop(id).then(() => {
+      try {
+        if (this.pipes.get(id) === undefined) this.state.delete(id);
+      } catch {
+        // The hub closed meanwhile.
+      }
+    });
+  }
+
+  info(id: string): JsonObject {
+    const pipe = effectivePipeConfig(this.pipes.require(id));
+    const token = this.state.webhookToken(id);
+    const s = this.state.get(id);
+    const next = this.scheduler.nextRun(id);
+    const schedule: JsonObject = { mode: pipe.pump['mode'] ?? 'scheduled' };
+    if (typeof pipe.pump['cron_expression'] === 'string') schedule['cron_expression'] = pipe.pump['cron_expression'];
+    else schedule['schedule_interval'] = pipe.pump['schedule_interval'] ?? null;
+    schedule['run_at_startup'] = pipe.pump['run_at_startup'] === true;
+    return {
+      _id: id,
+      'is-running': this.runner.isRunning(id),
+      'is-disabled': this.isDisabled(id, pipe),
+      'is-rescanning': this.runner.isRescanning(id),
+      'last-seen': s.lastSeen,
+      rescan: { 'is-running': this.runner.isRescanning(id), 'last-seen': s.rescanSince },
+      'pending-retries': s.pendingRetries,
+      'tracking-reset-at': s.trackingResetAt,
+      'supported-operations': supportedOperations(pipe),
+      schedule,
+      'scheduler-disabled': this.scheduler.isDisabled(),
+      'next-run': next ? next.toISOString() : null,
+      runs: s.runs,
+      'last-run': s.lastRun,
+      'webhook-token': token,
+    };
+  }
+
+  /** Carry out one pump operation (form field `operation`); answers the pump information. */
+  async operate(id: string, operation: string, form: Record<string, unknown>): Promise<JsonObject> {
+    const pipe = effectivePipeConfig(this.pipes.require(id));
+    if (!(PUMP_OPERATIONS as readonly string[]).includes(operation)) {
+      throw badRequest(`unknown pump operation ${JSON.stringify(operation)}`, `known operations: ${PUMP_OPERATIONS.join(', ')}`);
+    }
+    const supported = supportedOperations(pipe);
+    if (!(supported as string[]).includes(operation)) {
+      throw badRequest(
+        `pipe ${JSON.stringify(id)} does not support the pump operation ${JSON.stringify(operation)}`,
+        supported.length > 0 ? `it supports: ${supported.join(', ')}` : 'its pump cannot be operated',
+      );
+    }
+    switch (operation as PumpOperation) {
+      case 'start':
+        this.runner.start(id, 'incremental', 'manual');
+        break;
+      case 'start-rescan':
+        this.runner.start(id, 'rescan', 'manual');
+        break;
+      case 'stop':
+        await this.runner.stop(id);
+        break;
+      case 'enable':
+        this.state.update(id, (s) => (s.disabled = false));
+        this.scheduler.reschedule(id);
+        break;
+      case 'disable':
+        this.state.update(id, (s) => (s.disabled = true));
+        this.scheduler.reschedule(id);
+        break;
+      case 'update-last-seen': {
+        const raw = form['last-seen'];
+        const value = raw === undefined || raw === null ? '' : String(raw);
+        if (value !== '' && (parseOffset(value) === undefined || !/^-?\d+$/.test(value.trim()))) {
+          throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, 'a dataset source is read from an integer offset (an "_updated" value); an empty value starts from the beginning');
+        }
+        this.state.update(id, (s) => (s.lastSeen = value === '' ? null : String(Number(value))));
+        this.runner.logEvent(id, 'pump-offset-set', { last_seen: value === '' ? null : String(Number(value)) });
+        break;
+      }
+      case 'set-last-seen-to-end': {
+        const name = pipe.source['dataset'] as string;
+        const ds = this.datasets.get(name);
+        const end = ds ? ds.row().max_updated : -1;
+        this.state.update(id, (s) => (s.lastSeen = end < 0 ? null : String(end)));
+        this.runner.logEvent(id, 'pump-offset-set', { last_seen: end < 0 ? null : String(end) });
+        break;
+      }
+      case 'reset-tracking':
+        // Hops are not tracked for dependencies by this hub yet; the request is recorded for when they are.
+        this.state.update(id, (s) => (s.trackingResetAt = new Date().toISOString()));
+        break;
+      case 'reset-rescan':
+        this.state.update(id, (s) => (s.rescanSince = null));
+        this.state.clearSeen(id);
+        break;
+      case 'discard-retries': {
+        const pending = this.state.get(id).pendingRetries;
+        this.state.update(id, (s) => (s.pendingRetries = 0));
+        this.runner.logEvent(id, 'pump-discard-retries', { discarded_retries: pending });
+        break;
+      }
+    }
+    return this.info(id);
+  }
+
+  /** A webhook call: with the pipe's token, the pump is scheduled to run; anything else is "not found". */
+  webhook(id: string, token: unknown): void {
+    const config = this.pipes.get(id);
+    const expected = config ? this.state.get(id).webhookToken : null;
+    if (!config || !expected || typeof token !== 'string' || !sameText(token, expected)) {
+      throw notFound(`webhook of pipe ${JSON.stringify(id)}`, 'no such pipe, or the token is not the pipe\'s webhook token');
+    }
+    const pipe = effectivePipeConfig(config);
+    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled) return;
+    this.runner.request(id, 'webhook');
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,456 @@
+// Runs pipes: read a batch from the source, transform it, write it to the sink in one transaction together with the
+// pump's new position, yield to the event loop, repeat. A run writes "pump-started" and then "pump-completed" or
+// "pump-failed" to the pipe's execution log dataset (automatic runs that change nothing are left out); a run that
+// throws is recorded and never escapes.
+
+import { randomUUID } from 'node:crypto';
+import type { ConfigEntity } from './config-store.js';
+import type { DatasetStore } from './dataset-store.js';
+import type { Dataset, WriteRun } from './dataset-log.js';
+import { CircuitBreakerTripped } from './dataset-log.js';
+import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
+import { compileTransform, type CompiledTransform } from './dtl/transform.js';
+import type { DtlLookup } from './dtl/lookup.js';
+import type { NamespaceSettings } from './dtl/functions/identifiers.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { HubError } from './errors.js';
+
+export type RunKind = 'incremental' | 'rescan';
+export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
+
+export const PUMP_SOURCES: ReadonlySet<string> = new Set(['dataset', 'embedded', 'empty']);
+export const PUMP_SINKS: ReadonlySet<string> = new Set(['dataset', 'null']);
+const DEFAULT_BATCH = 1000;
+
+export function executionLogName(pipeId: string): string {
+  return `system:pump_execution:${pipeId}`;
+}
+
+/** Whether this hub's pump can run the pipe: a source and a sink it knows how to pump. */
+export function isPumpable(pipe: EffectivePipe): boolean {
+  return PUMP_SOURCES.has(pipe.source.type) && PUMP_SINKS.has(pipe.sink.type);
+}
+
+/** The pipes whose configuration the runner reads; PipeRegistry provides it. */
+export interface PumpPipes {
+  get(id: string): ConfigEntity | undefined;
+  sinkDataset(id: string): Dataset;
+}
+
+interface ActiveRun {
+  readonly id: string;
+  readonly kind: RunKind;
+  stopRequested: boolean;
+  done: Promise<void>;
+}
+
+interface Counters {
+  processed: number;
+  changes: number;
+  succeeded: number;
+  deleted: number;
+  sourceMs: number;
+  transformMs: number;
+  sinkMs: number;
+}
+
+class RunStopped extends Error {}
+
+interface StartedEvent {
+  entity: JsonObject | undefined;
+  location: number | null;
+  /** Written only when the run turns out not to be a no-op. */
+  deferred: boolean;
+  /** A no-op run is one that changed nothing (else: one that read nothing). */
+  changesOnly: boolean;
+}
+
+export class PumpRunner {
+  /** Running runs per pipe: at most one incremental run and one rescan. */
+  private readonly active = new Map<string, { incremental?: ActiveRun; rescan?: ActiveRun }>();
+  /** An incremental run was asked for while one ran: run once more after it (webhooks, schedules). */
+  private readonly again = new Map<string, RunTrigger>();
+  private readonly transforms = new Map<string, { key: string; compiled: CompiledTransform }>();
+  private closed = false;
+  /**
+   * Hook for DTL's access to other datasets (hops, lookups). A dataset-backed DtlLookup is assigned here by the hub
+   * when one exists; without it, transforms that reach into other datasets fail at run time.
+   */
+  private dtlLookup: DtlLookup | undefined;
+
+  constructor(
+    private readonly pipes: PumpPipes,
+    private readonly datasets: DatasetStore,
+    private readonly state: PumpStateStore,
+  ) {}
+
+  /** Namespaced-identifier settings of a pipe (from the service metadata), when they are on. */
+  private namespaceSettings: ((pipeId: string) => NamespaceSettings | undefined) | undefined;
+
+  setNamespaceSettings(fn: ((pipeId: string) => NamespaceSettings | undefined) | undefined): void {
+    this.namespaceSettings = fn;
+    this.transforms.clear();
+  }
+
+  setDtlLookup(lookup: DtlLookup | undefined): void {
+    this.dtlLookup = lookup;
+    this.transforms.clear();
+  }
+
+  isRunning(id: string): boolean {
+    const a = this.active.get(id);
+    return a?.incremental !== undefined || a?.rescan !== undefined;
+  }
+
+  isRescanning(id: string): boolean {
+    return this.active.get(id)?.rescan !== undefined;
+  }
+
+  /** Start a run unless one of this kind runs already; returns whether a run started. */
+  start(id: string, kind: RunKind, trigger: RunTrigger): boolean {
+    if (this.closed) return false;
+    const slots = this.active.get(id) ?? {};
+    if (slots[kind]) return false;
+    const run: ActiveRun = { id, kind, stopRequested: false, done: Promise.resolve() };
+    slots[kind] = run;
+    this.active.set(id, slots);
+    run.done = this.execute(run, trigger).finally(() => {
+      const s = this.active.get(id);
+      if (s && s[kind] === run) {
+        delete s[kind];
+        if (!s.incremental && !s.rescan) this.active.delete(id);
+      }
+      const next = this.again.get(id);
+      if (kind === 'incremental' && next !== undefined && !run.stopRequested) {
+        this.again.delete(id);
+        this.start(id, 'incremental', next);
+      }
+    });
+    return true;
+  }
+
+  /** Run now, or once more right after the run in progress. */
+  request(id: string, trigger: RunTrigger): void {
+    if (!this.start(id, 'incremental', trigger) && !this.closed) this.again.set(id, trigger);
+  }
+
+  /** Stop the pipe's runs (rescans included) after their current batch; resolves when they have ended. */
+  async stop(id: string): Promise<void> {
+    this.again.delete(id);
+    const slots = this.active.get(id);
+    if (!slots) return;
+    const runs = [slots.incremental, slots.rescan].filter((r): r is ActiveRun => r !== undefined);
+    for (const r of runs) r.stopRequested = true;
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  /** Stop every run and refuse new ones (the hub is closing). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.again.clear();
+    await Promise.all([...this.active.keys()].map((id) => this.stop(id)));
+  }
+
+  /** Drop what is cached for a pipe whose configuration changed or was deleted. */
+  forget(id: string): void {
+    this.transforms.delete(id);
+  }
+
+  private transformFor(config: ConfigEntity): CompiledTransform | undefined {
+    const transform = config['transform'];
+    if (transform === undefined) return undefined;
+    const key = JSON.stringify(transform);
+    const cached = this.transforms.get(config._id);
+    if (cached && cached.key === key + JSON.stringify(this.namespaceSettings?.(config._id) ?? null)) return cached.compiled;
+    const source = isJsonObject(config['source']) ? config['source'] : {};
+    const sourceDataset = source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
+    const namespaces = this.namespaceSettings?.(config._id);
+    const compiled = compileTransform(transform, {
+      ...(this.dtlLookup ? { lookup: this.dtlLookup } : {}),
+      ...(namespaces ? { namespaces } : {}),
+      // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
+      ...(sourceDataset !== undefined
+        ? {
+            previousVersion: (e: JsonObject) => {
+              const prev = e['_previous'];
+              return typeof prev === 'number' && typeof e['_id'] === 'string' ? this.datasets.get(sourceDataset)?.getAt(e['_id'], prev) : undefined;
+            },
+          }
+        : {}),
+    });
+    this.transforms.set(config._id, { key: key + JSON.stringify(namespaces ?? null), compiled });
+    return compiled;
+  }
+
+  private async execute(run: ActiveRun, trigger: RunTrigger): Promise<void> {
+    const id = run.id;
+    const runId = randomUUID();
+    const start = new Date();
+    const counters: Counters = { processed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0 };
+    const base: JsonObject = { pump_definition: id, pump_instance: runId, run_type: run.kind, trigger, start_time: start.toISOString() };
+    // "pump-started" is written at once for runs a user asked for; an automatic run that changes nothing is not logged
+    // (unless the pump sets log_events_noop_runs), so a quiet schedule does not grow the execution log.
+    const started: StartedEvent = { entity: undefined, location: null, deferred: true, changesOnly: true };
+    let lastSeenBefore: string | null = null;
+    let stopped = false;
+    // Let the caller answer first: a run never starts inside the request that asked for it.
+    await nextTick();
+    try {
+      if (this.closed) throw new RunStopped();
+      const config = this.pipes.get(id);
+      if (!config) throw new HubError(404, `pipe ${JSON.stringify(id)} not found`, 'it was deleted');
+      const pipe = effectivePipeConfig(config);
+      this.state.update(id, (s) => {
+        s.running = true;
+        if (run.kind === 'rescan') s.rescanRunning = true;
+        lastSeenBefore = run.kind === 'rescan' ? s.rescanSince : s.lastSeen;
+      });
+      started.entity = {
+        _id: 'pump-started',
+        event_type: 'pump-started',
+        ...base,
+        last_seen: lastSeenBefore,
+        source: pipe.source,
+        sink: pipe.sink,
+      };
+      started.deferred = trigger !== 'manual' && run.kind !== 'rescan' && pipe.pump['log_events_noop_runs'] !== true;
+      started.changesOnly = pipe.pump['log_events_noop_runs_changes_only'] !== false;
+      if (!started.deferred) started.location = this.log(id, started.entity);
+      const errors = checkPipeConfig(config).filter((e) => e.level === 'error');
+      if (errors.length > 0) throw new HubError(400, 'the pipe configuration is invalid', errors.map((e) => `${e.elements}: ${e.msg}`).join('; '));
+      if (!isPumpable(pipe)) {
+        throw new HubError(400, `this hub does not pump a pipe with a ${pipe.source.type} source and a ${pipe.sink.type} sink`);
+      }
+      const transform = this.transformFor(config);
+      if (transform && !transform.ok) {
+        throw new HubError(400, 'the transform does not compile', transform.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`).join('; '));
+      }
+      stopped = !(await this.pump(run, pipe, transform, counters));
+      this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null);
+    } catch (e) {
+      if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
+      const reason = e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e);
+      const traceback = e instanceof Error && e.stack ? e.stack : '';
+      try {
+        this.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback });
+      } catch {
+        // The database went away (the hub is closing): nothing more can be recorded.
+      }
+    }
+  }
+
+  private datasetsUsable(): boolean {
+    try {
+      this.datasets.names();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private finish(
+    id: string,
+    run: ActiveRun,
+    runId: string,
+    base: JsonObject,
+    started: StartedEvent,
+    c: Counters,
+    status: LastRun['status'],
+    failure: { reason: string; traceback: string } | null,
+  ): void {
+    const end = new Date();
+    const startTime = base['start_time'] as string;
+    const duration = (end.getTime() - Date.parse(startTime)) / 1000;
+    const state = this.state.get(id);
+    const noop = !failure && status === 'completed' && (started.changesOnly ? c.changes === 0 : c.processed === 0);
+    if (started.deferred && started.entity && !noop) started.location = this.log(id, started.entity);
+    if (!started.deferred || !noop) this.log(id, {
+      _id: failure ? 'pump-failed' : 'pump-completed',
+      event_type: failure ? 'pump-failed' : 'pump-completed',
+      ...base,
+      end_time: end.toISOString(),
+      duration,
+      pump_started_location: started.location,
+      status,
+      stopped: status === 'stopped',
+      processed_entities: c.processed,
+      changed_entities: c.changes,
+      entities_succeeded: c.succeeded,
+      entities_failed: 0,
+      deleted_entities: c.deleted,
+      read_errors: 0,
+      write_errors: failure ? 1 : 0,
+      failed_retries: 0,
+      dead_entities: 0,
+      failed_retried_entities: 0,
+      successfully_retried_entities: 0,
+      retry_entities_exist: state.pendingRetries > 0,
+      source_time: c.sourceMs / 1000,
+      transform_time: c.transformMs / 1000,
+      sink_time: c.sinkMs / 1000,
+      last_seen: run.kind === 'rescan' ? state.rescanSince : state.lastSeen,
+      reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : '',
+      traceback: failure ? failure.traceback : '',
+      additional_errormessage: '',
+      additional_traceback: '',
+    });
+    this.state.update(id, (s) => {
+      if (run.kind === 'rescan') s.rescanRunning = false;
+      s.running = this.otherRunActive(run);
+      s.runs += 1;
+      s.lastRun = {
+        run_id: runId,
+        run_type: run.kind,
+        trigger: base['trigger'] as string,
+        status,
+        start_time: startTime,
+        end_time: end.toISOString(),
+        processed: c.processed,
+        changes: c.changes,
+        reason_why_stopped: failure ? failure.reason : null,
+      };
+    });
+  }
+
+  private otherRunActive(run: ActiveRun): boolean {
+    const slots = this.active.get(run.id);
+    const other = run.kind === 'rescan' ? slots?.incremental : slots?.rescan;
+    return other !== undefined;
+  }
+
+  /** Append an event to the pipe's execution log; returns its offset. */
+  private log(id: string, entity: JsonObject): number {
+    return this.datasets.open(executionLogName(id)).write([entity]).maxUpdated;
+  }
+
+  /** Write a pump event outside a run (e.g. `pump-discard-retries`). */
+  logEvent(id: string, eventType: string, extra: JsonObject = {}): number {
+    return this.log(id, { _id: eventType, event_type: eventType, pump_definition: id, event_time: new Date().toISOString(), ...extra });
+  }
+
+  /** Pump all batches; false when the run was stopped before the end. */
+  private async pump(run: ActiveRun, pipe: EffectivePipe, transform: CompiledTransform | undefined, c: Counters): Promise<boolean> {
+    const id = run.id;
+    const batchSize = typeof pipe['batch_size'] === 'number' && pipe['batch_size'] >= 1 ? Math.floor(pipe['batch_size']) : DEFAULT_BATCH;
+    const sink = pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
+    const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
+    const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
+    const source = pipe.source;
+
+    // One batch: transform, write and move the pump's position in one transaction.
+    const writeBatch = (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, full: boolean): void => {
+      let t = performance.now();
+      const out: JsonObject[] = [];
+      for (const e of entities) {
+        if (transform) for (const o of transform.run(e).entities) out.push(o);
+        else out.push(e);
+      }
+      c.transformMs += performance.now() - t;
+      c.processed += entities.length;
+      t = performance.now();
+      let tripped: CircuitBreakerTripped | undefined;
+      this.state.transaction(() => {
+        if (sink && out.length > 0) {
+          try {
+            const result = sink.write(out, { run: writeRun });
+            c.changes += result.written;
+            c.succeeded += out.length;
+          } catch (e) {
+            // The trip must be committed with the batch's pending entities; rethrown after the commit.
+            if (!(e instanceof CircuitBreakerTripped)) throw e;
+            tripped = e;
+            return;
+          }
+          if (full && trackDeletes) this.state.markSeen(id, idsOf(out));
+        }
+        if (position) this.state.update(id, position);
+      });
+      c.sinkMs += performance.now() - t;
+      if (tripped) throw tripped;
+      if (!sink) c.succeeded += out.length;
+    };
+
+    const checkStop = async (): Promise<void> => {
+      await nextTick();
+      if (run.stopRequested || this.closed) throw new RunStopped();
+    };
+
+    try {
+      if (source.type === 'dataset') {
+        const name = source['dataset'] as string;
+        const rescan = run.kind === 'rescan';
+        let since = parseOffset(rescan ? this.state.get(id).rescanSince : this.state.get(id).lastSeen);
+        // A rescan from the beginning is a full run: what it does not write again is deleted at its end.
+        // A resumed rescan keeps what its interrupted part has seen.
+        if (rescan && since === undefined) this.state.clearSeen(id);
+        for (;;) {
+          const ds = this.datasets.get(name);
+          if (!ds) break;
+          const t = performance.now();
+          const page: JsonObject[] = [];
+          for (const texts of ds.readJson({ ...(since !== undefined ? { since } : {}), history: false, deleted: true, limit: batchSize })) {
+            for (const text of texts) page.push(JSON.parse(text) as JsonObject);
+          }
+          c.sourceMs += performance.now() - t;
+          if (page.length === 0) break;
+          const last = page[page.length - 1]!['_updated'] as number;
+          since = last;
+          writeBatch(page, (s) => (rescan ? (s.rescanSince = String(last)) : (s.lastSeen = String(last))), rescan);
+          await checkStop();
+        }
+        if (rescan) {
+          // Nothing awaits between the last (empty) read and this: no write can slip in between.
+          if (trackDeletes) this.deleteUnseen(id, sink, writeRun, c);
+          this.state.update(id, (s) => (s.rescanSince = null));
+        }
+      } else {
+        // embedded and empty: the source is read whole every run, so every run is a full run.
+        const t = performance.now();
+        const entities = source.type === 'embedded' && Array.isArray(source['entities']) ? source['entities'].filter(isJsonObject) : [];
+        c.sourceMs += performance.now() - t;
+        this.state.clearSeen(id);
+        for (let i = 0; i < entities.length; i += batchSize) {
+          writeBatch(entities.slice(i, i + batchSize), undefined, true);
+          if (i + batchSize < entities.length) await checkStop();
+        }
+        if (trackDeletes) this.deleteUnseen(id, sink, writeRun, c);
+      }
+    } catch (e) {
+      if (e instanceof RunStopped) return false;
+      throw e;
+    }
+    return true;
+  }
+
+  private deleteUnseen(id: string, sink: Dataset | undefined, writeRun: WriteRun, c: Counters): void {
+    if (!sink) return;
+    const t = performance.now();
+    const { sql, params } = this.state.seenSql(id);
+    const n = sink.deleteAllExcept(sql, params, writeRun);
+    c.deleted += n;
+    c.changes += n;
+    this.state.clearSeen(id);
+    c.sinkMs += performance.now() - t;
+  }
+}
+
+function idsOf(entities: readonly JsonObject[]): string[] {
+  const out: string[] = [];
+  for (const e of entities) {
+    const v: JsonValue | undefined = e['_id'];
+    if (typeof v === 'string') out.push(v);
+  }
+  return out;
+}
+
+/** A dataset source's last-seen value: a non-negative integer offset as a string. */
+export function parseOffset(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= -1 ? n : undefined;
+}
+
+function nextTick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,178 @@
+// Starts pump runs on their schedule: `schedule_interval` seconds, or `cron_expression` (UTC; it wins when both are
+// set). Only pumps in mode "scheduled" that are not disabled are scheduled, and none at all while the node metadata
+// or the data folder's startup_options.json sets `task_manager.disable_pump_scheduler`. Timers are unref'd: a
+// schedule never keeps the process alive.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Cron } from 'croner';
+import type { ConfigEntity, ConfigStore } from './config-store.js';
+import { checkPipeConfig, effectivePipeConfig, hasErrors, type ConfigError, type EffectivePipe } from './pipe-config.js';
+import type { PumpStateStore } from './pump-state.js';
+import { isPumpable, type PumpRunner } from './pump-runner.js';
+import { isJsonObject } from './json.js';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const MODES = ['scheduled', 'manual', 'off'];
+
+/** Problems of a pipe's `pump` settings, reported with the pipe's config-errors. */
+export function pumpConfigErrors(pipe: EffectivePipe): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const pump = pipe.pump;
+  if (!MODES.includes(pump['mode'] as string)) {
+    errors.push({ elements: '$.pump.mode', level: 'error', msg: `"mode" is one of ${MODES.map((m) => `"${m}"`).join(', ')}` });
+  }
+  const interval = pump['schedule_interval'];
+  if (interval !== undefined && (typeof interval !== 'number' || !(interval > 0))) {
+    errors.push({ elements: '$.pump.schedule_interval', level: 'error', msg: '"schedule_interval" is a number of seconds greater than 0' });
+  }
+  const cron = pump['cron_expression'];
+  if (cron !== undefined) {
+    if (typeof cron !== 'string') errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: '"cron_expression" must be a string' });
+    else {
+      try {
+        new Cron(cron, { timezone: 'UTC' });
+      } catch (e) {
+        errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: `invalid cron expression: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
+  }
+  if (pump['run_at_startup'] !== undefined && typeof pump['run_at_startup'] !== 'boolean') {
+    errors.push({ elements: '$.pump.run_at_startup', level: 'error', msg: '"run_at_startup" must be true or false' });
+  }
+  return errors;
+}
+
+/** When the next scheduled run is due (epoch milliseconds), or undefined when the settings give none. */
+export function nextRunAt(pipe: EffectivePipe, now = Date.now()): number | undefined {
+  const cron = pipe.pump['cron_expression'];
+  if (typeof cron === 'string') {
+    try {
+      const next = new Cron(cron, { timezone: 'UTC' }).nextRun(new Date(now));
+      return next ? next.getTime() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const interval = pipe.pump['schedule_interval'];
+  return typeof interval === 'number' && interval > 0 ? now + interval * 1000 : undefined;
+}
+
+/** `{"task_manager": {"disable_pump_scheduler": true}}` in the data folder's startup_options.json. */
+export function readStartupOptions(dataDir: string): { disablePumpScheduler: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, 'startup_options.json'), 'utf8');
+  } catch {
+    return { disablePumpScheduler: false };
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    const tm = isJsonObject(value) ? value['task_manager'] : undefined;
+    return { disablePumpScheduler: isJsonObject(tm) && tm['disable_pump_scheduler'] === true };
+  } catch {
+    // An unreadable file must not stop the hub; the pumps then run as they would without it.
+    return { disablePumpScheduler: false };
+  }
+}
+
+export class PumpScheduler {
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
+  private started = false;
+  private startupDisabled = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly state: PumpStateStore,
+    private readonly runner: PumpRunner,
+    private readonly dataDir: string,
+  ) {}
+
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.startupDisabled = readStartupOptions(this.dataDir).disablePumpScheduler;
+    // Changes are announced inside their transaction: act on them once it is over.
+    this.unsubscribe = this.config.onChange((change) => {
+      if (change.kind === 'pipe') {
+        this.runner.forget(change.id);
+        setImmediate(() => this.reschedule(change.id));
+      } else if (change.kind === 'metadata') setImmediate(() => this.rescheduleAll());
+    });
+    this.rescheduleAll();
+    if (this.isDisabled()) return;
+    for (const pipe of this.config.list('pipe')) {
+      const eff = this.schedulable(pipe);
+      if (eff && eff.pump['run_at_startup'] === true) this.runner.request(pipe._id, 'startup');
+    }
+  }
+
+  stop(): void {
+    this.started = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const t of this.timers.values()) clearTimeout(t.timer);
+    this.timers.clear();
+  }
+
+  /** No pump starts by itself: switched off in the node metadata or in startup_options.json. */
+  isDisabled(): boolean {
+    if (this.startupDisabled) return true;
+    const md = this.config.get('metadata', 'node');
+    const tm = md?.['task_manager'];
+    return isJsonObject(tm) && tm['disable_pump_scheduler'] === true;
+  }
+
+  nextRun(id: string): Date | undefined {
+    const t = this.timers.get(id);
+    return t ? new Date(t.at) : undefined;
+  }
+
+  rescheduleAll(): void {
+    const ids = new Set(this.config.list('pipe').map((p) => p._id));
+    for (const id of this.timers.keys()) if (!ids.has(id)) this.reschedule(id);
+    for (const id of ids) this.reschedule(id);
+  }
+
+  reschedule(id: string): void {
+    const old = this.timers.get(id);
+    if (old) clearTimeout(old.timer);
+    this.timers.delete(id);
+    if (!this.started || this.isDisabled()) return;
+    const config = this.config.get('pipe', id);
+    const eff = config ? this.schedulable(config) : undefined;
+    if (!eff) return;
+    const at = nextRunAt(eff);
+    if (at !== undefined) this.arm(id, at);
+  }
+
+  private arm(id: string, at: number): void {
+    const timer = setTimeout(() => this.fire(id, at), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
+    timer.unref();
+    this.timers.set(id, { timer, at });
+  }
+
+  private fire(id: string, at: number): void {
+    if (!this.started) return;
+    // Delays beyond what one timer can wait are waited for in steps.
+    if (Date.now() < at - 5) return this.arm(id, at);
+    this.timers.delete(id);
+    const config = this.config.get('pipe', id);
+    if (!this.isDisabled() && config && this.schedulable(config)) this.runner.start(id, 'incremental', 'schedule');
+    this.reschedule(id);
+  }
+
+  /** The effective configuration of a pipe the schedule may run, or undefined. */
+  schedulable(config: ConfigEntity): EffectivePipe | undefined {
+    const eff = effectivePipeConfig(config);
+    if (eff.pump['mode'] !== 'scheduled' || !isPumpable(eff)) return undefined;
+    if (hasErrors(checkPipeConfig(config)) || hasErrors(pumpConfigErrors(eff))) return undefined;
+    if (this.state.get(config._id).disabled) return undefined;
+    return eff;
+  }
+}

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './database.js';
+import type { JsonObject } from './json.js';
+
+/** The outcome of a finished run, as pump information reports it. */
+export interface LastRun extends JsonObject {
+  run_id: string;
+  run_type: string;
+  trigger: string;
+  status: 'completed' | 'failed' | 'stopped';
+  start_time: string;
+  end_time: string;
+  processed: number;
+  changes: number;
+  reason_why_stopped: string | null;
+}
+
+/** What the hub remembers about one pipe's pump across restarts. */
+export interface PumpState {
+  /** Where the next incremental run continues reading its source (opaque; a dataset offset as a string). */
+  lastSeen: string | null;
+  /** Scheduling switched off with the `disable` operation. */
+  disabled: boolean;
+  /** A run was in progress; true after a restart means the hub stopped while it ran. */
+  running: boolean;
+  /** Where an interrupted rescan resumes; null starts the next rescan from the beginning. */
+  rescanSince: string | null;
+  rescanRunning: boolean;
+  /** Entities waiting to be retried after write errors (this hub fails a run on a write error, so it stays 0 unless set). */
+  pendingRetries: number;
+  webhookToken: string | null;
+  /** When `reset-tracking` was last asked for (dependency tracking continues from the end of its datasets). */
+  trackingResetAt: string | null;
+  runs: number;
+  lastRun: LastRun | null;
+}
+
+export function initialPumpState(): PumpState {
+  return {
+    lastSeen: null,
+    disabled: false,
+    running: false,
+    rescanSince: null,
+    rescanRunning: false,
+    pendingRetries: 0,
+    webhookToken: null,
+    trackingResetAt: null,
+    runs: 0,
+    lastRun: null,
+  };
+}
+
+/**
+ * Pump state per pipe in its own table (one JSON row per pipe), plus the ids a full run has written, which the
+ * run's deletion tracking needs at its end. Every update is a synchronous read-modify-write, so two runs of one
+ * pipe (an incremental run and a rescan) never lose each other's changes.
+ */
+export class PumpStateStore {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS pump_state (pipe TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS pump_seen (pipe TEXT NOT NULL, eid TEXT NOT NULL, PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
+    `);
+    this.stmts = {
+      get: db.prepare('SELECT body FROM pump_state WHERE pipe = ?').pluck(),
+      put: db.prepare('INSERT INTO pump_state (pipe, body) VALUES (?, ?) ON CONFLICT(pipe) DO UPDATE SET body = excluded.body'),
+      del: db.prepare('DELETE FROM pump_state WHERE pipe = ?'),
+      all: db.prepare('SELECT pipe FROM pump_state').pluck(),
+      seen: db.prepare('INSERT OR IGNORE INTO pump_seen (pipe, eid) VALUES (?, ?)'),
+      clearSeen: db.prepare('DELETE FROM pump_seen WHERE pipe = ?'),
+    };
+  }
+
+  get(pipe: string): PumpState {
+    const body = this.stmts.get.get(pipe) as string | undefined;
+    return body === undefined ? initialPumpState() : { ...initialPumpState(), ...(JSON.parse(body) as Partial<PumpState>) };
+  }
+
+  update(pipe: string, change: (state: PumpState) => void): PumpState {
+    const state = this.get(pipe);
+    change(state);
+    this.stmts.put.run(pipe, JSON.stringify(state));
+    return state;
+  }
+
+  /** The pipe's webhook token, made on first use. */
+  webhookToken(pipe: string): string {
+    const current = this.get(pipe).webhookToken;
+    if (current) return current;
+    return this.update(pipe, (s) => (s.webhookToken = randomBytes(24).toString('base64url'))).webhookToken!;
+  }
+
+  pipes(): string[] {
+    return this.stmts.all.all() as string[];
+  }
+
+  delete(pipe: string): void {
+    this.stmts.del.run(pipe);
+    this.stmts.clearSeen.run(pipe);
+  }
+
+  markSeen(pipe: string, ids: Iterable<string>): void {
+    for (const id of ids) this.stmts.seen.run(pipe, id);
+  }
+
+  clearSeen(pipe: string): void {
+    this.stmts.clearSeen.run(pipe);
+  }
+
+  /** SQL (and its parameters) selecting the ids a full run of `pipe` has seen, for Dataset.deleteAllExcept. */
+  seenSql(pipe: string): { sql: string; params: string[] } {
+    return { sql: 'SELECT eid FROM pump_seen WHERE pipe = ?', params: [pipe] };
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
