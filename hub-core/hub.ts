@@ -48,6 +48,7 @@ export class Hub {
     this.pipes.attachPumps(this.pumps);
     this.pumps.runner.setDtlLookup(new DatasetLookup(this.datasets));
     this.pumps.runner.setNamespaceSettings((pipeId) => this.namespaceSettings(pipeId));
+    this.pumps.runner.setEnv((name) => this.env.get(name));
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {
       nodeId = randomUUID();

@@ -15,11 +15,14 @@ import type { DtlLookup } from './dtl/lookup.js';
 import type { NamespaceSettings } from './dtl/functions/identifiers.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { HubError } from './errors.js';
+import { SOURCES, type PumpSource } from './sources/index.js';
+import { parseOffset } from './sources/basic-sources.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
 
-export const PUMP_SOURCES: ReadonlySet<string> = new Set(['dataset', 'embedded', 'empty']);
+export const PUMP_SOURCES: ReadonlySet<string> = new Set(SOURCES.keys());
+export { parseOffset };
 export const PUMP_SINKS: ReadonlySet<string> = new Set(['dataset', 'null']);
 const DEFAULT_BATCH = 1000;
 
@@ -155,6 +158,19 @@ export class PumpRunner {
   /** Drop what is cached for a pipe whose configuration changed or was deleted. */
   forget(id: string): void {
     this.transforms.delete(id);
+  }
+
+  /** The environment for `$ENV(...)` in source configuration; the hub provides it. */
+  private envLookup: (name: string) => string | undefined = () => undefined;
+
+  setEnv(lookup: (name: string) => string | undefined): void {
+    this.envLookup = lookup;
+  }
+
+  private sourceFor(pipe: EffectivePipe): PumpSource {
+    const factory = SOURCES.get(pipe.source.type);
+    if (!factory) throw new HubError(400, `this hub does not pump a ${pipe.source.type} source`);
+    return factory(pipe, { datasets: this.datasets, env: (name) => this.envLookup(name) });
   }
 
   private transformFor(config: ConfigEntity): CompiledTransform | undefined {
@@ -336,7 +352,6 @@ export class PumpRunner {
     const sink = pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
     const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
     const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
-    const source = pipe.source;
 
     // One batch: transform, write and move the pump's position in one transaction.
     const writeBatch = (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, full: boolean): void => {
@@ -377,44 +392,29 @@ export class PumpRunner {
     };
 
     try {
-      if (source.type === 'dataset') {
-        const name = source['dataset'] as string;
-        const rescan = run.kind === 'rescan';
-        let since = parseOffset(rescan ? this.state.get(id).rescanSince : this.state.get(id).lastSeen);
-        // A rescan from the beginning is a full run: what it does not write again is deleted at its end.
-        // A resumed rescan keeps what its interrupted part has seen.
-        if (rescan && since === undefined) this.state.clearSeen(id);
-        for (;;) {
-          const ds = this.datasets.get(name);
-          if (!ds) break;
-          const t = performance.now();
-          const page: JsonObject[] = [];
-          for (const texts of ds.readJson({ ...(since !== undefined ? { since } : {}), history: false, deleted: true, limit: batchSize })) {
-            for (const text of texts) page.push(JSON.parse(text) as JsonObject);
-          }
-          c.sourceMs += performance.now() - t;
-          if (page.length === 0) break;
-          const last = page[page.length - 1]!['_updated'] as number;
-          since = last;
-          writeBatch(page, (s) => (rescan ? (s.rescanSince = String(last)) : (s.lastSeen = String(last))), rescan);
-          await checkStop();
-        }
-        if (rescan) {
-          // Nothing awaits between the last (empty) read and this: no write can slip in between.
-          if (trackDeletes) this.deleteUnseen(id, sink, writeRun, c);
-          this.state.update(id, (s) => (s.rescanSince = null));
-        }
-      } else {
-        // embedded and empty: the source is read whole every run, so every run is a full run.
+      const src = this.sourceFor(pipe);
+      const rescan = run.kind === 'rescan';
+      // A full run (a source read whole, or a rescan from the beginning) deletes, at its end, what it did not write.
+      // A resumed rescan keeps what its interrupted part has seen.
+      const since = src.incremental ? (rescan ? this.state.get(id).rescanSince : this.state.get(id).lastSeen) : null;
+      const full = !src.incremental || rescan;
+      if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
+      const batches = src.batches(since === null || since === '' ? undefined : since, batchSize);
+      for (;;) {
         const t = performance.now();
-        const entities = source.type === 'embedded' && Array.isArray(source['entities']) ? source['entities'].filter(isJsonObject) : [];
+        const next = await batches.next();
         c.sourceMs += performance.now() - t;
-        this.state.clearSeen(id);
-        for (let i = 0; i < entities.length; i += batchSize) {
-          writeBatch(entities.slice(i, i + batchSize), undefined, true);
-          if (i + batchSize < entities.length) await checkStop();
-        }
+        if (next.done) break;
+        const { entities, position } = next.value;
+        const move =
+          src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
+        writeBatch(entities, move, full);
+        await checkStop();
+      }
+      if (full) {
+        // Nothing awaits between the last (empty) read and this: no write can slip in between.
         if (trackDeletes) this.deleteUnseen(id, sink, writeRun, c);
+        if (rescan) this.state.update(id, (s) => (s.rescanSince = null));
       }
     } catch (e) {
       if (e instanceof RunStopped) return false;
@@ -442,13 +442,6 @@ function idsOf(entities: readonly JsonObject[]): string[] {
     if (typeof v === 'string') out.push(v);
   }
   return out;
-}
-
-/** A dataset source's last-seen value: a non-negative integer offset as a string. */
-export function parseOffset(value: string | null): number | undefined {
-  if (value === null || value === '') return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n >= -1 ? n : undefined;
 }
 
 function nextTick(): Promise<void> {
