@@ -401,3 +401,28 @@ test('publishing a pipe whose sink is a dataset, or an unknown pipe, answers 404
     await expectError(await hub.fetch(`/publishers/${pipe}/csv?linked_excel_file=x.xlsx`), 404, `${pipe} linked excel`);
   }
 });
+
+test("a publisher pipe's DTL transform shapes what it publishes (JSON and CSV), and filtered entities are left out of CSV", async () => {
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'pub-dtl',
+        type: 'pipe',
+        source: { type: 'dataset', dataset: 'src' },
+        transform: { type: 'dtl', rules: { default: [['filter', ['neq', '_S._id', 'b']], ['copy', '_id'], ['add', 'shout', ['upper', '_S.name']]] } },
+        sink: { type: 'http_endpoint' },
+      },
+    ],
+  });
+  const res = await get('/publishers/pub-dtl/entities');
+  assert.equal(res.headers.get('x-dataset-filtered'), 'true');
+  const list = (await res.json()) as Record<string, unknown>[];
+  const a = list.find((e) => e['_id'] === 'a');
+  assert.equal(a?.['shout'], 'ALICE');
+  assert.equal(a?.['name'], undefined, 'only what the transform wrote');
+  assert.equal(list.find((e) => e['_id'] === 'b')?.['_deleted'], true, 'a filtered entity is published as deleted');
+  const csv = parseCsv(await (await get('/publishers/pub-dtl/csv')).text());
+  assert.deepEqual(csv[0], ['_id', 'shout']);
+  assert.deepEqual(csv.slice(1).map((r) => r[0]).sort(), ['a', 'c']);
+});

@@ -7,6 +7,14 @@ import { csvReadable } from '../formats/csv.js';
 import { xlsxReadable, linkedXlsxReadable } from '../formats/xlsx.js';
 import { xmlReadable } from '../formats/xml.js';
 import type { Dataset, ReadOptions } from '../../../hub-core/dataset-log.js';
+import { compileTransform, type CompiledTransform } from '../../../hub-core/dtl/transform.js';
+import { DtlCompileError } from '../../../hub-core/dtl/context.js';
+import { DatasetLookup } from '../../../hub-core/dataset-lookup.js';
+import type { JsonObject } from '../../../hub-core/json.js';
+
+function* joinPages(pages: Iterable<string[]>): Generator<string> {
+  for (const page of pages) if (page.length > 0) yield page.join(',');
+}
 import type { EffectivePipe } from '../../../hub-core/pipe-config.js';
 
 type Format = 'entities' | 'csv' | 'excel' | 'xml';
@@ -62,8 +70,41 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
     };
   }
 
-  function pages(dataset: Dataset, subset: unknown, q: PublisherQuery, deleted: boolean): Iterable<string[]> {
-    return eager(dataset.readJson(readOptions(subset, q, deleted)));
+  /** Compiled transforms of publisher pipes, recompiled when the pipe's transform changes. */
+  const transforms = new Map<string, { key: string; compiled: CompiledTransform }>();
+
+  function transformOf(pipe: EffectivePipe): CompiledTransform | undefined {
+    if (pipe['transform'] === undefined) return undefined;
+    const key = JSON.stringify(pipe['transform']);
+    const cached = transforms.get(pipe._id);
+    if (cached?.key === key) return cached.compiled;
+    const compiled = compileTransform(pipe['transform'], { lookup: new DatasetLookup(hub.datasets) });
+    if (!compiled.ok) throw new DtlCompileError(compiled.errors);
+    transforms.set(pipe._id, { key, compiled });
+    return compiled;
+  }
+
+  /** Pages of entity texts as the publisher serves them: through the pipe's transform when it has one. */
+  function pages(pipe: EffectivePipe, dataset: Dataset, subset: unknown, q: PublisherQuery, deleted: boolean): Iterable<string[]> {
+    const transform = transformOf(pipe);
+    const raw = dataset.readJson(readOptions(subset, q, deleted));
+    if (!transform) return eager(raw);
+    return eager(
+      (function* () {
+        for (const page of raw) {
+          const out: string[] = [];
+          for (const text of page) {
+            const source = JSON.parse(text) as JsonObject;
+            for (const e of transform.run(source).entities) {
+              if (!deleted && e['_deleted'] === true) continue;
+              // Keep the source's offset so that clients can continue with since.
+              out.push(JSON.stringify({ ...e, _updated: source['_updated'] ?? null }));
+            }
+          }
+          yield out;
+        }
+      })(),
+    );
   }
 
   function attachment(reply: FastifyReply, filename: string | undefined): void {
@@ -78,7 +119,7 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
   const handlers: Record<Format, (pipeId: string, q: PublisherQuery, reply: FastifyReply, filename?: string) => FastifyReply> = {
     entities: (pipeId, q, reply, filename) => {
       const { pipe, dataset, subset } = resolve(pipeId, 'entities');
-      const p = eager(dataset.readJsonText(readOptions(subset, q, true)));
+      const p = pipe['transform'] === undefined ? eager(dataset.readJsonText(readOptions(subset, q, true))) : joinPages(pages(pipe, dataset, subset, q, true));
       // A transform or a subset leaves entities out: the entity at X-Dataset-Max-Updated may not be in the stream.
       setPullHeaders(reply, dataset, pipe['transform'] !== undefined || subset !== undefined);
       attachment(reply, filename);
@@ -93,14 +134,14 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
           .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
           .send(linkedXlsxReadable(url, q.linked_excel_file));
       }
-      const p = pages(dataset, subset, q, false);
+      const p = pages(pipe, dataset, subset, q, false);
       attachment(reply, filename);
       const cols = columnsOf(pipe);
       return reply.type('text/csv; charset=utf-8').send(csvReadable(p, cols ? { columns: cols } : {}));
     },
     excel: (pipeId, q, reply, filename) => {
       const { pipe, dataset, subset } = resolve(pipeId, 'excel');
-      const p = pages(dataset, subset, q, false);
+      const p = pages(pipe, dataset, subset, q, false);
       attachment(reply, filename ?? `${pipeId}.xlsx`);
       const cols = columnsOf(pipe);
       return reply
@@ -109,7 +150,7 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
     },
     xml: (pipeId, q, reply, filename) => {
       const { pipe, dataset, subset } = resolve(pipeId, 'xml');
-      const p = pages(dataset, subset, q, false);
+      const p = pages(pipe, dataset, subset, q, false);
       attachment(reply, filename);
       const root = typeof pipe.sink['root_element'] === 'string' ? pipe.sink['root_element'] : undefined;
       return reply.type('application/xml; charset=utf-8').send(xmlReadable(p, root ? { root } : {}));
