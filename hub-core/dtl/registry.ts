@@ -155,6 +155,26 @@ export function expression(spec: Omit<ExpressionSpec, 'kind'>): ExpressionSpec {
   return { ...spec, kind: 'expression' };
 }
 
+/** The common shape of a function of one argument VALUES: `make` turns the compiled argument into the function. */
+export function valuesFunction(spec: {
+  name: string;
+  family: string;
+  description: string;
+  examples: ExpressionSpec['examples'];
+  json?: ExpressionSpec['json'];
+  make: (values: Expr) => Expr;
+}): ExpressionSpec {
+  return expression({
+    name: spec.name,
+    family: spec.family,
+    params: [one('VALUES', 'value')],
+    description: spec.description,
+    examples: spec.examples,
+    ...(spec.json ? { json: spec.json } : {}),
+    compile: (b, cc) => spec.make(cc.expr(b.one('VALUES'))),
+  });
+}
+
 export function transform(spec: Omit<TransformSpec, 'kind'>): TransformSpec {
   return { ...spec, kind: 'transform' };
 }

@@ -9,7 +9,7 @@
 // the root of a negative number, an overflow) is null.
 
 import type { Ctx, Expr } from '../context.js';
-import { expression, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
+import { expression, valuesFunction, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { Decimal, firstOf, mapValues, typedOf, type DtlValue, type RoundingMode } from '../values.js';
 
 const FAMILY = 'math';
@@ -125,20 +125,16 @@ function isZero(n: Num): boolean {
 // One-number functions, mapped over VALUES
 
 function unary(name: string, fn: (n: Num) => Num | undefined, description: string, examples: FunctionExample[]): FunctionSpec {
-  return expression({
+  return valuesFunction({
     name,
     family: FAMILY,
-    params: [one('VALUES', 'value')],
     description,
     examples,
-    compile(b, cc) {
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) =>
-        mapValues(values(ctx), (x) => {
-          const n = numberOf(x);
-          return n === undefined ? undefined : fn(n);
-        });
-    },
+    make: (values) => (ctx) =>
+      mapValues(values(ctx), (x) => {
+        const n = numberOf(x);
+        return n === undefined ? undefined : fn(n);
+      }),
   });
 }
 

@@ -5,7 +5,7 @@
 // values other than decimals (URIs, datetimes, ...) and booleans are never numbers.
 
 import type { Expr } from '../context.js';
-import { expression, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
+import { expression, valuesFunction, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { Decimal, firstOf, isPlainString, kindOf, mapValues, typedOf, type DtlValue, type ValueKind } from '../values.js';
 import { withCurrent } from './util.js';
 
@@ -98,18 +98,7 @@ function cast(name: string, description: string, convert: (v: DtlValue) => DtlVa
 }
 
 function isKind(name: string, kind: ValueKind, description: string, examples: FunctionExample[]): FunctionSpec {
-  return expression({
-    name,
-    family: FAMILY,
-    params: [one('VALUES', 'value')],
-    description,
-    examples,
-    json: 'yes',
-    compile(b, cc) {
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) => kindOf(firstOf(values(ctx))) === kind;
-    },
-  });
+  return valuesFunction({ name, family: FAMILY, description, examples, json: 'yes', make: (values) => (ctx) => kindOf(firstOf(values(ctx))) === kind });
 }
 
 export const numberFunctions: FunctionSpec[] = [

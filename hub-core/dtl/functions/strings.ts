@@ -6,7 +6,7 @@
 
 import type { Expr } from '../context.js';
 import { isPathString } from '../paths.js';
-import { expression, one, oneOrMore, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
+import { expression, valuesFunction, one, oneOrMore, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { asList, firstOf, isPlainString, kindOf, mapValues, toText, type DtlValue } from '../values.js';
 import { compileWildcard, type NameMatcher } from '../wildcard.js';
 import { firstString } from './util.js';
@@ -14,20 +14,16 @@ import { firstString } from './util.js';
 const FAMILY = 'strings';
 
 function stringMap(name: string, description: string, fn: (s: string) => string, examples: FunctionSpec['examples']): FunctionSpec {
-  return expression({
+  return valuesFunction({
     name,
     family: FAMILY,
-    params: [one('VALUES', 'value')],
     description,
     examples,
     json: 'yes',
-    compile(b, cc) {
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) => {
-        const v = values(ctx);
-        if (typeof v === 'string') return isPlainString(v) ? fn(v) : null;
-        return mapValues(v, (x) => (isPlainString(x) ? fn(x) : undefined));
-      };
+    make: (values) => (ctx) => {
+      const v = values(ctx);
+      if (typeof v === 'string') return isPlainString(v) ? fn(v) : null;
+      return mapValues(v, (x) => (isPlainString(x) ? fn(x) : undefined));
     },
   });
 }

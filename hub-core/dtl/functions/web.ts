@@ -3,7 +3,7 @@
 
 import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { expression, one, optional, type FunctionSpec } from '../registry.js';
+import { expression, valuesFunction, one, optional, type FunctionSpec } from '../registry.js';
 import {
   Bytes,
   Decimal,
@@ -150,18 +150,7 @@ function jsonParseFunction(name: string, transit: boolean, description: string, 
 }
 
 function isFunction(name: string, kind: 'uri' | 'uuid' | 'bytes', description: string, examples: FunctionSpec['examples']): FunctionSpec {
-  return expression({
-    name,
-    family: FAMILY,
-    params: [one('VALUES', 'value')],
-    description,
-    examples,
-    json: 'yes',
-    compile(b, cc) {
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) => isTyped(kind, firstOf(values(ctx)));
-    },
-  });
+  return valuesFunction({ name, family: FAMILY, description, examples, json: 'yes', make: (values) => (ctx) => isTyped(kind, firstOf(values(ctx))) });
 }
 
 export const webFunctions: FunctionSpec[] = [
