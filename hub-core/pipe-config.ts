@@ -13,12 +13,12 @@ export interface ConfigError {
 /** Source and sink types seen in real configurations; the hub runs the `running` ones. */
 export const SOURCE_TYPES = {
   known: ['dataset', 'conditional', 'merge', 'embedded', 'http_endpoint', 'json', 'merge_datasets', 'union_datasets', 'sql', 'rest', 'csv', 'empty'],
-  running: ['dataset', 'http_endpoint'],
+  running: ['dataset', 'http_endpoint', 'embedded', 'empty', 'conditional', 'union_datasets', 'merge_datasets', 'merge', 'json'],
 } as const;
 
 export const SINK_TYPES = {
   known: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'json', 'sql', 'rest', 'elasticsearch', 'null'],
-  running: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'null'],
+  running: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'json', 'null'],
 } as const;
 
 export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(['http_endpoint', 'csv_endpoint', 'xml_endpoint']);

@@ -31,7 +31,7 @@ export function supportedOperations(pipe: EffectivePipe): PumpOperation[] {
   if (!isPumpable(pipe)) return [];
   const mode = pipe.pump['mode'];
   const datasetSource = pipe.source.type === 'dataset';
-  const rescans = datasetSource && pipe.sink.type === 'dataset';
+  const rescans = datasetSource && (pipe.sink.type === 'dataset' || pipe.sink.type === 'json');
   const ok = new Set<PumpOperation>(['stop', 'discard-retries']);
   if (mode !== 'off') ok.add('start');
   if (mode !== 'off' && rescans) ok.add('start-rescan');
@@ -208,7 +208,7 @@ export class PumpService {
         break;
       case 'discard-retries': {
         const pending = this.state.get(id).pendingRetries;
-        this.state.update(id, (s) => (s.pendingRetries = 0));
+        this.state.clearRetries(id);
         this.runner.logEvent(id, 'pump-discard-retries', { discarded_retries: pending });
         break;
       }

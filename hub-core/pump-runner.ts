@@ -17,13 +17,15 @@ import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { HubError } from './errors.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
+import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
+import { substituteVariables } from './config-variables.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
 
 export const PUMP_SOURCES: ReadonlySet<string> = new Set(SOURCES.keys());
 export { parseOffset };
-export const PUMP_SINKS: ReadonlySet<string> = new Set(['dataset', 'null']);
+export const PUMP_SINKS: ReadonlySet<string> = new Set(['dataset', 'null', 'json']);
 const DEFAULT_BATCH = 1000;
 
 export function executionLogName(pipeId: string): string {
@@ -50,6 +52,12 @@ interface ActiveRun {
 
 interface Counters {
   processed: number;
+  /** Entities the sink refused in this run (after the retries it made). */
+  failed: number;
+  writeErrors: number;
+  dead: number;
+  retriedOk: number;
+  retriedFailed: number;
   changes: number;
   succeeded: number;
   deleted: number;
@@ -167,10 +175,28 @@ export class PumpRunner {
     this.envLookup = lookup;
   }
 
+  /** Secrets and system configurations for `$SECRET(...)` and sources that read a system; the hub provides them. */
+  private secretLookup: (name: string, scope: string) => string | undefined = () => undefined;
+  private systemLookup: (id: string) => JsonObject | undefined = () => undefined;
+
+  setVariables(secret: (name: string, scope: string) => string | undefined, system: (id: string) => JsonObject | undefined): void {
+    this.secretLookup = secret;
+    this.systemLookup = system;
+  }
+
+  private sinkContext(): SinkContext {
+    return { system: (id) => this.systemLookup(id), vars: { env: (name) => this.envLookup(name), secret: (name, scope) => this.secretLookup(name, scope) } };
+  }
+
   private sourceFor(pipe: EffectivePipe): PumpSource {
     const factory = SOURCES.get(pipe.source.type);
     if (!factory) throw new HubError(400, `this hub does not pump a ${pipe.source.type} source`);
-    return factory(pipe, { datasets: this.datasets, env: (name) => this.envLookup(name) });
+    const vars = { env: (name: string) => this.envLookup(name), secret: this.secretLookup };
+    const system = (id: string): JsonObject | undefined => {
+      const s = this.systemLookup(id);
+      return s && substituteVariables(s, vars, id, `system ${id}`);
+    };
+    return factory(pipe, { datasets: this.datasets, env: (name) => this.envLookup(name), system });
   }
 
   private transformFor(config: ConfigEntity): CompiledTransform | undefined {
@@ -203,7 +229,7 @@ export class PumpRunner {
     const id = run.id;
     const runId = randomUUID();
     const start = new Date();
-    const counters: Counters = { processed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0 };
+    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0 };
     const base: JsonObject = { pump_definition: id, pump_instance: runId, run_type: run.kind, trigger, start_time: start.toISOString() };
     // "pump-started" is written at once for runs a user asked for; an automatic run that changes nothing is not logged
     // (unless the pump sets log_events_noop_runs), so a quiet schedule does not grow the execution log.
@@ -242,7 +268,9 @@ export class PumpRunner {
       if (transform && !transform.ok) {
         throw new HubError(400, 'the transform does not compile', transform.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`).join('; '));
       }
-      stopped = !(await this.pump(run, pipe, transform, counters));
+      // Variables are replaced only in the configuration the run uses; the log above keeps the references.
+      const resolved = substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup });
+      stopped = !(await this.pump(run, resolved, transform, counters));
       this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null);
     } catch (e) {
       if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
@@ -293,14 +321,14 @@ export class PumpRunner {
       processed_entities: c.processed,
       changed_entities: c.changes,
       entities_succeeded: c.succeeded,
-      entities_failed: 0,
+      entities_failed: c.failed,
       deleted_entities: c.deleted,
       read_errors: 0,
-      write_errors: failure ? 1 : 0,
-      failed_retries: 0,
-      dead_entities: 0,
-      failed_retried_entities: 0,
-      successfully_retried_entities: 0,
+      write_errors: c.writeErrors + (failure ? 1 : 0),
+      failed_retries: c.retriedFailed,
+      dead_entities: c.dead,
+      failed_retried_entities: c.retriedFailed,
+      successfully_retried_entities: c.retriedOk,
       retry_entities_exist: state.pendingRetries > 0,
       source_time: c.sourceMs / 1000,
       transform_time: c.transformMs / 1000,
@@ -352,9 +380,59 @@ export class PumpRunner {
     const sink = pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
     const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
     const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
+    const pushSink = pipe.sink.type === 'json';
+
+    // A json sink pushes over HTTP: it is set up on the first write (a full run is one full sequence), sends the
+    // pending retries first, and is closed after the last batch unless one of its writes failed.
+    const retry = retrySettings(pipe.pump);
+    let push: PushSink | undefined;
+    let pushFailed = false;
+    let consecutiveErrors = 0;
+    const sinkFailed = (failed: readonly { entity: JsonObject; attempts: number }[], error: SinkWriteError): void => {
+      // Called inside a transaction: a failed entity is kept for a later run or, its retries used up, is dead.
+      pushFailed = true;
+      c.writeErrors += 1;
+      const dead = failed.filter((f) => f.attempts >= retry.maxRetries);
+      const again = failed.filter((f) => f.attempts < retry.maxRetries);
+      if (again.length > 0) this.state.putRetries(id, again, error.message);
+      if (dead.length > 0) {
+        this.state.removeRetries(id, idsOf(dead.map((f) => f.entity)));
+        if (retry.deadLetter !== undefined) {
+          this.datasets.open(retry.deadLetter).write(
+            dead.map((f) => ({ _id: f.entity['_id'] ?? null, entity: f.entity, pipe: id, attempts: f.attempts, error: error.message, status: error.status })),
+          );
+        }
+        c.dead += dead.length;
+      }
+    };
+    const pushFor = async (full: boolean): Promise<PushSink> => {
+      if (push) return push;
+      const p = jsonPushSink(pipe, this.sinkContext(), { full });
+      push = p;
+      const pending = this.state.retries(id);
+      for (let i = 0; i < pending.length; i += batchSize) {
+        const chunk = pending.slice(i, i + batchSize);
+        const t = performance.now();
+        try {
+          await p.write(chunk.map((f) => f.entity));
+          this.state.transaction(() => this.state.removeRetries(id, idsOf(chunk.map((f) => f.entity))));
+          c.retriedOk += chunk.length;
+        } catch (e) {
+          if (!(e instanceof SinkWriteError)) throw e;
+          this.state.transaction(() => sinkFailed(chunk.map((f) => ({ entity: f.entity, attempts: f.attempts + 1 })), e));
+          c.retriedFailed += chunk.length;
+        }
+        c.sinkMs += performance.now() - t;
+      }
+      return p;
+    };
+    const finishPush = async (full: boolean): Promise<void> => {
+      const p = await pushFor(full);
+      if (!pushFailed) await p.finish();
+    };
 
     // One batch: transform, write and move the pump's position in one transaction.
-    const writeBatch = (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, full: boolean): void => {
+    const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, full: boolean): Promise<void> => {
       let t = performance.now();
       const out: JsonObject[] = [];
       for (const e of entities) {
@@ -364,6 +442,33 @@ export class PumpRunner {
       c.transformMs += performance.now() - t;
       c.processed += entities.length;
       t = performance.now();
+      if (pushSink) {
+        let error: SinkWriteError | undefined;
+        const p = await pushFor(full);
+        if (out.length > 0) {
+          try {
+            await p.write(out);
+          } catch (e) {
+            // Without retry settings a refused write fails the run (the position stays where it was).
+            if (!(e instanceof SinkWriteError) || !retry.enabled) throw e;
+            error = e;
+          }
+        }
+        this.state.transaction(() => {
+          if (error) sinkFailed(out.map((entity) => ({ entity, attempts: 0 })), error);
+          else c.succeeded += out.length;
+          if (position) this.state.update(id, position);
+        });
+        c.sinkMs += performance.now() - t;
+        if (error) {
+          c.failed += out.length;
+          consecutiveErrors += 1;
+          if (retry.maxConsecutive !== undefined && consecutiveErrors >= retry.maxConsecutive) {
+            throw new HubError(502, `${consecutiveErrors} consecutive write errors`, error.message);
+          }
+        } else consecutiveErrors = 0;
+        return;
+      }
       let tripped: CircuitBreakerTripped | undefined;
       this.state.transaction(() => {
         if (sink && out.length > 0) {
@@ -408,9 +513,10 @@ export class PumpRunner {
         const { entities, position } = next.value;
         const move =
           src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
-        writeBatch(entities, move, full);
+        await writeBatch(entities, move, full);
         await checkStop();
       }
+      if (pushSink) await finishPush(full);
       if (full) {
         // Nothing awaits between the last (empty) read and this: no write can slip in between.
         if (trackDeletes) this.deleteUnseen(id, sink, writeRun, c);
@@ -433,6 +539,34 @@ export class PumpRunner {
     this.state.clearSeen(id);
     c.sinkMs += performance.now() - t;
   }
+}
+
+interface RetrySettings {
+  /** Refused entities are kept and retried (else a refused write fails the run). */
+  enabled: boolean;
+  /** Retries per entity, one per run, before it goes to the dead letter dataset. */
+  maxRetries: number;
+  deadLetter: string | undefined;
+  /** Refused batches in a row that fail the run. */
+  maxConsecutive: number | undefined;
+}
+
+/** The pump's write retry settings: retries happen when any of them is set. */
+function retrySettings(pump: JsonObject): RetrySettings {
+  const num = (k: string): number | undefined => {
+    const v = pump[k];
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
+  };
+  const deadLetter = typeof pump['dead_letter_dataset'] === 'string' && pump['dead_letter_dataset'] !== '' ? pump['dead_letter_dataset'] : undefined;
+  const maxRetries = num('max_retries_per_entity');
+  const inRetryDataset = num('max_write_errors_in_retry_dataset');
+  const maxConsecutive = num('max_consecutive_write_errors');
+  return {
+    enabled: deadLetter !== undefined || (maxRetries ?? 0) > 0 || (inRetryDataset ?? 0) > 0,
+    maxRetries: Math.min(maxRetries ?? 5, 100),
+    deadLetter,
+    maxConsecutive: maxConsecutive !== undefined && maxConsecutive > 0 ? maxConsecutive : undefined,
+  };
 }
 
 function idsOf(entities: readonly JsonObject[]): string[] {

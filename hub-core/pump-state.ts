@@ -26,7 +26,7 @@ export interface PumpState {
   /** Where an interrupted rescan resumes; null starts the next rescan from the beginning. */
   rescanSince: string | null;
   rescanRunning: boolean;
-  /** Entities waiting to be retried after write errors (this hub fails a run on a write error, so it stays 0 unless set). */
+  /** Entities waiting to be retried after sink write errors (kept in pump_retries; see the pump's retry settings). */
   pendingRetries: number;
   webhookToken: string | null;
   /** When `reset-tracking` was last asked for (dependency tracking continues from the end of its datasets). */
@@ -62,6 +62,9 @@ export class PumpStateStore {
     db.exec(`
       CREATE TABLE IF NOT EXISTS pump_state (pipe TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS pump_seen (pipe TEXT NOT NULL, eid TEXT NOT NULL, PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS pump_retries (
+        pipe TEXT NOT NULL, eid TEXT NOT NULL, body TEXT NOT NULL, attempts INTEGER NOT NULL, error TEXT NOT NULL,
+        PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
     `);
     this.stmts = {
       get: db.prepare('SELECT body FROM pump_state WHERE pipe = ?').pluck(),
@@ -70,6 +73,14 @@ export class PumpStateStore {
       all: db.prepare('SELECT pipe FROM pump_state').pluck(),
       seen: db.prepare('INSERT OR IGNORE INTO pump_seen (pipe, eid) VALUES (?, ?)'),
       clearSeen: db.prepare('DELETE FROM pump_seen WHERE pipe = ?'),
+      putRetry: db.prepare(
+        `INSERT INTO pump_retries (pipe, eid, body, attempts, error) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(pipe, eid) DO UPDATE SET body = excluded.body, attempts = excluded.attempts, error = excluded.error`,
+      ),
+      delRetry: db.prepare('DELETE FROM pump_retries WHERE pipe = ? AND eid = ?'),
+      retries: db.prepare('SELECT eid, body, attempts FROM pump_retries WHERE pipe = ? ORDER BY eid'),
+      countRetries: db.prepare('SELECT count(*) FROM pump_retries WHERE pipe = ?').pluck(),
+      clearRetries: db.prepare('DELETE FROM pump_retries WHERE pipe = ?'),
     };
   }
 
@@ -99,6 +110,38 @@ export class PumpStateStore {
   delete(pipe: string): void {
     this.stmts.del.run(pipe);
     this.stmts.clearSeen.run(pipe);
+    this.stmts.clearRetries.run(pipe);
+  }
+
+  /** Keep entities whose sink write failed for a later run; `attempts` counts the retries already made. */
+  putRetries(pipe: string, entities: readonly { entity: JsonObject; attempts: number }[], error: string): void {
+    for (const { entity, attempts } of entities) {
+      const eid = entity['_id'];
+      if (typeof eid === 'string') this.stmts.putRetry.run(pipe, eid, JSON.stringify(entity), attempts, error);
+    }
+    this.syncPending(pipe);
+  }
+
+  removeRetries(pipe: string, ids: Iterable<string>): void {
+    for (const id of ids) this.stmts.delRetry.run(pipe, id);
+    this.syncPending(pipe);
+  }
+
+  /** The entities waiting to be retried, with the retries made so far. */
+  retries(pipe: string): { entity: JsonObject; attempts: number }[] {
+    const rows = this.stmts.retries.all(pipe) as { eid: string; body: string; attempts: number }[];
+    return rows.map((r) => ({ entity: JSON.parse(r.body) as JsonObject, attempts: r.attempts }));
+  }
+
+  /** Forget every pending retry (`discard-retries`). */
+  clearRetries(pipe: string): void {
+    this.stmts.clearRetries.run(pipe);
+    this.syncPending(pipe);
+  }
+
+  private syncPending(pipe: string): void {
+    const n = this.stmts.countRetries.get(pipe) as number;
+    if (this.get(pipe).pendingRetries !== n) this.update(pipe, (s) => (s.pendingRetries = n));
   }
 
   markSeen(pipe: string, ids: Iterable<string>): void {

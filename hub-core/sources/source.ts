@@ -25,6 +25,8 @@ export interface SourceContext {
   readonly datasets: DatasetStore;
   /** The value of `$ENV(name)` (undefined when unset). */
   env(name: string): string | undefined;
+  /** A system's configuration with its variables replaced (undefined when there is no such system). */
+  system?(id: string): JsonObject | undefined;
 }
 
 export type SourceFactory = (pipe: EffectivePipe, ctx: SourceContext) => PumpSource;

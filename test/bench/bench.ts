@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
+import { chainBenchRows, runChainBench } from './chain-bench.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
@@ -449,6 +450,11 @@ async function main(): Promise<number> {
     const dtl: DtlBenchResult = runDtlBench(entities);
     const dtlMonoEnd = monoMicros();
     console.log(formatDtlBench(dtl));
+
+    // 7. Pipe chain in this process through the real pump runner (test/bench/chain-bench.ts).
+    const chain = await runChainBench(count);
+    problems.push(...chain.problems);
+    console.log(`pipe chain: ${chainBenchRows(chain).map((r) => `${r[0]} ${r[3]}/s (${r[4]})`).join('; ')}`);
     problems.push(...dtl.problems);
 
     // 2.-5. The hub
@@ -543,6 +549,7 @@ async function main(): Promise<number> {
       ['hand-written TS transform', fmtInt(dtl.entities), dtl.handWritten.seconds.toFixed(2), fmtInt(dtl.handWritten.rate), '-', '-', 'info'],
       ['DTL transform (compiled rules) **', fmtInt(dtl.entities), dtl.dtl.seconds.toFixed(2), fmtInt(dtl.dtl.rate), `${ratio(dtl.ratio)} hand`, `>= ${dtl.target}x hand-written`, verdict(dtl.pass)],
       ['  vs fixed-shape hand-written', fmtInt(dtl.entities), dtl.handWrittenFixedShape.seconds.toFixed(2), fmtInt(dtl.handWrittenFixedShape.rate), `${ratio(dtl.handWrittenFixedShape.ratio)} hand`, '-', 'info'],
+      ...chainBenchRows(chain),
     ];
     console.log('');
     console.log(table(rows));
@@ -603,6 +610,7 @@ async function main(): Promise<number> {
         intervalMs: RSS_INTERVAL_MS,
       },
       dtl: { ...dtl, mono: [dtlMono, dtlMonoEnd] },
+      chain,
       problems,
     };
     const outDir = join(REPO, 'bench-results');

@@ -1,0 +1,101 @@
+// The `json` sink: JSON Push of a pipe's output to a `system:url` system. Each pump run is one push sequence; its
+// requests are chained by request_id / previous_request_id, the first says is_first and an empty closing request says
+// is_last (with is_full on runs that read the source whole, so the receiver deletes what the sequence did not send).
+
+import { randomUUID } from 'node:crypto';
+import type { EffectivePipe } from '../pipe-config.js';
+import { isJsonObject, type JsonObject } from '../json.js';
+import { HubError } from '../errors.js';
+import { substituteVariables, type ConfigVariables } from '../config-variables.js';
+import { httpPost, type PostResponse } from './http-post.js';
+
+/** What a sink may use of the hub. */
+export interface SinkContext {
+  /** A system's configuration as stored (variables not yet replaced). */
+  system(id: string): JsonObject | undefined;
+  vars: ConfigVariables;
+}
+
+/** A sink write that the target refused or that could not be delivered; the entities may be retried. */
+export class SinkWriteError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface PushSink {
+  /** Send a batch as the next request of the run's sequence; throws SinkWriteError when it is not accepted. */
+  write(entities: readonly JsonObject[]): Promise<void>;
+  /** Close the sequence (is_last); not called when a write of the sequence failed. */
+  finish(): Promise<void>;
+}
+
+/** Properties the hub keeps for itself; they mean nothing to the receiver. */
+const INTERNAL = new Set(['_updated', '_ts', '_hash', '_previous']);
+
+function outgoing(e: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(e)) if (!INTERNAL.has(k)) out[k] = v;
+  return out;
+}
+
+export function jsonPushSink(pipe: EffectivePipe, ctx: SinkContext, options: { full: boolean }): PushSink {
+  const systemId = pipe.sink['system'];
+  if (typeof systemId !== 'string') throw new HubError(400, 'a json sink needs "system": the id of a system:url system');
+  const stored = ctx.system(systemId);
+  if (!stored) throw new HubError(400, `system ${JSON.stringify(systemId)} not found`, `the json sink of pipe ${JSON.stringify(pipe._id)} pushes to it`);
+  // $ENV and $SECRET (e.g. an Authorization header) are replaced here; the system's secrets come before the node's.
+  const system = substituteVariables(stored, ctx.vars, systemId, `system ${systemId}`);
+  const sink = substituteVariables(pipe.sink, ctx.vars, '', `pipe ${pipe._id} sink`);
+  if (system['type'] !== 'system:url' || typeof system['base_url'] !== 'string') {
+    throw new HubError(400, `system ${JSON.stringify(systemId)} is not a system:url with a "base_url"`);
+  }
+  const base = system['base_url'];
+  const path = typeof sink['url'] === 'string' ? sink['url'] : '';
+  let target: URL;
+  try {
+    target = new URL(path, base.endsWith('/') ? base : `${base}/`);
+  } catch {
+    throw new HubError(400, `the json sink's URL is not valid`, `base_url ${JSON.stringify(base)}, url ${JSON.stringify(path)}`);
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  for (const source of [system['headers'], sink['headers']]) {
+    if (!isJsonObject(source)) continue;
+    for (const [k, v] of Object.entries(source)) if (typeof v === 'string') headers[k.toLowerCase()] = v;
+  }
+  const timeoutMs = typeof system['timeout'] === 'number' && system['timeout'] > 0 ? system['timeout'] * 1000 : 60_000;
+
+  const sequenceId = randomUUID();
+  let previous: string | undefined;
+
+  const send = async (entities: readonly JsonObject[], last: boolean): Promise<void> => {
+    const requestId = randomUUID();
+    const url = new URL(target);
+    const q = url.searchParams;
+    q.set('sequence_id', sequenceId);
+    q.set('request_id', requestId);
+    if (previous === undefined) q.set('is_first', 'true');
+    else q.set('previous_request_id', previous);
+    if (last) q.set('is_last', 'true');
+    if (options.full) q.set('is_full', 'true');
+    let res: PostResponse;
+    try {
+      res = await httpPost(url, headers, JSON.stringify(entities.map(outgoing)), timeoutMs);
+    } catch (e) {
+      throw new SinkWriteError(`JSON Push to ${url.origin}${url.pathname} failed: ${e instanceof Error ? e.message : String(e)}`, null);
+    }
+    if (res.status < 200 || res.status >= 300) {
+      throw new SinkWriteError(`JSON Push to ${url.origin}${url.pathname} answered ${res.status}: ${res.text.slice(0, 500)}`, res.status);
+    }
+    previous = requestId;
+  };
+
+  return {
+    write: (entities) => send(entities, false),
+    // An incremental run that sent nothing has nothing to close; a full run always ends (the receiver deletes the rest).
+    finish: () => (previous === undefined && !options.full ? Promise.resolve() : send([], true)),
+  };
+}

@@ -1,0 +1,199 @@
+/*
+ * Pipe chain benchmark (called from test/bench/bench.ts; also runnable alone: `node out/test/bench/chain-bench.js`).
+ *
+ * In one process, a `Hub` on a temp dir and its real pump runner (hub.pumps.runner) run a 3-pipe chain over
+ * BENCH_ENTITIES (default 200,000) entities of the hub bench's shape:
+ *   chain-plain: dataset "people" -> dataset "chain-plain" (no transform)
+ *   chain-dtl:   "chain-plain"    -> DTL (copy, 3 adds)                      -> dataset "chain-dtl"
+ *   chain-join:  "chain-dtl"      -> DTL with a `hops` join into "cities"     -> dataset "chain-join"
+ * with "cities" holding 50,000 entities (each person refers to one). Each pipe is timed from start to end of its run;
+ * rates are compared with a raw better-sqlite3 baseline measured in the same run (JSON.stringify + md5 + insert,
+ * 10,000 per transaction, like bench.ts). Target: the plain pipe >= 0.25x baseline.
+ * Then 1% of "people" changes and the chain runs again: the execution log's processed_entities must be that 1% for
+ * every pipe (dependency-free incremental runs; the hash dedupe keeps unchanged entities from propagating).
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Hub } from '../../hub-core/hub.js';
+import { executionLogName } from '../../hub-core/pump-runner.js';
+import type { JsonObject } from '../../hub-core/json.js';
+import { generateBenchEntities } from './dtl-bench.js';
+
+export const CHAIN_TARGET_RATIO = 0.25;
+const BATCH = 10_000;
+const CITIES = 50_000;
+
+export interface ChainPipeRun {
+  id: string;
+  processed: number;
+  changed: number;
+  seconds: number;
+  rate: number;
+  ratio: number;
+}
+
+export interface ChainBenchResult {
+  entities: number;
+  cities: number;
+  baseline: { seconds: number; rate: number };
+  full: ChainPipeRun[];
+  changedSource: number;
+  incremental: ChainPipeRun[];
+  target: number;
+  pass: boolean;
+  incrementalOk: boolean;
+  problems: string[];
+}
+
+const now = (): number => performance.now();
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function baseline(entities: readonly JsonObject[], dir: string): { seconds: number; rate: number } {
+  const db = new Database(join(dir, 'baseline.sqlite'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE entities (id TEXT PRIMARY KEY, hash TEXT, body TEXT)');
+    const insert = db.prepare('INSERT INTO entities (id, hash, body) VALUES (?, ?, ?)');
+    const insertBatch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const e = entities[i]!;
+        const body = JSON.stringify(e);
+        insert.run(e['_id'], createHash('md5').update(body).digest('hex'), body);
+      }
+    });
+    const t0 = now();
+    for (let i = 0; i < entities.length; i += BATCH) insertBatch(i, Math.min(i + BATCH, entities.length));
+    const seconds = (now() - t0) / 1000;
+    return { seconds, rate: entities.length / seconds };
+  } finally {
+    db.close();
+  }
+}
+
+const PIPES: JsonObject[] = [
+  { _id: 'chain-plain', type: 'pipe', source: { type: 'dataset', dataset: 'people' }, pump: { mode: 'manual' } },
+  {
+    _id: 'chain-dtl',
+    type: 'pipe',
+    source: { type: 'dataset', dataset: 'chain-plain' },
+    transform: {
+      type: 'dtl',
+      rules: { default: [['copy', '*'], ['add', 'label', ['concat', '_S.name', ' <', '_S.email', '>']], ['add', 'adult', ['gte', '_S.age', 18]], ['add', 'city_lc', ['lower', '_S.city']]] },
+    },
+    pump: { mode: 'manual' },
+  },
+  {
+    _id: 'chain-join',
+    type: 'pipe',
+    source: { type: 'dataset', dataset: 'chain-dtl' },
+    transform: {
+      type: 'dtl',
+      rules: {
+        default: [
+          ['copy', '*'],
+          ['add', 'home', ['first', ['hops', { datasets: ['cities c'], where: [['eq', '_S.city_ref', 'c._id']], return: 'c.name' }]]],
+        ],
+      },
+    },
+    pump: { mode: 'manual' },
+  },
+];
+
+/** Run one pipe through the hub's pump runner and wait for its end; the counts come from the execution log. */
+async function runPipe(hub: Hub, id: string, baselineRate: number): Promise<ChainPipeRun> {
+  const runner = hub.pumps.runner;
+  const t0 = now();
+  if (!runner.start(id, 'incremental', 'manual')) throw new Error(`${id}: a run is in progress already`);
+  while (runner.isRunning(id) || hub.pumps.state.get(id).running) await sleep(2);
+  const seconds = (now() - t0) / 1000;
+  const event: JsonObject | undefined = hub.datasets.get(executionLogName(id))?.get('pump-completed');
+  if (!event || event['event_type'] !== 'pump-completed' || event['status'] !== 'completed') {
+    const last = hub.pumps.state.get(id).lastRun;
+    throw new Error(`${id}: the run did not complete: ${last?.reason_why_stopped ?? JSON.stringify(last)}`);
+  }
+  const processed = Number(event['processed_entities']);
+  const changed = Number(event['changed_entities']);
+  const rate = processed / seconds;
+  return { id, processed, changed, seconds, rate, ratio: rate / baselineRate };
+}
+
+export async function runChainBench(count: number): Promise<ChainBenchResult> {
+  const problems: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'datahub-chain-bench-'));
+  const hub = new Hub(dir);
+  try {
+    const people: JsonObject[] = generateBenchEntities(count).map((e, i) => ({ ...e, city_ref: `c${i % CITIES}` }));
+    const cities = Array.from({ length: CITIES }, (_, i) => ({ _id: `c${i}`, name: `City ${i}`, region: `r${i % 20}` }));
+
+    const base = baseline(people, dir);
+
+    const write = (name: string, entities: readonly JsonObject[]): void => {
+      const ds = hub.datasets.open(name);
+      for (let i = 0; i < entities.length; i += BATCH) ds.write(entities.slice(i, i + BATCH));
+    };
+    write('people', people);
+    write('cities', cities);
+    hub.pipes.save(hub.pipes.validate(PIPES, false));
+
+    const full: ChainPipeRun[] = [];
+    for (const p of PIPES) full.push(await runPipe(hub, p['_id'] as string, base.rate));
+    for (const r of full) if (r.processed !== count) problems.push(`${r.id}: processed ${r.processed} of ${count} on the first run`);
+    const sample: JsonObject | undefined = hub.datasets.get('chain-join')?.get(people[7]!['_id'] as string);
+    if (sample?.['home'] !== 'City 7') problems.push(`chain-join: the hops join gave ${JSON.stringify(sample?.['home'])} for ${people[7]!['_id'] as string}`);
+
+    // Change 1% of the source, run the chain again: only that 1% is processed all the way down.
+    const changed = people.filter((_, i) => i % 100 === 0).map((e) => ({ ...e, age: (e['age'] as number) + 1 }));
+    write('people', changed);
+    const incremental: ChainPipeRun[] = [];
+    for (const p of PIPES) incremental.push(await runPipe(hub, p['_id'] as string, base.rate));
+    const incrementalOk = incremental.every((r) => r.processed === changed.length);
+    if (!incrementalOk) problems.push(`incremental: processed ${incremental.map((r) => `${r.id} ${r.processed}`).join(', ')}; expected ${changed.length} each`);
+
+    const plain = full[0]!;
+    return {
+      entities: count,
+      cities: CITIES,
+      baseline: base,
+      full,
+      changedSource: changed.length,
+      incremental,
+      target: CHAIN_TARGET_RATIO,
+      pass: plain.ratio >= CHAIN_TARGET_RATIO,
+      incrementalOk,
+      problems,
+    };
+  } finally {
+    await hub.stopPumps();
+    hub.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Rows for bench.ts's table: case, entities, seconds, entities/s, vs baseline, target, result. */
+export function chainBenchRows(r: ChainBenchResult): string[][] {
+  const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+  const ratio = (x: number): string => `${(Math.floor(x * 100) / 100).toFixed(2)}x`;
+  const rows: string[][] = [['chain baseline: raw better-sqlite3', fmt(r.entities), r.baseline.seconds.toFixed(2), fmt(r.baseline.rate), ratio(1), '-', '-']];
+  for (const p of r.full) {
+    const plain = p === r.full[0];
+    rows.push([`chain pump: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), ratio(p.ratio), plain ? `>= ${r.target}x baseline` : '-', plain ? (r.pass ? 'PASS' : 'MISS') : 'info']);
+  }
+  for (const p of r.incremental) {
+    rows.push([`chain 1% change: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), '-', `processed = ${fmt(r.changedSource)}`, p.processed === r.changedSource ? 'PASS' : 'MISS']);
+  }
+  return rows;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const raw = process.env['BENCH_ENTITIES'];
+  const count = raw === undefined || raw === '' ? 200_000 : Number(raw.replace(/_/g, ''));
+  const result = await runChainBench(count);
+  for (const row of chainBenchRows(result)) console.log(row.join(' | '));
+  for (const p of result.problems) console.error(p);
+  process.exitCode = result.problems.length > 0 ? 1 : 0;
+}
