@@ -509,6 +509,11 @@ export class Dataset {
     })();
   }
 
+  /** Trip the circuit breaker by hand (DTL's trip!): writes are refused until it is committed or rolled back. */
+  tripCircuitBreaker(reason: string): void {
+    this.stmts.trip.run(`tripped at ${new Date().toISOString()}: ${reason}`);
+  }
+
   rollbackCircuitBreaker(): number {
     return this.db.transaction(() => {
       const n = this.db.prepare(`DELETE FROM ${this.tables.pending}`).run().changes;

@@ -25,6 +25,24 @@ export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(['http_endpoint', 'c
 
 const PIPE_ID = /^[^\u0000-\u001f/\\?#]{1,512}$/;
 
+/**
+ * Compile errors of one DTL transform. Pipe information is asked for often (every list, every receiver request),
+ * so results are kept for the transforms seen last instead of compiling the same rules again.
+ */
+const transformErrorCache = new Map<string, ConfigError[]>();
+const TRANSFORM_CACHE_SIZE = 500;
+
+function transformErrors(transform: JsonObject, at: string): ConfigError[] {
+  const key = at + '\u0000' + JSON.stringify(transform);
+  let errors = transformErrorCache.get(key);
+  if (errors === undefined) {
+    errors = compileTransform(transform, { configPath: at }).errors;
+    if (transformErrorCache.size >= TRANSFORM_CACHE_SIZE) transformErrorCache.delete(transformErrorCache.keys().next().value!);
+    transformErrorCache.set(key, errors);
+  }
+  return errors;
+}
+
 /** Check a pipe configuration; every problem carries the JSON path of the element at fault. */
 export function checkPipeConfig(config: JsonObject): ConfigError[] {
   const errors: ConfigError[] = [];
@@ -95,7 +113,7 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
       if (t['type'] !== 'dtl') return warn(`${at}.type`, `transform type ${JSON.stringify(t['type'])} is not run by this hub`);
       // The whole rule set is compiled, as the pipe will run it: every problem carries its JSON path
       // (e.g. "$.transform.rules.default[2][1]").
-      errors.push(...compileTransform(t, { configPath: at }).errors);
+      errors.push(...transformErrors(t, at));
     });
   }
   const pump = config['pump'];

@@ -15,6 +15,7 @@ import type { DtlLookup } from './dtl/lookup.js';
 import type { NamespaceSettings } from './dtl/functions/identifiers.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { HubError } from './errors.js';
+import { DtlRuntimeError } from './dtl/context.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
@@ -274,6 +275,15 @@ export class PumpRunner {
       this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null);
     } catch (e) {
       if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
+      // DTL's trip! fails the run and trips the circuit breaker of the pipe's sink dataset.
+      if (e instanceof DtlRuntimeError && e.kind === 'trip') {
+        try {
+          const config = this.pipes.get(id);
+          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(`trip! in the transform: ${e.message}`);
+        } catch {
+          // The run is recorded as failed below either way.
+        }
+      }
       const reason = e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e);
       const traceback = e instanceof Error && e.stack ? e.stack : '';
       try {

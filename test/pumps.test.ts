@@ -509,3 +509,24 @@ test('with namespaced identifiers on, pumped entities get $ids; is-changed sees 
     await hub.json('/metadata', { method: 'DELETE' });
   }
 });
+
+test("trip! in a transform fails the run and trips the sink's circuit breaker until it is rolled back", async () => {
+  await push('trip-src', [{ _id: 'x', bad: true }]);
+  await createPipe(hub, {
+    _id: 'trip-pipe',
+    source: { type: 'dataset', dataset: 'trip-src' },
+    transform: { type: 'dtl', rules: { default: [['copy', '*'], ['if', '_S.bad', ['trip!', 'bad data']]] } },
+  });
+  // The sink dataset exists before the run, so that the trip has somewhere to go.
+  await hub.json('/datasets/trip-pipe/entities', { method: 'POST', json: [{ _id: 'old' }] });
+  const last = await run('trip-pipe');
+  assert.equal(last.status, 'failed');
+  const info = await hub.json<{ 'circuit-breaker': { tripped: boolean; info: string } }>('/datasets/trip-pipe');
+  assert.equal(info['circuit-breaker'].tripped, true);
+  assert.match(info['circuit-breaker'].info, /bad data/);
+  const refused = await hub.fetch('/datasets/trip-pipe/entities', { method: 'POST', json: [{ _id: 'new' }] });
+  assert.equal(refused.status, 409);
+  const rollback = await hub.fetch('/datasets/trip-pipe', { method: 'POST', body: new URLSearchParams({ operation: 'rollback-circuit-breaker' }) });
+  assert.equal(rollback.status, 200, await rollback.text());
+  assert.equal((await hub.json<{ 'circuit-breaker': { tripped: boolean } }>('/datasets/trip-pipe'))['circuit-breaker'].tripped, false);
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir, sampleWorkspace, startHub, type ServeOptions } from './serve.js';
 import { launchApp } from './start.js';
 import { DTL_USAGE, dtlCommand } from './dtl.js';
+import { PROJECT_USAGE, projectCommand } from './project.js';
 import { Hub } from '../../hub-core/hub.js';
 
 const USAGE = `datahub — the Datahub Desktop hub from the command line
@@ -23,7 +24,7 @@ Usage:
       Manage the users who may get tokens with POST /api/jwt.
   datahub login-url [--data <dir>]
       Print a new one-time link that signs a browser in to the UI of the hub running on <dir>.
-${DTL_USAGE}  datahub help
+${DTL_USAGE}${PROJECT_USAGE}  datahub help
 `;
 
 class UsageError extends Error {}
@@ -145,6 +146,10 @@ export async function main(argv: string[]): Promise<void> {
         return await dtlCommand(args);
       case 'login-url':
         return await loginUrl(args);
+      case 'test':
+      case 'run':
+        process.exitCode = await projectCommand(command, args);
+        return;
       case undefined:
       case 'help':
       case '--help':

@@ -11,6 +11,7 @@ import { datasetRoutes } from './routes/datasets.js';
 import { receiverRoutes } from './routes/receivers.js';
 import { publisherRoutes } from './routes/publishers.js';
 import { pipeRoutes } from './routes/pipes.js';
+import { pipeEntityRoutes } from './routes/pipe-entities.js';
 import { pumpRoutes } from './routes/pumps.js';
 import { systemRoutes } from './routes/systems.js';
 import { configRoutes } from './routes/config.js';
@@ -118,6 +119,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(receiverRoutes, ctx);
       await api.register(publisherRoutes, ctx);
       await api.register(pipeRoutes, ctx);
+      await api.register(pipeEntityRoutes, ctx);
       await api.register(pumpRoutes, ctx);
       await api.register(systemRoutes, ctx);
       await api.register(configRoutes, ctx);

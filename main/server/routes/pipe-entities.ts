@@ -1,0 +1,51 @@
+// What a pipe produces at each stage, computed on demand without writing anything (hub-core/project-runner.ts),
+// and a schema description sampled from its sink-stage entities.
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from '../app.js';
+import { anyObject, bool, int, str, replies } from '../schemas.js';
+import { PIPE_STAGES, pipeStageEntities, sinkDatasetRead, type PipeStage } from '../../../hub-core/project-runner.js';
+import { eager, sendJsonText } from '../json-pull.js';
+import { sampleSchema } from '../../../hub-core/schema-sampler.js';
+
+const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
+const DEFAULT_SAMPLE_SIZE = 1000;
+
+export async function pipeEntityRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+  const tags = ['pipes'];
+
+  app.get<{ Params: { pipe_id: string }; Querystring: { stage?: PipeStage; limit?: number; since?: string } }>('/pipes/:pipe_id/entities', {
+    schema: {
+      tags,
+      summary: 'Entities of a pipe at one stage (source, before-transforms, after-transforms, sink), computed without writing',
+      params: pipeParams,
+      querystring: {
+        type: 'object',
+        properties: { stage: { type: 'string', enum: [...PIPE_STAGES], default: 'sink' }, limit: { ...int, minimum: 0 }, since: str },
+      },
+      response: replies({ 200: { type: 'array', items: anyObject } }),
+    },
+    handler: async (req, reply) => {
+      const q = req.query;
+      const stage = q.stage ?? 'sink';
+      const options = { ...(q.limit !== undefined ? { limit: q.limit } : {}), ...(q.since !== undefined ? { since: q.since } : {}) };
+      // A dataset sink is streamed from the dataset; the other stages are computed (and buffered) here.
+      const sink = sinkDatasetRead(hub, req.params.pipe_id, stage, options);
+      if (sink) return sendJsonText(reply, sink.dataset && q.limit !== 0 ? eager(sink.dataset.readJsonText(sink.read)) : []);
+      return pipeStageEntities(hub, req.params.pipe_id, stage, options);
+    },
+  });
+
+  app.get<{ Params: { pipe_id: string }; Querystring: { sample_size?: number; keys_only?: boolean } }>('/pipes/:pipe_id/generate-schema-definition', {
+    schema: {
+      tags,
+      summary: 'Describe the properties of a sample of the entities the pipe produces (its sink stage)',
+      params: pipeParams,
+      querystring: { type: 'object', properties: { sample_size: { ...int, minimum: 1 }, keys_only: bool } },
+      response: replies({ 200: anyObject }),
+    },
+    handler: async (req) => {
+      const entities = await pipeStageEntities(hub, req.params.pipe_id, 'sink', { limit: req.query.sample_size ?? DEFAULT_SAMPLE_SIZE });
+      return sampleSchema(entities, req.query.keys_only === true);
+    },
+  });
+}
