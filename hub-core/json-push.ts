@@ -1,6 +1,10 @@
 import type { Db } from './database.js';
 import type { PipeRegistry } from './pipes.js';
 import { prepareEntity, PreparedEntities, type PreparedEntity } from './entity.js';
+import type { ConfigEntity } from './config-store.js';
+import type { CompiledTransform } from './dtl/transform.js';
+import { DtlRuntimeError } from './dtl/context.js';
+import type { JsonObject } from './json.js';
 import { HubError, badRequest, conflict } from './errors.js';
 import type { WriteResult } from './dataset-log.js';
 
@@ -30,10 +34,40 @@ interface SequenceRow {
 
 /** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. */
 export class JsonPushReceiver {
+  /** The pipe's compiled DTL transform (the pump runner's, so both paths run the same rules). */
+  private transformOf: ((config: ConfigEntity) => CompiledTransform | undefined) | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly pipes: PipeRegistry,
   ) {}
+
+  setTransforms(fn: (config: ConfigEntity) => CompiledTransform | undefined): void {
+    this.transformOf = fn;
+  }
+
+  /** Received entities go through the pipe's transform before the sink, as with any other source. */
+  private transformed(pipeId: string, prepared: readonly PreparedEntity[]): readonly PreparedEntity[] {
+    const transform = this.transformOf?.(this.pipes.require(pipeId));
+    if (!transform) return prepared;
+    const out: PreparedEntity[] = [];
+    for (const p of prepared) {
+      const entity = JSON.parse(p.body) as JsonObject;
+      entity['_id'] = p.id;
+      if (p.deleted) entity['_deleted'] = true;
+      let outputs: JsonObject[];
+      try {
+        outputs = transform.run(entity).entities;
+      } catch (e) {
+        if (e instanceof DtlRuntimeError || e instanceof HubError) {
+          throw badRequest(`the transform of pipe ${JSON.stringify(pipeId)} failed on entity ${JSON.stringify(p.id)}`, e.message);
+        }
+        throw e;
+      }
+      for (const o of outputs) out.push(prepareEntity(o, out.length));
+    }
+    return out;
+  }
 
   receive(pipeId: string, body: unknown, params: PushParams): PushResult {
     const pipe = this.pipes.effective(pipeId);
@@ -51,6 +85,7 @@ export class JsonPushReceiver {
       if (!values) throw badRequest('the body must be a JSON array of entities (or one entity object)');
       prepared = values.map((v, i) => prepareEntity(v, i));
     }
+    prepared = this.transformed(pipeId, prepared);
     const dataset = this.pipes.sinkDataset(pipeId);
 
     // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip

@@ -200,7 +200,8 @@ export class PumpRunner {
     return factory(pipe, { datasets: this.datasets, env: (name) => this.envLookup(name), system });
   }
 
-  private transformFor(config: ConfigEntity): CompiledTransform | undefined {
+  /** The pipe's compiled transform, cached per configuration (receivers use it too). */
+  transformFor(config: ConfigEntity): CompiledTransform | undefined {
     const transform = config['transform'];
     if (transform === undefined) return undefined;
     const key = JSON.stringify(transform);

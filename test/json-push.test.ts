@@ -278,3 +278,46 @@ describe('JSON Push receiver', () => {
     assert.deepEqual(brief(await all('invalid')), ['i1@0']);
   });
 });
+
+describe('a receiver pipe with a DTL transform', () => {
+  test('transforms what it receives before the sink; filter writes deletes; a failing rule rejects the whole batch', async () => {
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [
+        {
+          _id: 'people-in',
+          type: 'pipe',
+          source: { type: 'http_endpoint' },
+          transform: {
+            type: 'dtl',
+            rules: {
+              default: [
+                ['filter', ['neq', '_S.status', 'gone']],
+                ['if', ['eq', '_S.status', 'broken'], ['fail!', 'broken input']],
+                ['copy', '_id'],
+                ['add', 'name', ['upper', '_S.name']],
+              ],
+            },
+          },
+          sink: { type: 'dataset', dataset: 'people-out' },
+        },
+      ],
+    });
+    await pushOk('people-in', [
+      { _id: 'a', name: 'ada', extra: 'dropped' },
+      { _id: 'b', name: 'bob', status: 'gone' },
+    ]);
+    const out = await all('people-out', 'history=false');
+    assert.deepEqual(
+      out.map((e) => [e._id, e['name'] ?? null, e._deleted]),
+      [
+        ['a', 'ADA', false],
+        ['b', null, true],
+      ],
+    );
+    assert.equal((out[0] as Record<string, unknown>)['extra'], undefined);
+    const before = await all('people-out');
+    await expectError(await push('people-in', [{ _id: 'c', name: 'carl' }, { _id: 'd', status: 'broken' }]), 400, 'a rule fails');
+    assert.deepEqual(await all('people-out'), before, 'nothing of the rejected batch was written');
+  });
+});

@@ -530,3 +530,15 @@ test("trip! in a transform fails the run and trips the sink's circuit breaker un
   assert.equal(rollback.status, 200, await rollback.text());
   assert.equal((await hub.json<{ 'circuit-breaker': { tripped: boolean } }>('/datasets/trip-pipe'))['circuit-breaker'].tripped, false);
 });
+
+test('a dataset source reads only its subset (an index of the source dataset), or every version with include_previous_versions', async () => {
+  await createPipe(hub, { _id: 'kinds-in', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'kinds', indexes: ['_S.kind'] } });
+  await hub.json('/receivers/kinds-in/entities', { method: 'POST', json: [{ _id: '1', kind: 'a' }, { _id: '2', kind: 'b' }, { _id: '3', kind: 'a' }] });
+  await hub.json('/receivers/kinds-in/entities', { method: 'POST', json: [{ _id: '1', kind: 'a', v: 2 }] });
+  await createPipe(hub, { _id: 'only-a', source: { type: 'dataset', dataset: 'kinds', subset: ['eq', '_S.kind', 'a'] } });
+  await run('only-a');
+  assert.deepEqual([...(await latest('only-a')).keys()].sort(), ['1', '3']);
+  await createPipe(hub, { _id: 'all-versions', source: { type: 'dataset', dataset: 'kinds', include_previous_versions: true }, sink: { type: 'null' } });
+  const r = await run('all-versions');
+  assert.equal(r.processed, 4, 'three entities, one of them in two versions');
+});

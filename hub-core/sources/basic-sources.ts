@@ -3,9 +3,14 @@ import { isJsonObject } from '../json.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../pipe-config.js';
 
-/** A dataset source: latest versions (deletes included) after the last-seen offset, page by page. */
+/**
+ * A dataset source: latest versions (deletes included) after the last-seen offset, page by page; every version with
+ * `include_previous_versions`, only the entities of an index subset with `subset`.
+ */
 export function datasetSource(pipe: EffectivePipe, ctx: SourceContext): PumpSource {
   const name = pipe.source['dataset'] as string;
+  const history = pipe.source['include_previous_versions'] === true;
+  const subset = pipe.source['subset'];
   return {
     incremental: true,
     async *batches(since, batchSize) {
@@ -14,7 +19,8 @@ export function datasetSource(pipe: EffectivePipe, ctx: SourceContext): PumpSour
         const ds = ctx.datasets.get(name);
         if (!ds) return;
         const page: JsonObject[] = [];
-        for (const texts of ds.readJson({ ...(offset !== undefined ? { since: offset } : {}), history: false, deleted: true, limit: batchSize })) {
+        const options = { ...(offset !== undefined ? { since: offset } : {}), history, deleted: true, limit: batchSize, ...(subset !== undefined ? { subset } : {}) };
+        for (const texts of ds.readJson(options)) {
           for (const text of texts) page.push(JSON.parse(text) as JsonObject);
         }
         if (page.length === 0) return;
