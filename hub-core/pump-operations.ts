@@ -199,8 +199,13 @@ export class PumpService {
         break;
       }
       case 'reset-tracking':
-        // Hops are not tracked for dependencies by this hub yet; the request is recorded for when they are.
-        this.state.update(id, (s) => (s.trackingResetAt = new Date().toISOString()));
+        // Dependency tracking continues from the end of each joined dataset: earlier changes re-queue nothing.
+        this.state.transaction(() => {
+          for (const { dataset } of this.state.trackingOffsets(id)) {
+            this.state.setTrackingOffset(id, dataset, this.datasets.get(dataset)?.row().max_updated ?? -1);
+          }
+          this.state.update(id, (s) => (s.trackingResetAt = new Date().toISOString()));
+        });
         break;
       case 'reset-rescan':
         this.state.update(id, (s) => (s.rescanSince = null));

@@ -20,6 +20,7 @@ import { SOURCES, type PumpSource } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
 import { substituteVariables } from './config-variables.js';
+import { TrackingLookup, changedKeys, trackedDatasets, type Dependency } from './dependency-tracking.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
@@ -83,7 +84,7 @@ export class PumpRunner {
   private readonly active = new Map<string, { incremental?: ActiveRun; rescan?: ActiveRun }>();
   /** An incremental run was asked for while one ran: run once more after it (webhooks, schedules). */
   private readonly again = new Map<string, RunTrigger>();
-  private readonly transforms = new Map<string, { key: string; compiled: CompiledTransform }>();
+  private readonly transforms = new Map<string, { key: string; compiled: CompiledTransform; tracking: TrackingLookup | undefined }>();
   private closed = false;
   /**
    * Hook for DTL's access to other datasets (hops, lookups). A dataset-backed DtlLookup is assigned here by the hub
@@ -210,8 +211,18 @@ export class PumpRunner {
     const source = isJsonObject(config['source']) ? config['source'] : {};
     const sourceDataset = source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
     const namespaces = this.namespaceSettings?.(config._id);
+    // A pipe with a dataset source records what its hops look up (dependency tracking).
+    const pipeId = config._id;
+    const hops = trackedDatasets(transform);
+    const tracking =
+      this.dtlLookup && sourceDataset !== undefined && hops.hops
+        ? new TrackingLookup(this.dtlLookup, hops.tracked, (dataset) =>
+            this.state.startTracking(pipeId, dataset, this.datasets.get(dataset)?.row().max_updated ?? -1),
+          )
+        : undefined;
+    const lookup = tracking ?? this.dtlLookup;
     const compiled = compileTransform(transform, {
-      ...(this.dtlLookup ? { lookup: this.dtlLookup } : {}),
+      ...(lookup ? { lookup } : {}),
       ...(namespaces ? { namespaces } : {}),
       // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
       ...(sourceDataset !== undefined
@@ -223,7 +234,7 @@ export class PumpRunner {
           }
         : {}),
     });
-    this.transforms.set(config._id, { key: key + JSON.stringify(namespaces ?? null), compiled });
+    this.transforms.set(config._id, { key: key + JSON.stringify(namespaces ?? null), compiled, tracking });
     return compiled;
   }
 
@@ -272,7 +283,7 @@ export class PumpRunner {
       }
       // Variables are replaced only in the configuration the run uses; the log above keeps the references.
       const resolved = substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup });
-      stopped = !(await this.pump(run, resolved, transform, counters));
+      stopped = !(await this.pump(run, resolved, transform, this.transforms.get(id)?.tracking, counters));
       this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null);
     } catch (e) {
       if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
@@ -385,7 +396,13 @@ export class PumpRunner {
   }
 
   /** Pump all batches; false when the run was stopped before the end. */
-  private async pump(run: ActiveRun, pipe: EffectivePipe, transform: CompiledTransform | undefined, c: Counters): Promise<boolean> {
+  private async pump(
+    run: ActiveRun,
+    pipe: EffectivePipe,
+    transform: CompiledTransform | undefined,
+    tracking: TrackingLookup | undefined,
+    c: Counters,
+  ): Promise<boolean> {
     const id = run.id;
     const batchSize = typeof pipe['batch_size'] === 'number' && pipe['batch_size'] >= 1 ? Math.floor(pipe['batch_size']) : DEFAULT_BATCH;
     const sink = pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
@@ -446,10 +463,20 @@ export class PumpRunner {
     const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, full: boolean): Promise<void> => {
       let t = performance.now();
       const out: JsonObject[] = [];
+      const deps: { eid: string; deps: Dependency[] }[] = [];
       for (const e of entities) {
-        if (transform) for (const o of transform.run(e).entities) out.push(o);
+        if (transform && tracking) {
+          tracking.begin();
+          for (const o of transform.run(e).entities) out.push(o);
+          const eid = e['_id'];
+          if (typeof eid === 'string') deps.push({ eid, deps: e['_deleted'] === true ? [] : tracking.end() });
+          else tracking.end();
+        } else if (transform) for (const o of transform.run(e).entities) out.push(o);
         else out.push(e);
       }
+      const recordDeps = (): void => {
+        for (const d of deps) this.state.replaceDependencies(id, d.eid, d.deps);
+      };
       c.transformMs += performance.now() - t;
       c.processed += entities.length;
       t = performance.now();
@@ -466,6 +493,7 @@ export class PumpRunner {
           }
         }
         this.state.transaction(() => {
+          recordDeps();
           if (error) sinkFailed(out.map((entity) => ({ entity, attempts: 0 })), error);
           else c.succeeded += out.length;
           if (position) this.state.update(id, position);
@@ -482,6 +510,7 @@ export class PumpRunner {
       }
       let tripped: CircuitBreakerTripped | undefined;
       this.state.transaction(() => {
+        recordDeps();
         if (sink && out.length > 0) {
           try {
             const result = sink.write(out, { run: writeRun });
@@ -515,6 +544,9 @@ export class PumpRunner {
       const since = src.incremental ? (rescan ? this.state.get(id).rescanSince : this.state.get(id).lastSeen) : null;
       const full = !src.incremental || rescan;
       if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
+      if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
+        await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
+      }
       const batches = src.batches(since === null || since === '' ? undefined : since, batchSize);
       for (;;) {
         const t = performance.now();
@@ -538,6 +570,52 @@ export class PumpRunner {
       throw e;
     }
     return true;
+  }
+
+  /**
+   * Dependency tracking: the source entities that looked up keys which the joined datasets' changes (since the pipe
+   * last saw them) touch are processed again, latest versions read by id; then the tracking offsets move to the ends
+   * the changes were read up to. Entities after the source's last-seen offset are left to the run's own reading.
+   */
+  private async dependencyPhase(
+    id: string,
+    sourceName: string,
+    lastSeen: number | undefined,
+    batchSize: number,
+    writeBatch: (entities: JsonObject[], position: undefined, full: boolean) => Promise<void>,
+    checkStop: () => Promise<void>,
+  ): Promise<void> {
+    const ends: { dataset: string; end: number }[] = [];
+    const ids = new Set<string>();
+    for (const { dataset, offset } of this.state.trackingOffsets(id)) {
+      const ds = this.datasets.get(dataset);
+      if (!ds) continue;
+      const end = ds.row().max_updated;
+      if (end <= offset) continue;
+      ends.push({ dataset, end });
+      for (const [path, keys] of changedKeys(ds, offset, this.state.dependencyPaths(id, dataset))) {
+        for (const key of keys) for (const eid of this.state.dependents(id, dataset, path, key)) ids.add(eid);
+      }
+    }
+    if (ends.length === 0) return;
+    const source = this.datasets.get(sourceName);
+    if (source && lastSeen !== undefined) {
+      let batch: JsonObject[] = [];
+      for (const eid of [...ids].sort()) {
+        const e = source.get(eid);
+        if (e === undefined || e._updated > lastSeen) continue;
+        batch.push(e);
+        if (batch.length >= batchSize) {
+          await writeBatch(batch, undefined, false);
+          batch = [];
+          await checkStop();
+        }
+      }
+      if (batch.length > 0) await writeBatch(batch, undefined, false);
+    }
+    this.state.transaction(() => {
+      for (const { dataset, end } of ends) this.state.setTrackingOffset(id, dataset, end);
+    });
   }
 
   private deleteUnseen(id: string, sink: Dataset | undefined, writeRun: WriteRun, c: Counters): void {

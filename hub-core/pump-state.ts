@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { JsonObject } from './json.js';
+import type { Dependency } from './dependency-tracking.js';
 
 /** The outcome of a finished run, as pump information reports it. */
 export interface LastRun extends JsonObject {
@@ -52,7 +53,9 @@ export function initialPumpState(): PumpState {
 
 /**
  * Pump state per pipe in its own table (one JSON row per pipe), plus the ids a full run has written, which the
- * run's deletion tracking needs at its end. Every update is a synchronous read-modify-write, so two runs of one
+ * run's deletion tracking needs at its end, and what dependency tracking knows (pump_dependencies: the (dataset, join
+ * path, key) each source entity looked up; pump_tracking: per joined dataset, the offset its changes are seen up to).
+ * Every update is a synchronous read-modify-write, so two runs of one
  * pipe (an incremental run and a rescan) never lose each other's changes.
  */
 export class PumpStateStore {
@@ -65,6 +68,12 @@ export class PumpStateStore {
       CREATE TABLE IF NOT EXISTS pump_retries (
         pipe TEXT NOT NULL, eid TEXT NOT NULL, body TEXT NOT NULL, attempts INTEGER NOT NULL, error TEXT NOT NULL,
         PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS pump_dependencies (
+        pipe TEXT NOT NULL, dataset TEXT NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, eid TEXT NOT NULL,
+        PRIMARY KEY (pipe, dataset, path, key, eid)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS pump_dependencies_eid ON pump_dependencies (pipe, eid);
+      CREATE TABLE IF NOT EXISTS pump_tracking (
+        pipe TEXT NOT NULL, dataset TEXT NOT NULL, seen_until INTEGER NOT NULL, PRIMARY KEY (pipe, dataset)) WITHOUT ROWID;
     `);
     this.stmts = {
       get: db.prepare('SELECT body FROM pump_state WHERE pipe = ?').pluck(),
@@ -81,6 +90,17 @@ export class PumpStateStore {
       retries: db.prepare('SELECT eid, body, attempts FROM pump_retries WHERE pipe = ? ORDER BY eid'),
       countRetries: db.prepare('SELECT count(*) FROM pump_retries WHERE pipe = ?').pluck(),
       clearRetries: db.prepare('DELETE FROM pump_retries WHERE pipe = ?'),
+      delDeps: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ? AND eid = ?'),
+      putDep: db.prepare('INSERT OR IGNORE INTO pump_dependencies (pipe, dataset, path, key, eid) VALUES (?, ?, ?, ?, ?)'),
+      depPaths: db.prepare('SELECT DISTINCT path FROM pump_dependencies WHERE pipe = ? AND dataset = ?').pluck(),
+      dependents: db.prepare('SELECT eid FROM pump_dependencies WHERE pipe = ? AND dataset = ? AND path = ? AND key = ?').pluck(),
+      clearDeps: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ?'),
+      startTracking: db.prepare('INSERT OR IGNORE INTO pump_tracking (pipe, dataset, seen_until) VALUES (?, ?, ?)'),
+      setTracking: db.prepare(
+        'INSERT INTO pump_tracking (pipe, dataset, seen_until) VALUES (?, ?, ?) ON CONFLICT(pipe, dataset) DO UPDATE SET seen_until = excluded.seen_until',
+      ),
+      tracking: db.prepare('SELECT dataset, seen_until FROM pump_tracking WHERE pipe = ? ORDER BY dataset'),
+      clearTracking: db.prepare('DELETE FROM pump_tracking WHERE pipe = ?'),
     };
   }
 
@@ -111,6 +131,39 @@ export class PumpStateStore {
     this.stmts.del.run(pipe);
     this.stmts.clearSeen.run(pipe);
     this.stmts.clearRetries.run(pipe);
+    this.stmts.clearDeps.run(pipe);
+    this.stmts.clearTracking.run(pipe);
+  }
+
+  /** Replace what one source entity of the pipe depends on (dependency tracking). */
+  replaceDependencies(pipe: string, eid: string, deps: readonly Dependency[]): void {
+    this.stmts.delDeps.run(pipe, eid);
+    for (const d of deps) this.stmts.putDep.run(pipe, d.dataset, d.path, d.key, eid);
+  }
+
+  /** The join paths (JSON lists) on which the pipe's entities depend on `dataset`. */
+  dependencyPaths(pipe: string, dataset: string): string[] {
+    return this.stmts.depPaths.all(pipe, dataset) as string[];
+  }
+
+  /** The source entities that looked up `key` on `path` of `dataset`. */
+  dependents(pipe: string, dataset: string, path: string, key: string): string[] {
+    return this.stmts.dependents.all(pipe, dataset, path, key) as string[];
+  }
+
+  /** Track a joined dataset's changes after `offset`, unless it is tracked already. */
+  startTracking(pipe: string, dataset: string, offset: number): void {
+    this.stmts.startTracking.run(pipe, dataset, offset);
+  }
+
+  /** The joined datasets of the pipe and the offset up to which their changes have been seen. */
+  trackingOffsets(pipe: string): { dataset: string; offset: number }[] {
+    const rows = this.stmts.tracking.all(pipe) as { dataset: string; seen_until: number }[];
+    return rows.map((r) => ({ dataset: r.dataset, offset: r.seen_until }));
+  }
+
+  setTrackingOffset(pipe: string, dataset: string, offset: number): void {
+    this.stmts.setTracking.run(pipe, dataset, offset);
   }
 
   /** Keep entities whose sink write failed for a later run; `attempts` counts the retries already made. */

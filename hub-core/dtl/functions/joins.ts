@@ -22,8 +22,8 @@
 //   result is the root input(s) (unless `exclude_root`) followed by the entities found, level by level.
 // - Several specs are chained: each output of one is an input `_S` of the next.
 // - `subsets` (or the older `prefilters`): {"<alias>": ["eq", "_S.<path>", <value>]} keeps only the alias' entities
-//   whose path shares a value with <value>. `track-dependencies` and `trace` are accepted and checked; the hub does no
-//   dependency tracking or join statistics yet.
+//   whose path shares a value with <value>. `track-dependencies` (default true) is honoured by the pump runner's
+//   dependency tracking (hub-core/dependency-tracking.ts); `trace` is accepted and checked but collects nothing.
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../../json.js';
 import { DtlRuntimeError, childContext, Ctx, type Expr } from '../context.js';

@@ -1,0 +1,120 @@
+// Dependency tracking for hops: a pipe with a dataset source remembers, per source entity, which (joined dataset,
+// join path, key) its transform looked up. When a joined dataset changes, the source entities that looked up a key
+// the change touches (its old or its new value) are processed again by the pipe's next incremental run.
+//
+// - `TrackingLookup` wraps the run's DtlLookup and records the lookups made between `begin()` and `end()` (one
+//   source entity). Keys are stored as `lookupKey`s, so a change matches a dependency by DTL's join rules.
+// - A joined dataset's changes are read from the offset the pipe has seen them up to; that offset is set the first
+//   time the pipe looks the dataset up (to its end at that moment) and advanced by every dependency phase.
+// - The lookup cannot see the hops spec it serves, so `track-dependencies: false` is read from the transform's
+//   configuration: a dataset is not tracked when every hops spec that names it says so.
+
+import type { Dataset } from './dataset-log.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { lookupKeys, type DtlLookup } from './dtl/lookup.js';
+import { traverse } from './dtl/paths.js';
+import { keyOf } from './dtl/values.js';
+
+export interface Dependency {
+  readonly dataset: string;
+  /** The join path as JSON (a list of property names). */
+  readonly path: string;
+  /** The key's `lookupKey`. */
+  readonly key: string;
+}
+
+export class TrackingLookup implements DtlLookup {
+  private current: Map<string, Dependency> | undefined;
+  private readonly started = new Set<string>();
+
+  constructor(
+    private readonly inner: DtlLookup,
+    private readonly tracked: (dataset: string) => boolean,
+    /** Called before the first tracked lookup of a dataset: fix the offset its changes are seen from. */
+    private readonly startTracking: (dataset: string) => void,
+  ) {}
+
+  /** Start recording the lookups of one source entity. */
+  begin(): void {
+    this.current = new Map();
+  }
+
+  /** Stop recording; the dependencies recorded since `begin()`. */
+  end(): Dependency[] {
+    const deps = [...(this.current?.values() ?? [])];
+    this.current = undefined;
+    return deps;
+  }
+
+  lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): Iterable<JsonObject> {
+    const current = this.current;
+    if (current !== undefined && this.tracked(dataset)) {
+      if (!this.started.has(dataset)) {
+        this.startTracking(dataset);
+        this.started.add(dataset);
+      }
+      const p = JSON.stringify(path);
+      for (const k of keys) {
+        if (k === null) continue;
+        const key = keyOf(k);
+        current.set(`${dataset}\u0000${p}\u0000${key}`, { dataset, path: p, key });
+      }
+    }
+    return this.inner.lookupByIndex(dataset, path, keys);
+  }
+
+  entity(dataset: string, id: string): JsonObject | undefined {
+    return this.inner.entity(dataset, id);
+  }
+}
+
+/**
+ * Whether a transform configuration has hops at all, and whether they track a dataset: not for datasets that every
+ * hops spec naming them marks with `"track-dependencies": false`.
+ */
+export function trackedDatasets(transform: JsonValue | undefined): { hops: boolean; tracked: (dataset: string) => boolean } {
+  const on = new Set<string>();
+  const off = new Set<string>();
+  let hops = false;
+  const visit = (node: JsonValue | undefined): void => {
+    if (Array.isArray(node)) {
+      if (node[0] === 'hops' || node[0] === 'apply-hops') {
+        hops = true;
+        for (const spec of node.slice(1)) {
+          if (!isJsonObject(spec) || !Array.isArray(spec['datasets'])) continue;
+          const target = spec['track-dependencies'] === false ? off : on;
+          for (const d of spec['datasets']) if (typeof d === 'string') target.add(d.trim().split(/\s+/)[0] ?? '');
+        }
+      }
+      for (const child of node) visit(child);
+    } else if (isJsonObject(node)) {
+      for (const child of Object.values(node)) visit(child);
+    }
+  };
+  visit(transform);
+  return { hops, tracked: (dataset) => on.has(dataset) || !off.has(dataset) };
+}
+
+/**
+ * The keys the changes of `ds` after offset `since` (up to its end now) have on each of `paths` (JSON lists): the
+ * keys of every version written since, and of the version each of them replaced, so an old key counts as well.
+ */
+export function changedKeys(ds: Dataset, since: number, paths: readonly string[]): Map<string, Set<string>> {
+  const parsed = paths.map((p) => ({ p, keys: JSON.parse(p) as string[], found: new Set<string>() }));
+  const add = (e: JsonObject): void => {
+    for (const x of parsed) for (const k of lookupKeys(traverse(e, x.keys))) x.found.add(k);
+  };
+  for (const page of ds.readJson({ since, history: true, deleted: true })) {
+    for (const json of page) {
+      const e = JSON.parse(json) as JsonObject;
+      add(e);
+      const prev = e['_previous'];
+      const id = e['_id'];
+      if (typeof prev === 'number' && typeof id === 'string') {
+        const before = ds.getAt(id, prev);
+        if (before !== undefined) add(before);
+      }
+    }
+  }
+  return new Map(parsed.map((x) => [x.p, x.found]));
+}
