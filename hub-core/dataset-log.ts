@@ -509,6 +509,14 @@ export class Dataset {
     })();
   }
 
+  /** How many latest versions lie after `since` (a pump's backlog), counted up to `cap`. */
+  countAfter(since: number, cap: number): number {
+    return this.db
+      .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${this.tables.log} WHERE seq > ? AND superseded = 0 LIMIT ?)`)
+      .pluck()
+      .get(since, cap) as number;
+  }
+
   /** Trip the circuit breaker by hand (DTL's trip!): writes are refused until it is committed or rolled back. */
   tripCircuitBreaker(reason: string): void {
     this.stmts.trip.run(`tripped at ${new Date().toISOString()}: ${reason}`);

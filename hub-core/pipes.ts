@@ -13,6 +13,7 @@ export interface PumpStatus {
   isRunning(id: string): boolean;
   isDisabled(id: string, pipe: EffectivePipe): boolean;
   supportedOperations(pipe: EffectivePipe): string[];
+  queues(id: string, pipe: EffectivePipe): JsonObject;
 }
 
 export interface PipeInfo extends JsonObject {
@@ -113,7 +114,7 @@ export class PipeRegistry {
         'is-disabled': pumps ? pumps.isDisabled(id, effective) : pump['mode'] !== 'scheduled',
         'config-errors': errors as ConfigError[] & JsonObject[],
         dependencies: pipeDependencies(effective),
-        queues: {},
+        queues: pumps ? pumps.queues(id, effective) : {},
         'supported-operations': pumps ? pumps.supportedOperations(effective) : [],
       },
     };

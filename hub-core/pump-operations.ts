@@ -109,6 +109,27 @@ export class PumpService {
     return supportedOperations(pipe);
   }
 
+  /**
+   * What waits for the pump: source entities after last-seen (dataset sources, counted up to 100,000), entities
+   * waiting for a write retry, and changes in joined datasets that dependency tracking has not looked at yet.
+   */
+  queues(id: string, pipe: EffectivePipe): JsonObject {
+    const s = this.state.get(id);
+    const out: JsonObject = { retries: s.pendingRetries };
+    if (pipe.source.type === 'dataset' && typeof pipe.source['dataset'] === 'string') {
+      const ds = this.datasets.get(pipe.source['dataset']);
+      const since = s.lastSeen === null || s.lastSeen === '' ? -1 : Number(s.lastSeen);
+      if (ds && Number.isInteger(since)) out['source'] = ds.countAfter(since, 100_000);
+    }
+    let pending = 0;
+    for (const t of this.state.trackingOffsets(id)) {
+      const end = this.datasets.get(t.dataset)?.row().max_updated ?? t.offset;
+      pending += Math.max(0, end - t.offset);
+    }
+    out['dependencies'] = pending;
+    return out;
+  }
+
   pipeDeleted(id: string): void {
     this.runner.forget(id);
     this.scheduler.reschedule(id);

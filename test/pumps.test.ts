@@ -542,3 +542,15 @@ test('a dataset source reads only its subset (an index of the source dataset), o
   const r = await run('all-versions');
   assert.equal(r.processed, 4, 'three entities, one of them in two versions');
 });
+
+test('runtime.queues tells how many source entities wait for the pump, and empties after a run', async () => {
+  await push('queue-src', [{ _id: '1' }, { _id: '2' }, { _id: '3' }]);
+  await createPipe(hub, { _id: 'queue-pipe', source: { type: 'dataset', dataset: 'queue-src' }, pump: { mode: 'manual' } });
+  const queues = async (): Promise<Record<string, number>> =>
+    (await hub.json<{ runtime: { queues: Record<string, number> } }>('/pipes/queue-pipe')).runtime.queues;
+  assert.deepEqual(await queues(), { retries: 0, source: 3, dependencies: 0 });
+  await run('queue-pipe');
+  assert.equal((await queues())['source'], 0);
+  await push('queue-src', [{ _id: '1', changed: true }]);
+  assert.equal((await queues())['source'], 1);
+});
