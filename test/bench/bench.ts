@@ -26,12 +26,11 @@
  * "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_KEEP=1 (keep the temp dirs). The JSON includes each phase's start/end
  * on the monotonic clock (microseconds, the clock V8 stamps .cpuprofile samples with) so a profile can be cut by phase.
  */
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rawInsertBaseline } from './baseline.js';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
@@ -116,34 +115,6 @@ function generate(count: number): BenchEntity[] {
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Baseline
 
-function baseline(entities: readonly BenchEntity[], dir: string): { seconds: number; rate: number; cpuSeconds: number } {
-  const db = new Database(join(dir, 'baseline.sqlite'));
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.exec('CREATE TABLE entities (id TEXT PRIMARY KEY, hash TEXT, body TEXT)');
-    const insert = db.prepare('INSERT INTO entities (id, hash, body) VALUES (?, ?, ?)');
-    const insertBatch = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        const e = entities[i]!;
-        const body = JSON.stringify(e);
-        const hash = createHash('md5').update(body).digest('hex');
-        insert.run(e._id, hash, body);
-      }
-    });
-    const cpu0 = process.cpuUsage();
-    const t0 = now();
-    for (let i = 0; i < entities.length; i += BATCH) insertBatch(i, Math.min(i + BATCH, entities.length));
-    const seconds = (now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    const n = (db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
-    if (n !== entities.length) throw new BenchError(`baseline: ${n} rows instead of ${entities.length}`);
-    return { seconds, rate: entities.length / seconds, cpuSeconds };
-  } finally {
-    db.close();
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The hub child process and its RSS
@@ -440,7 +411,7 @@ async function main(): Promise<number> {
     const baseDir = mkdtempSync(join(tmpdir(), 'datahub-bench-base-'));
     dirs.push(baseDir);
     const baseMono = monoMicros();
-    const base = baseline(entities, baseDir);
+    const base = rawInsertBaseline(entities, baseDir);
     const baseMonoEnd = monoMicros();
     rmSync(baseDir, { recursive: true, force: true });
     console.log(`baseline: ${base.seconds.toFixed(2)} s, ${fmtInt(base.rate)} entities/s, ${base.cpuSeconds.toFixed(2)} CPU s`);

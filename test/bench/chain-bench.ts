@@ -12,11 +12,10 @@
  * Then 1% of "people" changes and the chain runs again: the execution log's processed_entities must be that 1% for
  * every pipe (dependency-free incremental runs; the hash dedupe keeps unchanged entities from propagating).
  */
-import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rawInsertBaseline } from './baseline.js';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
 import { executionLogName } from '../../hub-core/pump-runner.js';
@@ -52,28 +51,6 @@ export interface ChainBenchResult {
 const now = (): number => performance.now();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function baseline(entities: readonly JsonObject[], dir: string): { seconds: number; rate: number } {
-  const db = new Database(join(dir, 'baseline.sqlite'));
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.exec('CREATE TABLE entities (id TEXT PRIMARY KEY, hash TEXT, body TEXT)');
-    const insert = db.prepare('INSERT INTO entities (id, hash, body) VALUES (?, ?, ?)');
-    const insertBatch = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        const e = entities[i]!;
-        const body = JSON.stringify(e);
-        insert.run(e['_id'], createHash('md5').update(body).digest('hex'), body);
-      }
-    });
-    const t0 = now();
-    for (let i = 0; i < entities.length; i += BATCH) insertBatch(i, Math.min(i + BATCH, entities.length));
-    const seconds = (now() - t0) / 1000;
-    return { seconds, rate: entities.length / seconds };
-  } finally {
-    db.close();
-  }
-}
 
 const PIPES: JsonObject[] = [
   { _id: 'chain-plain', type: 'pipe', source: { type: 'dataset', dataset: 'people' }, pump: { mode: 'manual' } },
@@ -130,7 +107,7 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     const people: JsonObject[] = generateBenchEntities(count).map((e, i) => ({ ...e, city_ref: `c${i % CITIES}` }));
     const cities = Array.from({ length: CITIES }, (_, i) => ({ _id: `c${i}`, name: `City ${i}`, region: `r${i % 20}` }));
 
-    const base = baseline(people, dir);
+    const base = rawInsertBaseline(people, dir);
 
     const write = (name: string, entities: readonly JsonObject[]): void => {
       const ds = hub.datasets.open(name);
