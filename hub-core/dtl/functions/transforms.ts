@@ -64,6 +64,26 @@ function checkEntity(ctx: Ctx, v: DtlValue, fn: string, at: string): v is DtlDic
 
 const SLEEP_CELL = new Int32Array(new SharedArrayBuffer(4));
 
+/** fail! and trip!: stop the run with a message (trip! also trips the sink's circuit breaker, see the pump runner). */
+function failingTransform(kind: 'fail' | 'trip', description: string, example: string): FunctionSpec {
+  const name = `${kind}!`;
+  return transform({
+    name,
+    family: FAMILY,
+    params: [one('MESSAGE', 'value')],
+    description,
+    examples: [{ expression: [name, example], error: example }],
+    compile(b, cc) {
+      const msg = cc.expr(b.one('MESSAGE'));
+      const at = b.at;
+      return (ctx) => {
+        const m = firstOf(msg(ctx));
+        throw new DtlRuntimeError(kind, m === null ? `${name} was called` : toText(m), at);
+      };
+    },
+  });
+}
+
 export const transformFunctions: FunctionSpec[] = [
   transform({
     name: 'add',
@@ -536,37 +556,8 @@ export const transformFunctions: FunctionSpec[] = [
     },
   }),
 
-  transform({
-    name: 'fail!',
-    family: FAMILY,
-    params: [one('MESSAGE', 'value')],
-    description: 'Makes the pipe run fail with the given message.',
-    examples: [{ expression: ['fail!', 'invalid input, please review'], error: 'invalid input, please review' }],
-    compile(b, cc) {
-      const msg = cc.expr(b.one('MESSAGE'));
-      const at = b.at;
-      return (ctx) => {
-        const m = firstOf(msg(ctx));
-        throw new DtlRuntimeError('fail', m === null ? 'fail! was called' : toText(m), at);
-      };
-    },
-  }),
-
-  transform({
-    name: 'trip!',
-    family: FAMILY,
-    params: [one('MESSAGE', 'value')],
-    description: 'Makes the pipe run fail and trips the circuit breaker of its sink dataset.',
-    examples: [{ expression: ['trip!', 'too many changes'], error: 'too many changes' }],
-    compile(b, cc) {
-      const msg = cc.expr(b.one('MESSAGE'));
-      const at = b.at;
-      return (ctx) => {
-        const m = firstOf(msg(ctx));
-        throw new DtlRuntimeError('trip', m === null ? 'trip! was called' : toText(m), at);
-      };
-    },
-  }),
+  failingTransform('fail', 'Makes the pipe run fail with the given message.', 'invalid input, please review'),
+  failingTransform('trip', 'Makes the pipe run fail and trips the circuit breaker of its sink dataset.', 'too many changes'),
 
   transform({
     name: 'sleep!',
