@@ -1,0 +1,152 @@
+// The pipe's live transform preview, the command palette, and the environment and secrets views, in Chromium
+// against the real hub.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
+import { launchChromium } from './helpers/browser.js';
+
+let hub: HubProcess;
+let browser: Browser;
+let page: Page;
+const shots = join(REPO, 'test-results', 'screenshots');
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  hub = await startHub();
+  browser = await launchChromium();
+  await hub.json('/datasets/crew-members/entities', {
+    method: 'POST',
+    json: [{ _id: 'ada', name: 'Ada Lovelace' }, { _id: 'alan', name: 'Alan Turing' }, { _id: 'grace', name: 'Grace Hopper' }],
+  });
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'shout',
+        type: 'pipe',
+        source: { type: 'dataset', dataset: 'crew-members' },
+        transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['upper', '_S.name']]] } },
+        pump: { mode: 'manual' },
+      },
+    ],
+  });
+  await hub.json('/systems', { method: 'POST', json: [{ _id: 'crm', type: 'system:url', base_url: 'http://crm.invalid/api' }] });
+  page = await browser.newPage();
+  const m = /one-time link: (\S+)/.exec(hub.output());
+  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
+  await page.goto(m[1]!);
+  await page.getByTestId('pipes').getByText('shout').first().waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  await hub?.stop();
+  if (hub) removeDir(hub.dataDir);
+});
+
+test('the Preview tab shows the transformed sample and follows edits, with compile errors by JSON path', async () => {
+  await page.getByRole('button', { name: 'shout' }).click();
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  const output = page.getByTestId('preview-output');
+  await output.filter({ hasText: /ADA LOVELACE/ }).waitFor();
+  assert.match((await output.textContent()) ?? '', /GRACE HOPPER/);
+  await page.screenshot({ path: join(shots, 'workbench-preview.png'), fullPage: true });
+
+  const editor = page.getByTestId('preview-transform');
+  const original = await editor.inputValue();
+  assert.match(original, /"upper"/, 'the editor holds the pipe transform');
+  await editor.fill(original.replace('"upper"', '"lower"'));
+  await output.filter({ hasText: /ada lovelace/ }).waitFor();
+  assert.doesNotMatch((await output.textContent()) ?? '', /ADA LOVELACE/);
+
+  await editor.fill(original.replace('"upper"', '"shoutify"'));
+  const errors = page.getByTestId('preview-errors');
+  await errors.filter({ hasText: 'shoutify' }).waitFor();
+  const text = (await errors.textContent()) ?? '';
+  assert.match(text, /unknown function/);
+  assert.match(text, /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/, `the error names its JSON path: ${text}`);
+  await page.screenshot({ path: join(shots, 'workbench-preview-error.png'), fullPage: true });
+
+  // A runtime error is shown for the entity that raised it; the others still transform.
+  const failing = { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['upper', '_S.name']], ['if', ['eq', '_S._id', 'alan'], ['fail!', 'no alans here']]] } };
+  await editor.fill(JSON.stringify(failing, null, 2));
+  await page.getByTestId('preview-runtime-error').filter({ hasText: 'no alans here' }).waitFor();
+  assert.equal(await page.getByTestId('preview-runtime-error').count(), 1, 'only one entity failed');
+  assert.match((await output.textContent()) ?? '', /GRACE HOPPER/);
+
+  // Pasted sample entities replace the loaded ones.
+  await page.getByTestId('preview-entities').fill(JSON.stringify([{ _id: 'linus', name: 'Linus Torvalds' }]));
+  await output.filter({ hasText: /LINUS TORVALDS/ }).waitFor();
+  assert.doesNotMatch((await output.textContent()) ?? '', /GRACE HOPPER/);
+  await page.screenshot({ path: join(shots, 'workbench-preview-runtime.png'), fullPage: true });
+
+  // Nothing was written: no dataset appeared or changed.
+  const names = (await hub.json<{ _id: string; count: number }[]>('/datasets')).filter((d) => !d._id.startsWith('system:'));
+  assert.deepEqual(names.map((d) => [d._id, d.count]), [['crew-members', 3]]);
+});
+
+test('Ctrl+K opens the palette; typing filters and Enter opens the dataset', async () => {
+  await page.keyboard.press('Control+k');
+  const input = page.getByTestId('palette-input');
+  await input.waitFor();
+  await input.fill('crew-mem');
+  await page.screenshot({ path: join(shots, 'workbench-palette.png') });
+  await input.press('Enter');
+  await page.getByTestId('palette').waitFor({ state: 'detached' });
+  await page.getByTestId('entities').filter({ hasText: 'Grace Hopper' }).waitFor();
+
+  await page.keyboard.press('Control+k');
+  await input.fill('environ');
+  await input.press('Escape');
+  await page.getByTestId('palette').waitFor({ state: 'detached' });
+  await page.keyboard.press('Control+k');
+  await input.fill('environ');
+  await input.press('ArrowDown');
+  await input.press('ArrowUp');
+  await input.press('Enter');
+  await page.getByRole('heading', { name: 'Environment variables' }).waitFor();
+});
+
+test('an environment variable added in the UI is set in the hub, and can be changed and deleted', async () => {
+  await page.getByRole('button', { name: 'Environment', exact: true }).click();
+  await page.getByLabel('New variable name').fill('API_BASE');
+  await page.getByLabel('New variable value').fill('https://example.test');
+  await page.getByRole('button', { name: 'Add' }).click();
+  await page.getByTestId('env').getByText('API_BASE').waitFor();
+  assert.equal((await hub.json<Record<string, unknown>>('/env'))['API_BASE'], 'https://example.test');
+
+  await page.getByLabel('Value of API_BASE').fill('https://other.test');
+  await page.getByTestId('env').getByRole('button', { name: 'Save' }).click();
+  await page.getByTestId('env-message').filter({ hasText: 'Saved API_BASE' }).waitFor();
+  assert.equal((await hub.json<Record<string, unknown>>('/env'))['API_BASE'], 'https://other.test');
+  await page.screenshot({ path: join(shots, 'workbench-env.png') });
+
+  await page.getByTestId('env').getByRole('button', { name: 'Delete' }).click();
+  await page.getByTestId('env').getByText('API_BASE').waitFor({ state: 'detached' });
+  assert.equal((await hub.json<Record<string, unknown>>('/env'))['API_BASE'], undefined);
+});
+
+test('a secret set in the UI is listed by name and its value never appears on the page', async () => {
+  const value = 's3cr3t-value-do-not-show';
+  await page.getByRole('button', { name: 'Secrets', exact: true }).click();
+  await page.getByLabel('Secret name').fill('db_password');
+  await page.getByLabel('Secret value').fill(value);
+  assert.equal(await page.getByLabel('Secret value').getAttribute('type'), 'password');
+  await page.getByRole('button', { name: 'Set secret' }).click();
+  await page.getByTestId('secrets').getByText('db_password').waitFor();
+  assert.ok((await hub.json<string[]>('/secrets')).includes('db_password'));
+  assert.ok(!(await page.content()).includes(value), 'the page source does not hold the value');
+  assert.equal(await page.getByLabel('Secret value').inputValue(), '', 'the field is cleared');
+  await page.screenshot({ path: join(shots, 'workbench-secrets.png') });
+});
+
+test('the Systems view lists systems with their configuration', async () => {
+  await page.getByRole('button', { name: 'Systems', exact: true }).click();
+  const systems = page.getByTestId('systems');
+  await systems.filter({ hasText: 'http://crm.invalid/api' }).waitFor();
+  assert.match((await systems.textContent()) ?? '', /crm/);
+  await page.screenshot({ path: join(shots, 'workbench-systems.png') });
+});
