@@ -14,7 +14,7 @@
 
 import type { RunState } from '../context.js';
 import { isPathString } from '../paths.js';
-import { expression, one, optional, type FunctionSpec } from '../registry.js';
+import { expression, valuesFunction, one, optional, type FunctionSpec } from '../registry.js';
 import { Ni, Uri, firstOf, isDict, isPlainString, mapValues, setProperty, typedOf, type DtlDict, type DtlValue } from '../values.js';
 import { firstString } from './util.js';
 
@@ -256,6 +256,22 @@ function nameOf(v: DtlValue): string | undefined {
   return niOf(v)?.body;
 }
 
+/** ni-ns and ni-id: one part of each namespaced identifier or "ns:id" string; other values are left out. */
+function nameParts(spec: { name: string; description: string; examples: FunctionSpec['examples']; part: (name: string) => string }): FunctionSpec {
+  return valuesFunction({
+    name: spec.name,
+    family: FAMILY,
+    description: spec.description,
+    examples: spec.examples,
+    json: 'yes',
+    make: (values) => (ctx) =>
+      mapValues(values(ctx), (x) => {
+        const name = nameOf(x);
+        return name === undefined ? undefined : spec.part(name);
+      }),
+  });
+}
+
 export const identifierFunctions: FunctionSpec[] = [
   expression({
     name: 'ni',
@@ -295,10 +311,8 @@ export const identifierFunctions: FunctionSpec[] = [
     },
   }),
 
-  expression({
+  nameParts({
     name: 'ni-ns',
-    family: FAMILY,
-    params: [one('VALUES', 'value')],
     description: 'The namespace part of each namespaced identifier or "ns:id" string ("" when there is none); other values are left out.',
     examples: [
       { expression: ['ni-ns', '~:foo:bar'], result: 'foo' },
@@ -306,21 +320,11 @@ export const identifierFunctions: FunctionSpec[] = [
       { expression: ['ni-ns', 'foo'], result: '' },
       { expression: ['ni-ns', ['list', '~:foo:bar', '~:bar:baz']], result: ['foo', 'bar'] },
     ],
-    json: 'yes',
-    compile(b, cc) {
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) =>
-        mapValues(values(ctx), (x) => {
-          const name = nameOf(x);
-          return name === undefined ? undefined : namespacePart(name);
-        });
-    },
+    part: namespacePart,
   }),
 
-  expression({
+  nameParts({
     name: 'ni-id',
-    family: FAMILY,
-    params: [one('VALUES', 'value')],
     description: 'The identifier part of each namespaced identifier or "ns:id" string (the whole string when it has no namespace); other values are left out.',
     examples: [
       { expression: ['ni-id', '~:foo:bar'], result: 'bar' },
@@ -328,15 +332,7 @@ export const identifierFunctions: FunctionSpec[] = [
       { expression: ['ni-id', 'bar'], result: 'bar' },
       { expression: ['ni-id', ['list', '~:foo:bar', '~:bar:baz']], result: ['bar', 'baz'] },
     ],
-    json: 'yes',
-    compile(b, cc) {
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) =>
-        mapValues(values(ctx), (x) => {
-          const name = nameOf(x);
-          return name === undefined ? undefined : identifierPart(name);
-        });
-    },
+    part: identifierPart,
   }),
 
   expression({
