@@ -13,7 +13,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,
   {
-    files: ['renderer/**/*.svelte'],
+    files: ['renderer/**/*.svelte', 'renderer/**/*.svelte.ts'],
     languageOptions: { parser: svelteParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
   },
   {

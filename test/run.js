@@ -23,5 +23,20 @@ if (selected.length === 0) {
   console.error('no test files found under out/test; run "npm run build" first');
   process.exit(1);
 }
+// The keychain tests need a real Secret Service: on Linux, run the whole suite inside a private D-Bus
+// session with an unlocked gnome-keyring (apt: dbus gnome-keyring). Elsewhere the OS keychain is used.
+const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING && onPath('dbus-run-session') && onPath('gnome-keyring-daemon')) {
+  const inner = 'printf "datahub-tests" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" "$@"';
+  const res = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner, process.execPath, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, DATAHUB_TEST_KEYRING: 'secret-service' },
+  });
+  process.exit(res.status ?? 1);
+}
+if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING) {
+  console.error('note: dbus-run-session or gnome-keyring-daemon is missing (apt: dbus gnome-keyring); keychain tests will fail');
+}
 const res = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...selected], { stdio: 'inherit', cwd: root });
 process.exit(res.status ?? 1);

@@ -7,6 +7,8 @@ import { Hub } from '../../hub-core/hub.js';
 import { Workspace } from '../../hub-core/workspace.js';
 import { TokenService } from '../server/auth.js';
 import { buildServer } from '../server/app.js';
+import { ConnectionStore } from '../remote/connections.js';
+import { OsKeychain } from '../secrets/keychain.js';
 import { LoginCodes } from '../server/ui.js';
 
 export const DEFAULT_PORT = 9042;
@@ -87,6 +89,7 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       tokens,
       loginCodes,
       host: options.host,
+      desktop: { dataDir, connections: new ConnectionStore(dataDir, new OsKeychain()), workspaceDir: options.workspace !== undefined ? resolve(options.workspace) : undefined },
       logger: options.logger ?? false,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     });

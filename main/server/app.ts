@@ -22,6 +22,7 @@ import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
+import { desktopPlugin, type DesktopContext } from './desktop.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +41,8 @@ export interface ServerOptions {
   extraHosts?: string[];
   /** One-time login codes for the browser UI. */
   loginCodes?: LoginCodes;
+  /** The desktop host's routes (/desktop/...); left out, the server is a plain instance API. */
+  desktop?: Omit<DesktopContext, 'hub'>;
 }
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024 * 1024;
@@ -77,7 +80,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Decide by the route that matched, never by the raw URL: the router decodes the path, so
     // "/%61pi/pipes" reaches the /api/pipes handler although its raw URL does not start with /api.
     const route = request.routeOptions.url;
-    if (!(route ?? request.url).startsWith('/api')) return undefined;
+    const path = route ?? request.url;
+    if (!path.startsWith('/api') && !path.startsWith('/desktop')) return undefined;
     const key = `${request.method} ${route ?? ''}`;
     if (PUBLIC.has(key)) return undefined;
     const header = request.headers.authorization;
@@ -128,6 +132,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     { prefix: '/api' },
   );
+
+  if (options.desktop) {
+    const desktop: DesktopContext = { hub: options.hub, ...options.desktop };
+    await app.register(async (scope) => desktopPlugin(scope, desktop), { prefix: '/desktop' });
+  }
 
   await app.register(uiPlugin, { tokens: options.tokens, codes: options.loginCodes ?? new LoginCodes() });
   return app;

@@ -1,5 +1,6 @@
 // The renderer talks to the hub over HTTP only. In a browser the session cookie set by /login
 // authenticates; the Electron shell passes the same origin, so this file works unchanged there.
+import { apiBase } from './instance.svelte';
 
 export interface ApiError {
   status: number;
@@ -13,8 +14,8 @@ export class HubRequestError extends Error {
   }
 }
 
-export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`/api${path}`, { credentials: 'same-origin', ...init });
+async function request<T>(url: string, init: RequestInit): Promise<T> {
+  const res = await fetch(url, { credentials: 'same-origin', ...init });
   const text = await res.text();
   if (!res.ok) {
     let body: { error?: string; detail?: string | null } = {};
@@ -26,4 +27,24 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
     throw new HubRequestError({ status: res.status, error: body.error ?? res.statusText, detail: body.detail ?? null });
   }
   return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+/** A call to the instance API of the hub the workbench currently shows (local or remote). */
+export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return request<T>(`${apiBase()}${path}`, init);
+}
+
+/** A call to the local hub's instance API, whatever instance is shown (workspace, test runner). */
+export function localApi<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return request<T>(`/api${path}`, init);
+}
+
+/** A call to the desktop host's own routes (/desktop/...): connections, portal, remote sync. */
+export function hostApi<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return request<T>(`/desktop${path}`, init);
+}
+
+/** JSON body helper: `api('/x', json('PUT', body))`. */
+export function json(method: string, body: unknown): RequestInit {
+  return { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }

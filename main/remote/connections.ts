@@ -1,0 +1,93 @@
+// Saved connections to remote portals and instances. The list (names, URLs) lives in
+// <data>/connections.json; each token lives only in the OS keychain under "connection:<id>".
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { SecretStore } from '../secrets/secret-store.js';
+
+export type ConnectionKind = 'portal' | 'instance';
+
+export interface Connection {
+  id: string;
+  kind: ConnectionKind;
+  label: string;
+  /** Base URL: the portal API root, or an instance's API root (…/api). */
+  url: string;
+  created: string;
+  /** For an instance opened from a portal: the subscription it belongs to and the portal connection. */
+  subscription?: string;
+  portal?: string;
+}
+
+export interface NewConnection {
+  kind: ConnectionKind;
+  label: string;
+  url: string;
+  token: string;
+  subscription?: string;
+  portal?: string;
+}
+
+export class ConnectionStore {
+  private readonly file: string;
+
+  constructor(
+    dataDir: string,
+    readonly secrets: SecretStore,
+  ) {
+    this.file = join(dataDir, 'connections.json');
+  }
+
+  list(): Connection[] {
+    if (!existsSync(this.file)) return [];
+    return JSON.parse(readFileSync(this.file, 'utf8')) as Connection[];
+  }
+
+  get(id: string): Connection | undefined {
+    return this.list().find((c) => c.id === id);
+  }
+
+  private save(all: Connection[]): void {
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, this.file);
+  }
+
+  /** Stores the token in the keychain first: a connection is listed only once its secret is safe. */
+  async add(input: NewConnection): Promise<Connection> {
+    const connection: Connection = {
+      id: randomUUID(),
+      kind: input.kind,
+      label: input.label,
+      url: input.url.replace(/\/+$/, ''),
+      created: new Date().toISOString(),
+      ...(input.subscription !== undefined ? { subscription: input.subscription } : {}),
+      ...(input.portal !== undefined ? { portal: input.portal } : {}),
+    };
+    await this.secrets.set(accountOf(connection.id), input.token);
+    this.save([...this.list(), connection]);
+    return connection;
+  }
+
+  async setToken(id: string, token: string): Promise<void> {
+    await this.secrets.set(accountOf(id), token);
+  }
+
+  /** The token, for the host process only; never hand it to the renderer. */
+  async token(id: string): Promise<string | null> {
+    return this.secrets.get(accountOf(id));
+  }
+
+  /** Removes the connection and deletes its secret from the keychain. */
+  async remove(id: string): Promise<boolean> {
+    const all = this.list();
+    if (!all.some((c) => c.id === id)) return false;
+    await this.secrets.delete(accountOf(id));
+    this.save(all.filter((c) => c.id !== id));
+    return true;
+  }
+}
+
+export function accountOf(id: string): string {
+  return `connection:${id}`;
+}

@@ -1,0 +1,23 @@
+// The desktop host's own routes under /desktop: saved connections and the remote portal, remote
+// instances (proxied so their tokens stay in the keychain), and the local workspace's test runner.
+// Same authentication as /api (see app.ts); none of these is part of the instance API.
+import type { FastifyInstance } from 'fastify';
+import type { Hub } from '../../hub-core/hub.js';
+import type { ConnectionStore } from '../remote/connections.js';
+import { portalRoutes } from './routes/desktop-portal.js';
+import { remoteRoutes } from './routes/desktop-remote.js';
+import { workspaceRoutes } from './routes/desktop-workspace.js';
+
+export interface DesktopContext {
+  hub: Hub;
+  dataDir: string;
+  connections: ConnectionStore;
+  /** The workspace folder the hub was opened on, if any. */
+  workspaceDir: string | undefined;
+}
+
+export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
+  await app.register(async (scope) => portalRoutes(scope, ctx));
+  await app.register(async (scope) => remoteRoutes(scope, ctx));
+  await app.register(async (scope) => workspaceRoutes(scope, ctx));
+}
