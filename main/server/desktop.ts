@@ -7,6 +7,7 @@ import type { ConnectionStore } from '../remote/connections.js';
 import { portalRoutes } from './routes/desktop-portal.js';
 import { remoteRoutes } from './routes/desktop-remote.js';
 import { workspaceRoutes } from './routes/desktop-workspace.js';
+import { downloadRoutes } from './routes/desktop-download.js';
 
 export interface DesktopContext {
   hub: Hub;
@@ -20,4 +21,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => portalRoutes(scope, ctx));
   await app.register(async (scope) => remoteRoutes(scope, ctx));
   await app.register(async (scope) => workspaceRoutes(scope, ctx));
+  await app.register(async (scope) => downloadRoutes(scope, ctx));
 }
