@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every compiled test file with node's test runner; the closing lines report pass/fail counts.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,8 @@ if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING && onPath(
   const res = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner, process.execPath, ...process.argv.slice(1)], {
     stdio: 'inherit',
     cwd: root,
-    env: { ...process.env, DATAHUB_TEST_KEYRING: 'secret-service' },
+    // A keyring folder of its own: never the user's login keyring, whatever password that has.
+    env: { ...process.env, DATAHUB_TEST_KEYRING: 'secret-service', XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'datahub-keyring-')) },
   });
   process.exit(res.status ?? 1);
 }

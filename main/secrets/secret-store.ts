@@ -10,4 +10,6 @@ export interface SecretStore {
 }
 
 /** Thrown when the OS keychain cannot be reached; the message says what to install or unlock. */
-export class SecretStoreUnavailable extends Error {}
+export class SecretStoreUnavailable extends Error {
+  override readonly name = 'SecretStoreUnavailable';
+}

@@ -1,6 +1,7 @@
 // The renderer talks to the hub over HTTP only. In a browser the session cookie set by /login
 // authenticates; the Electron shell passes the same origin, so this file works unchanged there.
 import { apiBase } from './instance.svelte';
+import { desktopAuthorization } from './desktop-bridge';
 
 export interface ApiError {
   status: number;
@@ -15,7 +16,11 @@ export class HubRequestError extends Error {
 }
 
 async function request<T>(url: string, init: RequestInit): Promise<T> {
-  const res = await fetch(url, { credentials: 'same-origin', ...init });
+  // Inside the desktop app the preload API hands over the hub's per-launch token.
+  const authorization = desktopAuthorization();
+  const headers = new Headers(init.headers);
+  if (authorization && !headers.has('authorization')) headers.set('authorization', authorization);
+  const res = await fetch(url, { credentials: 'same-origin', ...init, headers });
   const text = await res.text();
   if (!res.ok) {
     let body: { error?: string; detail?: string | null } = {};

@@ -1,0 +1,55 @@
+// The one map of IPC channels between the main process and the preload script. Both sides are typed from
+// it (main/electron/ipc.ts, preload.cts), so a channel name or payload cannot drift between them.
+// renderer/src/lib/desktop-bridge.ts repeats DesktopApi because the renderer may not import main/.
+
+export const VIEWS = ['pipes', 'datasets', 'graph', 'systems', 'env', 'secrets', 'config', 'tests', 'remote'] as const;
+export type WorkbenchView = (typeof VIEWS)[number];
+
+export interface RecentWorkspaceInfo {
+  path: string;
+  name: string;
+}
+
+/** What the window learns about the running hub when its page loads. */
+export interface DesktopSession {
+  hubUrl: string;
+  /** The hub's per-launch admin token (sent as `Authorization: Bearer`); never part of a URL. */
+  token: string;
+  workspace: string;
+  platform: NodeJS.Platform;
+  appVersion: string;
+}
+
+/** Commands from the native menu that the page carries out. */
+export type MenuCommand = { kind: 'navigate'; view: WorkbenchView };
+
+/** Renderer → main requests answered with a promise (ipcRenderer.invoke / ipcMain.handle). */
+export interface InvokeChannels {
+  /** Show the open-folder dialog, or reopen a folder from the recent list; null when cancelled. */
+  'workspace:open': { request: { recent?: string }; response: { opened: string } | null };
+  'workspace:recent': { request: null; response: RecentWorkspaceInfo[] };
+}
+
+/** Renderer → main requests answered synchronously, once, while the preload script runs. */
+export interface SyncChannels {
+  'desktop:session': { request: null; response: DesktopSession | null };
+}
+
+/** Main → renderer events. */
+export interface EventChannels {
+  'menu:command': MenuCommand;
+}
+
+/** `window.datahubDesktop` as the preload script exposes it. */
+export interface DesktopApi {
+  readonly hubUrl: string;
+  readonly token: string;
+  readonly workspace: string;
+  readonly platform: NodeJS.Platform;
+  readonly appVersion: string;
+  openWorkspace(): Promise<{ opened: string } | null>;
+  openRecentWorkspace(path: string): Promise<{ opened: string } | null>;
+  recentWorkspaces(): Promise<RecentWorkspaceInfo[]>;
+  /** Subscribe to menu commands; returns the unsubscribe function. */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+}

@@ -1,0 +1,87 @@
+// The native menu: the usual roles and shortcuts, plus workspace commands and views of the workbench.
+import { Menu, type MenuItemConstructorOptions } from 'electron';
+import type { MenuCommand, RecentWorkspaceInfo, WorkbenchView } from './channels.js';
+
+export interface MenuActions {
+  openWorkspace(): void;
+  openRecent(path: string): void;
+  clearRecent(): void;
+  command(command: MenuCommand): void;
+  openApiReference(): void;
+  back(): void;
+  openDataFolder(): void;
+}
+
+const VIEW_ITEMS: { view: WorkbenchView; label: string }[] = [
+  { view: 'pipes', label: 'Pipes' },
+  { view: 'datasets', label: 'Datasets' },
+  { view: 'graph', label: 'Graph' },
+  { view: 'systems', label: 'Systems' },
+  { view: 'env', label: 'Environment' },
+  { view: 'secrets', label: 'Secrets' },
+  { view: 'config', label: 'Node config' },
+  { view: 'tests', label: 'Tests' },
+  { view: 'remote', label: 'Remote' },
+];
+
+export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[], actions: MenuActions): Menu {
+  const mac = process.platform === 'darwin';
+  const recentItems: MenuItemConstructorOptions[] = recent.length
+    ? [
+        ...recent.map((r): MenuItemConstructorOptions => ({ label: `${r.name} — ${r.path}`, click: () => actions.openRecent(r.path) })),
+        { type: 'separator' },
+        { label: 'Clear Recent', click: () => actions.clearRecent() },
+      ]
+    : [{ label: 'No recent workspaces', enabled: false }];
+
+  const template: MenuItemConstructorOptions[] = [
+    ...(mac ? [{ label: appName, role: 'appMenu' } as MenuItemConstructorOptions] : []),
+    {
+      label: '&File',
+      submenu: [
+        { label: 'Open Workspace Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openWorkspace() },
+        { label: 'Open Recent', submenu: recentItems },
+        { type: 'separator' },
+        { label: 'Show Data Folder', click: () => actions.openDataFolder() },
+        ...(mac ? [] : [{ type: 'separator' } as MenuItemConstructorOptions, { role: 'quit' } as MenuItemConstructorOptions]),
+      ],
+    },
+    { label: '&Edit', role: 'editMenu' },
+    {
+      label: '&Go',
+      submenu: [
+        ...VIEW_ITEMS.map(({ view, label }, i): MenuItemConstructorOptions => ({
+          label,
+          accelerator: `CmdOrCtrl+${i + 1}`,
+          click: () => actions.command({ kind: 'navigate', view }),
+        })),
+        { type: 'separator' },
+        { label: 'Back', accelerator: mac ? 'Cmd+[' : 'Alt+Left', click: () => actions.back() },
+      ],
+    },
+    {
+      label: '&View',
+      submenu: [
+        { role: 'reload' },
+        { role: 'forceReload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { label: '&Window', role: 'windowMenu' },
+    {
+      label: '&Help',
+      role: 'help',
+      submenu: [
+        { label: 'Hub API Reference', click: () => actions.openApiReference() },
+        ...(mac ? [] : [{ role: 'about' } as MenuItemConstructorOptions]),
+      ],
+    },
+  ];
+  return Menu.buildFromTemplate(template);
+}

@@ -1,0 +1,66 @@
+// The window's security rules: a CSP header on every response of the hub's origin, no permissions, and
+// navigation that never leaves the hub (https links open in the system browser, anything else is dropped).
+import { shell, type Session, type WebContents } from 'electron';
+import { classifyNavigation, originOf } from './navigation-policy.js';
+
+// The hub sends the same policy for its pages; setting it here as well covers every response the window
+// loads from the hub, whatever route served it. Monaco needs blob: workers and inline styles.
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+export function secureSession(session: Session, hubOrigin: () => string | null): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    if (originOf(details.url) !== hubOrigin()) {
+      callback({});
+      return;
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(details.responseHeaders ?? {})) {
+      if (name.toLowerCase() !== 'content-security-policy') headers[name] = value;
+    }
+    headers['Content-Security-Policy'] = [APP_CSP];
+    callback({ responseHeaders: headers });
+  });
+  // Camera, notifications, geolocation, ...: the workbench needs none. Writing to the clipboard (the
+  // editor's copy) is the one thing the hub's own page may do.
+  session.setPermissionRequestHandler((contents, permission, callback, details) => {
+    callback(permission === 'clipboard-sanitized-write' && originOf(details.requestingUrl ?? contents.getURL()) === hubOrigin());
+  });
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
+    return permission === 'clipboard-sanitized-write' && originOf(requestingOrigin) === hubOrigin();
+  });
+}
+
+export function guardNavigation(contents: WebContents, hubOrigin: () => string | null): void {
+  const decide = (url: string): boolean => {
+    const verdict = classifyNavigation(url, hubOrigin());
+    if (verdict === 'external') void shell.openExternal(url);
+    return verdict === 'inside';
+  };
+  contents.on('will-navigate', (event) => {
+    if (!decide(event.url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => {
+    if (classifyNavigation(event.url, hubOrigin()) !== 'inside') event.preventDefault();
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (!event.isMainFrame && classifyNavigation(event.url, hubOrigin()) !== 'inside') event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    // New windows are never opened: hub links stay in the one window, https links go to the browser.
+    if (classifyNavigation(url, hubOrigin()) === 'external') void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}

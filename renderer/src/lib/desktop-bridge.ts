@@ -1,0 +1,48 @@
+// What the Electron shell's preload script exposes as `window.datahubDesktop` (main/electron/channels.ts
+// holds the original; the renderer may not import main/, so the shape is repeated here). In a plain browser
+// it is absent and the session cookie authenticates instead.
+
+export type DesktopView = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote';
+
+export interface RecentWorkspaceInfo {
+  path: string;
+  name: string;
+}
+
+export type DesktopMenuCommand = { kind: 'navigate'; view: DesktopView };
+
+export interface DesktopApi {
+  readonly hubUrl: string;
+  readonly token: string;
+  readonly workspace: string;
+  readonly platform: string;
+  readonly appVersion: string;
+  openWorkspace(): Promise<{ opened: string } | null>;
+  openRecentWorkspace(path: string): Promise<{ opened: string } | null>;
+  recentWorkspaces(): Promise<RecentWorkspaceInfo[]>;
+  onMenuCommand(listener: (command: DesktopMenuCommand) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    datahubDesktop?: DesktopApi;
+  }
+}
+
+/** The desktop API when running inside the Electron shell. */
+export function desktop(): DesktopApi | undefined {
+  return typeof window === 'undefined' ? undefined : window.datahubDesktop;
+}
+
+/** The Authorization header value for hub requests made from the desktop app, if any. */
+export function desktopAuthorization(): string | undefined {
+  const token = desktop()?.token;
+  return token ? `Bearer ${token}` : undefined;
+}
+
+/** Carry out the native menu's commands (Go → Pipes, ...); a no-op in a browser. */
+export function followDesktopMenu(navigate: (view: DesktopView) => void): () => void {
+  return desktop()?.onMenuCommand((command) => {
+    if (command.kind === 'navigate') navigate(command.view);
+  }) ?? (() => undefined);
+}
