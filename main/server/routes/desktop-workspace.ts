@@ -1,8 +1,184 @@
-// Placeholder: filled in by the workspace work item.
+// The workspace's test runner: the tests of the folder the hub was opened on (--workspace), run like `datahub test`
+// in a fresh temporary hub inside a worker thread. One run at a time; a second request while one runs is a 409.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
+import { bool, replies } from '../schemas.js';
+import { HubError } from '../../../hub-core/errors.js';
+import { workspaceNodeDir } from '../../../hub-core/workspace.js';
+import { readTestSpecs } from '../../../hub-core/project-test.js';
+import type { WorkspaceTestFailure, WorkspaceTestReport } from '../workspace-test-run.js';
+
+/** A run that takes longer than this is stopped (pipes that never settle, say) and answered with a 504. */
+const RUN_LIMIT_MS = 10 * 60_000;
+
+const conflict = { $ref: 'Error#' } as const;
+const nullableStr = { type: ['string', 'null'] } as const;
+
+const specSchema = {
+  type: 'object',
+  required: ['name', 'pipe', 'file', 'stage', 'ignore'],
+  properties: { name: { type: 'string' }, pipe: { type: 'string' }, file: { type: 'string' }, stage: { type: 'string' }, ignore: bool },
+} as const;
+
+const workspaceSchema = {
+  type: 'object',
+  required: ['dir', 'nodeDir', 'tests', 'problem', 'running'],
+  properties: {
+    dir: { type: 'string' },
+    nodeDir: { type: 'string' },
+    tests: { type: 'array', items: specSchema },
+    problem: { ...nullableStr, description: 'why the test specs cannot be read' },
+    running: { ...bool, description: 'a test run is in progress' },
+  },
+} as const;
+
+const valueSchema = {} as const;
+const diffSchema = {
+  type: 'object',
+  required: ['id', 'kind', 'changes'],
+  properties: {
+    id: { type: 'string' },
+    kind: { type: 'string', enum: ['missing', 'unexpected', 'changed'] },
+    entity: { type: 'object', additionalProperties: true },
+    changes: {
+      type: 'array',
+      items: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, expected: valueSchema, actual: valueSchema } },
+    },
+  },
+} as const;
+
+const reportSchema = {
+  type: 'object',
+  required: ['update', 'rounds', 'converged', 'pipes', 'tests', 'passed', 'failed', 'ignored', 'durationMs'],
+  properties: {
+    update: bool,
+    rounds: { type: 'integer' },
+    converged: bool,
+    pipes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['pipe', 'runs', 'processed', 'changes', 'status', 'error'],
+        properties: {
+          pipe: { type: 'string' },
+          runs: { type: 'integer' },
+          processed: { type: 'integer' },
+          changes: { type: 'integer' },
+          status: { type: 'string', enum: ['ok', 'failed', 'skipped'] },
+          error: nullableStr,
+        },
+      },
+    },
+    tests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'pipe', 'file', 'stage', 'status', 'error', 'diffs', 'diffText'],
+        properties: {
+          name: { type: 'string' },
+          pipe: { type: 'string' },
+          file: { type: 'string' },
+          stage: { type: 'string' },
+          status: { type: 'string', enum: ['passed', 'failed', 'ignored'] },
+          error: nullableStr,
+          diffs: { type: 'array', items: diffSchema },
+          diffText: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    passed: { type: 'integer' },
+    failed: { type: 'integer' },
+    ignored: { type: 'integer' },
+    durationMs: { type: 'integer' },
+  },
+} as const;
+
+function requireWorkspace(ctx: DesktopContext): { dir: string; nodeDir: string } {
+  const dir = ctx.workspaceDir;
+  if (dir === undefined) {
+    throw new HubError(409, 'no workspace is open', 'start the hub on a project folder: datahub serve --workspace <dir>');
+  }
+  const nodeDir = workspaceNodeDir(dir);
+  if (!['pipes', 'node-metadata.conf.json'].some((f) => existsSync(join(nodeDir, f)))) {
+    throw new HubError(400, `${dir} is not a project`, 'it has neither node/pipes/ nor node/node-metadata.conf.json');
+  }
+  return { dir, nodeDir };
+}
+
+/** Run the tests in a worker thread; resolves with the report or rejects with a HubError carrying the failure. */
+function runInWorker(dir: string, update: boolean, maxRounds: number | undefined): Promise<WorkspaceTestReport> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('../workspace-test-worker.js', import.meta.url), { workerData: { dir, update, maxRounds } });
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const timer = setTimeout(() => {
+      finish(() => reject(new HubError(504, 'the test run took too long', `stopped after ${RUN_LIMIT_MS / 60_000} minutes; do the pipes keep changing each other?`)));
+      void worker.terminate();
+    }, RUN_LIMIT_MS);
+    worker.on('message', (msg: { report?: WorkspaceTestReport; failure?: WorkspaceTestFailure }) => {
+      if (msg.report) finish(() => resolve(msg.report!));
+      else if (msg.failure) {
+        const f = msg.failure;
+        finish(() => reject(f.status >= 500 ? new Error(`${f.error}: ${f.detail ?? ''}`) : new HubError(f.status, f.error, f.detail ?? undefined)));
+      }
+    });
+    worker.on('error', (err) => finish(() => reject(err)));
+    worker.on('exit', (code) => finish(() => reject(new Error(`the test run stopped unexpectedly (exit code ${code})`))));
+  });
+}
 
 export async function workspaceRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
-  void app;
-  void ctx;
+  const tags = ['desktop'];
+  let running = false;
+
+  app.get('/workspace', {
+    schema: {
+      tags,
+      summary: 'The open workspace folder and its tests (node/expected/*.test.json)',
+      response: replies({ 200: workspaceSchema, 409: conflict }),
+    },
+    handler: async () => {
+      const { dir, nodeDir } = requireWorkspace(ctx);
+      let tests: { name: string; pipe: string; file: string; stage: string; ignore: boolean }[] = [];
+      let problem: string | null = null;
+      try {
+        tests = readTestSpecs(nodeDir).map((s) => ({ name: s.name, pipe: s.pipe, file: s.file, stage: s.stage, ignore: s.ignore }));
+      } catch (e) {
+        problem = e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e);
+      }
+      return { dir, nodeDir, tests, problem, running };
+    },
+  });
+
+  app.post<{ Body: { update?: boolean; maxRounds?: number } | undefined }>('/workspace/test', {
+    schema: {
+      tags,
+      summary: 'Run the workspace tests in a fresh temporary hub, like `datahub test`',
+      description: 'With `update: true` the expected files are rewritten from the pipes\' output (`datahub test --update`). One run at a time.',
+      body: {
+        type: ['object', 'null'],
+        additionalProperties: false,
+        properties: { update: bool, maxRounds: { type: 'integer', minimum: 1, maximum: 1000 } },
+      },
+      response: replies({ 200: reportSchema, 409: conflict, 504: conflict }),
+    },
+    handler: async (req) => {
+      const { dir } = requireWorkspace(ctx);
+      if (running) throw new HubError(409, 'a test run is already in progress', 'wait for it to finish, then run again');
+      running = true;
+      try {
+        return await runInWorker(dir, req.body?.update === true, req.body?.maxRounds);
+      } finally {
+        running = false;
+      }
+    },
+  });
 }

@@ -1,0 +1,74 @@
+// One `datahub test` run as data instead of printed lines: the same project runner and test comparison as the CLI
+// (main/cli/project.ts), returning per-test results with their per-entity diffs. Runs in a worker thread
+// (workspace-test-worker.ts) so a run of several seconds never holds up the host's event loop.
+import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary } from '../../hub-core/project-runner.js';
+import { formatDiffs, readTestSpecs, runTest, type EntityDiff } from '../../hub-core/project-test.js';
+import { HubError } from '../../hub-core/errors.js';
+
+export interface WorkspaceTestResult {
+  name: string;
+  pipe: string;
+  /** The expected file, relative to node/expected/. */
+  file: string;
+  stage: string;
+  status: 'passed' | 'failed' | 'ignored';
+  /** Why the test could not compare (unknown pipe, missing file, the pipe failed, ...). */
+  error: string | null;
+  diffs: EntityDiff[];
+  /** The diffs as the CLI prints them. */
+  diffText: string[];
+}
+
+export interface WorkspaceTestReport {
+  update: boolean;
+  rounds: number;
+  converged: boolean;
+  pipes: PipeRunSummary[];
+  tests: WorkspaceTestResult[];
+  passed: number;
+  failed: number;
+  ignored: number;
+  durationMs: number;
+}
+
+export interface WorkspaceTestFailure {
+  status: number;
+  error: string;
+  detail: string | null;
+}
+
+/** Run a project's tests (or, with `update`, rewrite its expected files). Throws HubError when it cannot load. */
+export async function runWorkspaceTests(dir: string, options: { update?: boolean; maxRounds?: number } = {}): Promise<WorkspaceTestReport> {
+  const started = Date.now();
+  const update = options.update === true;
+  const run = await runProject(dir, { maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS });
+  try {
+    const specs = readTestSpecs(run.nodeDir);
+    const tests: WorkspaceTestResult[] = [];
+    for (const spec of specs) {
+      const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
+      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError: pipe?.status === 'failed' ? pipe.error : null });
+      tests.push({ name: spec.name, pipe: spec.pipe, file: spec.file, stage: spec.stage, status: r.status, error: r.error, diffs: r.diffs, diffText: formatDiffs(r.diffs) });
+    }
+    const count = (s: WorkspaceTestResult['status']): number => tests.filter((t) => t.status === s).length;
+    return {
+      update,
+      rounds: run.rounds,
+      converged: run.converged,
+      pipes: run.pipes,
+      tests,
+      passed: count('passed'),
+      failed: count('failed'),
+      ignored: count('ignored'),
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    run.close();
+  }
+}
+
+/** An error of a run as the `{error, detail}` the API answers: a HubError keeps its status, anything else is a 500. */
+export function failureOf(e: unknown): WorkspaceTestFailure {
+  if (e instanceof HubError) return { status: e.status, error: e.message, detail: e.detail ?? null };
+  return { status: 500, error: 'the test run crashed', detail: e instanceof Error ? e.message : String(e) };
+}
