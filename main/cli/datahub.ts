@@ -16,8 +16,9 @@ Usage:
       A token for the API is written to <data>/access-token. With --workspace, the project's node/ folder
       (pipes/, systems/, node-metadata.conf.json, test-env.json) is loaded, watched, and API edits are written back.
   datahub start [--data <dir>] [--workspace <project dir>] [--port <n>]
-      Open the desktop app; without an Electron binary, run the hub for a browser. Without --workspace it opens
-      the sample workspace (copied to <data>/sample-workspace on the first start).
+      Open the desktop app; without an Electron binary, run the hub for a browser. Without --workspace the app
+      reopens the folder used last, or the sample workspace on a first start (the browser fallback always opens
+      the sample workspace, copied to <data>/sample-workspace on the first start).
   datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
       (default principal group:Developer; give --principal group:Admin for an administrator)
   datahub user remove --email <e> [--data <dir>]
