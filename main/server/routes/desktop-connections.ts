@@ -1,0 +1,124 @@
+// /desktop/connections: saved portal and instance connections. A token is checked against its portal
+// (GET /api/profile) or instance (GET /api/status) before it is stored, and only in the OS keychain;
+// no answer ever carries it.
+import type { FastifyInstance } from 'fastify';
+import type { DesktopContext } from '../desktop.js';
+import { HubError } from '../../../hub-core/errors.js';
+import type { Connection, NewConnection } from '../../remote/connections.js';
+import { PortalClient, PortalError, portalApiRoot } from '../../remote/portal-client.js';
+import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
+import { replies, str } from '../schemas.js';
+
+export const connectionSchema = {
+  type: 'object',
+  required: ['id', 'kind', 'label', 'url', 'created'],
+  additionalProperties: false,
+  properties: {
+    id: str,
+    kind: { type: 'string', enum: ['portal', 'instance'] },
+    label: str,
+    url: str,
+    created: str,
+    subscription: str,
+    portal: str,
+  },
+} as const;
+
+export const moreErrors = { 403: { $ref: 'Error#' }, 409: { $ref: 'Error#' }, 502: { $ref: 'Error#' }, 503: { $ref: 'Error#' }, 504: { $ref: 'Error#' } } as const;
+
+/** Runs a portal or keychain step, turning its failures into the hub's {error, detail} answers. */
+export async function upstream<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof PortalError) throw new HubError(e.status, e.message, e.detail ?? undefined);
+    if (e instanceof SecretStoreUnavailable) throw new HubError(503, 'the OS keychain is not available', e.message);
+    throw e;
+  }
+}
+
+/** Checks an instance token with GET <api>/status. */
+async function verifyInstance(apiRoot: string, token: string): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(`${apiRoot}/status`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(15_000), redirect: 'error' });
+  } catch (e) {
+    const err = e as Error;
+    if (err.name === 'TimeoutError') throw new PortalError(504, 'the instance did not answer in time', apiRoot);
+    throw new PortalError(502, 'the instance cannot be reached', `${new URL(apiRoot).host}: ${(err.cause as Error | undefined)?.message ?? err.message}`);
+  }
+  await res.body?.cancel();
+  if (res.status === 401 || res.status === 403) throw new PortalError(403, 'the instance refused the token', 'check that the token belongs to this instance and has not expired');
+  if (!res.ok) throw new PortalError(502, `the instance answered HTTP ${res.status} to GET /api/status`, 'is this the address of a data hub instance API?');
+}
+
+function apiRootOf(url: string): string {
+  try {
+    return portalApiRoot(url);
+  } catch (e) {
+    if (e instanceof PortalError) throw e;
+    throw new PortalError(400, 'not a valid address', `${JSON.stringify(url)} is not a URL`);
+  }
+}
+
+/** Verify, then store (token in the keychain, the rest in connections.json). */
+export async function addVerifiedConnection(ctx: DesktopContext, input: NewConnection): Promise<Connection> {
+  return upstream(async () => {
+    const url = apiRootOf(input.url);
+    if (input.kind === 'portal') await PortalClient.withToken(url, input.token).profile();
+    else await verifyInstance(url, input.token);
+    return ctx.connections.add({ ...input, url });
+  });
+}
+
+export async function connectionRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
+  app.get('/connections', {
+    schema: { tags: ['desktop'], summary: 'Saved portal and instance connections (never their tokens)', response: replies({ 200: { type: 'array', items: connectionSchema } }) },
+    handler: async () => ctx.connections.list(),
+  });
+
+  app.post<{ Body: NewConnection }>('/connections', {
+    schema: {
+      tags: ['desktop'],
+      summary: 'Verify a token against its portal or instance, then save the connection with the token in the OS keychain',
+      body: {
+        type: 'object',
+        required: ['kind', 'label', 'url', 'token'],
+        additionalProperties: false,
+        properties: {
+          kind: { type: 'string', enum: ['portal', 'instance'] },
+          label: { type: 'string', minLength: 1, maxLength: 200 },
+          url: { type: 'string', minLength: 1, maxLength: 2000 },
+          token: { type: 'string', minLength: 1, maxLength: 20000 },
+          subscription: { type: 'string', minLength: 1, maxLength: 500 },
+          portal: { type: 'string', minLength: 1, maxLength: 100 },
+        },
+      },
+      response: { ...replies({ 201: connectionSchema }), ...moreErrors },
+    },
+    handler: async (req, reply) => {
+      const body = req.body;
+      if (body.portal !== undefined && ctx.connections.get(body.portal)?.kind !== 'portal') {
+        throw new HubError(400, 'unknown portal connection', `no saved portal connection ${JSON.stringify(body.portal)}`);
+      }
+      const token = body.token.trim();
+      if (/\s/.test(token)) throw new HubError(400, 'a token has no spaces', 'paste only the token, without "Bearer"');
+      const saved = await addVerifiedConnection(ctx, { ...body, label: body.label.trim(), token });
+      return reply.code(201).send(saved);
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/connections/:id', {
+    schema: {
+      tags: ['desktop'],
+      summary: 'Remove a connection and delete its token from the OS keychain',
+      params: { type: 'object', required: ['id'], properties: { id: str } },
+      response: { ...replies({ 204: { type: 'null' } }), ...moreErrors },
+    },
+    handler: async (req, reply) => {
+      const removed = await upstream(() => ctx.connections.remove(req.params.id));
+      if (!removed) throw new HubError(404, 'connection not found', `no saved connection ${JSON.stringify(req.params.id)}`);
+      return reply.code(204).send();
+    },
+  });
+}

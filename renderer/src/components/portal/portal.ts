@@ -1,0 +1,177 @@
+// The portal as the UI sees it: calls to the desktop host's /desktop/portal/<conn>/... routes (the host
+// holds the portal token) and the record shapes it answers with.
+import { hostApi, json } from '../../lib/api';
+
+export type Rec = Record<string, unknown>;
+
+export interface Connection {
+  id: string;
+  kind: 'portal' | 'instance';
+  label: string;
+  url: string;
+  created: string;
+  subscription?: string;
+  portal?: string;
+}
+
+export interface Provider {
+  id: string;
+  login_url: string;
+  login_button_text?: string;
+  login_button_tooltip?: string;
+}
+
+export interface PortalInfo {
+  authentication_providers: Provider[];
+  status: Rec & { 'feature-level': number; health_status: { status: string; message?: string }; version?: string };
+}
+
+export interface Profile {
+  'supported-operations': Rec;
+  userInfo: { user_id?: string; profile?: { email?: string; name?: string; nickname?: string; email_is_verified?: boolean } };
+}
+
+export interface License {
+  'is-active-license'?: boolean;
+  original: { _id: string; created: string; email: string; expires: string };
+}
+
+export interface VpnConnection {
+  _id?: number;
+  gateway_address?: string;
+  address_spaces?: string[];
+  shared_key?: string;
+}
+
+export interface Subscription extends Rec {
+  _updated: unknown;
+  id: string;
+  name: string;
+  created: string;
+  type: string;
+  description?: string;
+  url?: string;
+  service?: string;
+  provisioning_status?: string;
+  connections?: { id: string; name: string; type: string; url: string }[];
+  licenses?: License[];
+  products?: Rec & { datahub?: Rec & { size?: string; version?: string; developer_mode?: boolean }; vpn?: Rec & { connections?: VpnConnection[] } };
+  'supported-operations'?: Rec;
+}
+
+export interface Role {
+  id: string;
+  name?: string;
+  description?: string;
+  'child-roles'?: string[];
+}
+
+export interface Member {
+  _updated?: unknown;
+  user: { email?: string; name?: string; user_id: string };
+  roles: string[];
+  audit?: { invited_ts?: string };
+}
+
+export interface ApiToken {
+  id: string;
+  name?: string;
+  description: string;
+  payload: { exp: number; iat: number; user_id: string };
+  jwt_string?: string;
+}
+
+export interface RuleType {
+  type: string;
+  name: string;
+  description: string;
+  schema: Rec;
+}
+
+export interface Rule {
+  id?: string;
+  type: string;
+  name?: string;
+  description?: string;
+  extra_rule_info?: Rec;
+  pipe_id?: string;
+  recipients?: { id: unknown; type?: string; methods?: string[] }[];
+}
+
+export interface Notification {
+  notification_id: number;
+  notification_rule_id: string;
+  notification_rule_name: string;
+  msg: string;
+  event_timestamp: string;
+  last_event_timestamp: string;
+  event_count: number;
+  is_ongoing: boolean;
+  pipe_id?: string;
+  subscription_id?: string;
+}
+
+export interface Alerts {
+  entries: { _id: string; subscription_id: string; pipe_id?: string; status?: string; notifications?: Notification[] }[];
+  pipes: Record<string, number>;
+}
+
+const e = encodeURIComponent;
+
+/** Calls for one saved portal connection. */
+export function portal(conn: string) {
+  const base = `/portal/${e(conn)}`;
+  const sub = (id: string): string => `${base}/subscriptions/${e(id)}`;
+  return {
+    info: () => hostApi<PortalInfo>(`${base}/info`),
+    profile: () => hostApi<Profile>(`${base}/profile`),
+    updateProfile: (p: { name?: string; nickname?: string }) => hostApi<Profile>(`${base}/profile`, json('PUT', p)),
+    subscriptions: () => hostApi<Subscription[]>(`${base}/subscriptions`),
+    subscription: (id: string) => hostApi<Subscription>(sub(id)),
+    updateSubscription: (id: string, body: Rec) => hostApi<Subscription>(sub(id), json('PUT', body)),
+    renewLicense: (id: string) => hostApi<Subscription>(`${sub(id)}/licenses`, { method: 'POST' }),
+    roles: (id: string) => hostApi<Role[]>(`${sub(id)}/roles`),
+    createRole: (id: string, role: Omit<Role, 'id'>) => hostApi<Role>(`${sub(id)}/roles`, json('POST', role)),
+    deleteRole: (id: string, role: string) => hostApi<void>(`${sub(id)}/roles/${e(role)}`, { method: 'DELETE' }),
+    members: (id: string, start: number, limit: number) => hostApi<Member[]>(`${sub(id)}/members?start=${start}&limit=${limit}`),
+    invite: (id: string, email: string, roles: string[]) => hostApi<Member>(`${sub(id)}/members`, json('POST', { email, roles })),
+    setRoles: (id: string, m: Member, roles: string[]) =>
+      hostApi<Member>(`${sub(id)}/members/${e(m.user.user_id)}`, json('PUT', { ...(m._updated !== undefined ? { _updated: m._updated } : {}), roles })),
+    apiTokens: (id: string) => hostApi<ApiToken[]>(`${sub(id)}/api-tokens`),
+    createApiToken: (id: string, body: { name: string; description: string; exp: number }) => hostApi<ApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
+    deleteApiToken: (id: string, token: string) => hostApi<void>(`${sub(id)}/api-tokens/${e(token)}`, { method: 'DELETE' }),
+    storeApiToken: (id: string, token: string, label: string) => hostApi<Connection>(`${sub(id)}/api-tokens/${e(token)}/store`, json('POST', { label })),
+    ruleTypes: (id: string, pipe: string) => hostApi<RuleType[]>(`${sub(id)}/pipes/${e(pipe)}/rule-types`),
+    allRules: (id: string) => hostApi<Rule[]>(`${sub(id)}/notification-rules`),
+    rules: (id: string, pipe: string) => hostApi<Rule[]>(`${sub(id)}/pipes/${e(pipe)}/notification-rules`),
+    createRule: (id: string, pipe: string, rule: Rule) => hostApi<Rule>(`${sub(id)}/pipes/${e(pipe)}/notification-rules`, json('POST', rule)),
+    deleteRule: (id: string, pipe: string, rule: string) => hostApi<void>(`${sub(id)}/pipes/${e(pipe)}/notification-rules/${e(rule)}`, { method: 'DELETE' }),
+    ruleNotifications: (id: string, pipe: string, rule: string) =>
+      hostApi<Notification[]>(`${sub(id)}/pipes/${e(pipe)}/notification-rules/${e(rule)}/notifications?limit=20`),
+    notifications: (limit: number, includeDismissed: boolean) => hostApi<Notification[]>(`${base}/notifications?limit=${limit}&include_dismissed=${includeDismissed}`),
+    summary: (id: string) => hostApi<Alerts>(`${base}/notification-summary?subscription=${e(id)}`),
+    monitoring: (id: string, pipe?: string) => hostApi<Rec>(`/portal/${e(conn)}/monitoring/${e(id)}${pipe ? `?pipe=${e(pipe)}` : ''}`),
+    invoicing: (id: string) => hostApi<Rec>(`/portal/${e(conn)}/monitoring/${e(id)}/invoicing`),
+  };
+}
+
+export type PortalCalls = ReturnType<typeof portal>;
+
+export const connections = {
+  list: () => hostApi<Connection[]>('/connections'),
+  add: (body: { kind: 'portal' | 'instance'; label: string; url: string; token: string }) => hostApi<Connection>('/connections', json('POST', body)),
+  remove: (id: string) => hostApi<void>(`/connections/${e(id)}`, { method: 'DELETE' }),
+};
+
+/** A date as the user's locale shows it; the raw text when it does not parse. */
+export function when(iso: string | number | undefined): string {
+  if (iso === undefined) return '';
+  const d = typeof iso === 'number' ? new Date(iso * 1000) : new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
+}
+
+/** Fired on window whenever a connection is added or removed here, so other lists can refresh. */
+export const CONNECTIONS_CHANGED = 'datahub:connections-changed';
+export function announceConnectionsChanged(): void {
+  window.dispatchEvent(new CustomEvent(CONNECTIONS_CHANGED));
+}

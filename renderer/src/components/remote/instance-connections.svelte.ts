@@ -1,0 +1,43 @@
+// Saved remote-instance connections, through the host's /desktop/connections routes. The token goes in once,
+// when a connection is added; the host keeps it in the OS keychain and never sends it back. The list is shared
+// state, so the connections panel and the sync panel always show the same instances.
+import { hostApi, json } from '../../lib/api';
+
+export interface InstanceConnection {
+  id: string;
+  kind: 'portal' | 'instance';
+  label: string;
+  url: string;
+  created: string;
+  subscription?: string;
+  portal?: string;
+}
+
+export const instances: { list: InstanceConnection[] } = $state({ list: [] });
+
+export async function refreshInstances(): Promise<InstanceConnection[]> {
+  const all = await hostApi<InstanceConnection[]>('/connections');
+  instances.list = all.filter((c) => c.kind === 'instance');
+  return instances.list;
+}
+
+export async function addInstance(label: string, url: string, token: string): Promise<InstanceConnection> {
+  const saved = await hostApi<InstanceConnection>('/connections', json('POST', { kind: 'instance', label, url, token }));
+  await refreshInstances();
+  return saved;
+}
+
+export async function removeInstance(id: string): Promise<void> {
+  await hostApi<void>(`/connections/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await refreshInstances();
+}
+
+/** Replaces the stored token after the host has checked it against the instance. */
+export function replaceToken(id: string, token: string): Promise<void> {
+  return hostApi<void>(`/remote/${encodeURIComponent(id)}/token`, json('PUT', { token }));
+}
+
+// The portal panel stores API tokens as instance connections; it announces every change with this event.
+window.addEventListener('datahub:connections-changed', () => {
+  refreshInstances().catch(() => undefined);
+});

@@ -1,0 +1,258 @@
+// The desktop's portal routes over HTTP: the real hub (host routes, real OS keychain) in front of the
+// spec-shaped portal server, with a second hub process as the subscription's remote instance.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AsyncEntry } from '@napi-rs/keyring';
+import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { startPortal, defaultPortalSeed, type PortalServer, type PortalUser } from './helpers/portal-server.js';
+
+let hub: HubProcess;
+let remote: HubProcess;
+let portal: PortalServer;
+let ada: PortalUser;
+let bob: PortalUser;
+let conn = '';
+const created: string[] = [];
+
+const keychain = (id: string): AsyncEntry => new AsyncEntry('datahub-desktop', `connection:${id}`, { linux: { store: 'secret-service' } });
+
+async function desk<T = unknown>(path: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: T; text: string }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${hub.token}` };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${hub.url}/desktop${path}`, { method: init.method ?? 'GET', headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T, text };
+}
+
+interface Conn {
+  id: string;
+  kind: string;
+  label: string;
+  url: string;
+  subscription?: string;
+  portal?: string;
+}
+type Rec = Record<string, unknown>;
+
+before(async () => {
+  remote = await startHub();
+  const seed = defaultPortalSeed(remote.api, { mintJwt: () => remote.token });
+  ada = seed.ada;
+  bob = seed.bob;
+  portal = await startPortal(seed);
+  hub = await startHub({ args: ['--log'] });
+});
+
+after(async () => {
+  for (const id of created) await keychain(id).deletePassword().catch(() => false);
+  await portal?.close();
+  await hub?.stop();
+  await remote?.stop();
+  if (hub) removeDir(hub.dataDir);
+  if (remote) removeDir(remote.dataDir);
+});
+
+test('a portal token is verified, kept only in the OS keychain, and never answered back', async () => {
+  const refused = await desk('/connections', { method: 'POST', json: { kind: 'portal', label: 'Portal', url: portal.url, token: 'not-a-real-token' } });
+  assert.equal(refused.status, 403, refused.text);
+  assert.match(refused.text, /portal refused the token/);
+  assert.deepEqual((await desk<Conn[]>('/connections')).body, [], 'a refused token is not saved');
+
+  const res = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'portal', label: 'Our portal', url: portal.url, token: ada.token } });
+  assert.equal(res.status, 201, res.text);
+  conn = res.body.id;
+  created.push(conn);
+  assert.equal(res.body.url, portal.api, 'the address is normalised to the API root');
+  assert.ok(!res.text.includes(ada.token));
+
+  const listed = await desk<Conn[]>('/connections');
+  assert.deepEqual(listed.body.map((c) => c.label), ['Our portal']);
+  assert.ok(!listed.text.includes(ada.token), 'the list never carries a token');
+  const file = readFileSync(join(hub.dataDir, 'connections.json'), 'utf8');
+  assert.ok(!file.includes(ada.token), 'connections.json never holds the token');
+  assert.equal(await keychain(conn).getPassword(), ada.token, 'the token is in the OS keychain');
+  assert.ok(portal.seenAuthorization.includes(`Bearer ${ada.token}`), 'the portal received the token as a Bearer header');
+
+  const bad = await desk('/connections', { method: 'POST', json: { kind: 'portal', label: 'x', url: 'ftp://example.com', token: 't' } });
+  assert.equal(bad.status, 400, bad.text);
+  const missing = await desk('/connections', { method: 'POST', json: { kind: 'portal', label: 'x', url: portal.url } });
+  assert.equal(missing.status, 400);
+});
+
+test('portal info lists the login providers; the profile is readable and editable', async () => {
+  const info = await desk<{ authentication_providers: { id: string }[] }>(`/portal/${conn}/info`);
+  assert.equal(info.status, 200, info.text);
+  assert.deepEqual(info.body.authentication_providers.map((p) => p.id), ['internal', 'example-sso']);
+  const changed = await desk<{ userInfo: { profile: { name: string; email: string } } }>(`/portal/${conn}/profile`, { method: 'PUT', json: { name: 'Ada King' } });
+  assert.equal(changed.status, 200, changed.text);
+  assert.equal(changed.body.userInfo.profile.name, 'Ada King');
+  assert.equal(changed.body.userInfo.profile.email, 'ada@example.com');
+  assert.equal((await desk(`/portal/nope/profile`)).status, 404);
+});
+
+test('subscriptions: list, edit with _updated, a stale _updated gives a clear 409, the VPN key stays masked', async () => {
+  const list = await desk<Rec[]>(`/portal/${conn}/subscriptions`);
+  assert.deepEqual(list.body.map((s) => s['name']), ['Production', 'Test']);
+  const sub = (await desk<Rec>(`/portal/${conn}/subscriptions/sub-prod`)).body;
+  const products = sub['products'] as { vpn: { connections: { shared_key: string }[] } };
+  assert.equal(products.vpn.connections[0]!.shared_key, '****', 'the shared key is masked');
+  assert.ok(!JSON.stringify(sub).includes('vpn-secret-9f2c'));
+
+  const edit = await desk<Rec>(`/portal/${conn}/subscriptions/sub-prod`, { method: 'PUT', json: { _updated: sub['_updated'], name: 'Production EU', products } });
+  assert.equal(edit.status, 200, edit.text);
+  assert.equal(edit.body['name'], 'Production EU');
+  assert.notDeepEqual(edit.body['_updated'], sub['_updated']);
+  assert.equal(portal.storedSharedKey('sub-prod'), 'vpn-secret-9f2c', 'sending **** keeps the stored key');
+
+  const stale = await desk<{ error: string }>(`/portal/${conn}/subscriptions/sub-prod`, { method: 'PUT', json: { _updated: sub['_updated'], name: 'Mine' } });
+  assert.equal(stale.status, 409, stale.text);
+  assert.equal(stale.body.error, 'Someone else changed this subscription since you opened it; reload to see their change');
+  assert.equal((await desk<Rec>(`/portal/${conn}/subscriptions/sub-prod`)).body['name'], 'Production EU', 'the stale edit wrote nothing');
+
+  const noVersion = await desk(`/portal/${conn}/subscriptions/sub-prod`, { method: 'PUT', json: { name: 'x' } });
+  assert.equal(noVersion.status, 400);
+  assert.equal((await desk(`/portal/${conn}/subscriptions/nope`)).status, 404);
+
+  const renewed = await desk<{ licenses: { 'is-active-license': boolean; original: { expires: string } }[] }>(`/portal/${conn}/subscriptions/sub-prod/licenses`, { method: 'POST' });
+  assert.equal(renewed.status, 200, renewed.text);
+  assert.equal(renewed.body.licenses.length, 2);
+  assert.deepEqual(renewed.body.licenses.map((l) => l['is-active-license']), [false, true]);
+  assert.ok(Date.parse(renewed.body.licenses[1]!.original.expires) > Date.parse(renewed.body.licenses[0]!.original.expires));
+});
+
+test('members page by page, invite, roles; a member of nothing is refused', async () => {
+  const first = await desk<{ user: { email: string } }[]>(`/portal/${conn}/subscriptions/sub-prod/members?start=0&limit=5`);
+  const second = await desk<{ user: { email: string } }[]>(`/portal/${conn}/subscriptions/sub-prod/members?start=5&limit=5`);
+  assert.equal(first.body.length, 5);
+  assert.equal(second.body.length, 5);
+  assert.equal(first.body[0]!.user.email, 'ada@example.com');
+  assert.ok(!first.body.some((m) => second.body.some((n) => n.user.email === m.user.email)), 'pages do not overlap');
+
+  const roles = await desk<{ id: string }[]>(`/portal/${conn}/subscriptions/sub-prod/roles`);
+  assert.ok(roles.body.some((r) => r.id === 'group:Developer'));
+  const custom = await desk<{ id: string }>(`/portal/${conn}/subscriptions/sub-prod/roles`, { method: 'POST', json: { name: 'Auditor', description: 'Reads logs', 'child-roles': ['group:Viewer'] } });
+  assert.equal(custom.status, 200, custom.text);
+
+  const invited = await desk<{ user: { email: string }; roles: string[] }>(`/portal/${conn}/subscriptions/sub-prod/members`, {
+    method: 'POST',
+    json: { email: 'grace@example.com', roles: ['group:Developer', custom.body.id] },
+  });
+  assert.equal(invited.status, 200, invited.text);
+  const all = await desk<{ user: { email: string } }[]>(`/portal/${conn}/subscriptions/sub-prod/members`);
+  assert.ok(all.body.some((m) => m.user.email === 'grace@example.com'));
+  const again = await desk<{ error: string }>(`/portal/${conn}/subscriptions/sub-prod/members`, { method: 'POST', json: { email: 'grace@example.com', roles: [] } });
+  assert.equal(again.status, 409);
+  assert.equal((await desk(`/portal/${conn}/subscriptions/sub-prod/members`, { method: 'POST', json: { email: 'not-an-address', roles: [] } })).status, 400);
+
+  const bobConn = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'portal', label: 'Bob', url: portal.api, token: bob.token } });
+  assert.equal(bobConn.status, 201);
+  created.push(bobConn.body.id);
+  const refused = await desk<{ error: string }>(`/portal/${bobConn.body.id}/subscriptions/sub-prod`);
+  assert.equal(refused.status, 403);
+  assert.match(refused.body.error, /does not allow/);
+  assert.equal((await desk(`/connections/${bobConn.body.id}`, { method: 'DELETE' })).status, 204);
+});
+
+test('an API token is shown once, can be stored as an instance connection, and deleted', async () => {
+  const exp = Math.floor(Date.now() / 1000) + 30 * 86400;
+  const made = await desk<{ id: string; jwt_string: string }>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { name: 'ci', description: 'for CI', exp } });
+  assert.equal(made.status, 200, made.text);
+  assert.equal(made.body.jwt_string, remote.token);
+  const list = await desk<Rec[]>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`);
+  assert.equal(list.body.length, 1);
+  assert.ok(!list.text.includes(made.body.jwt_string), 'the list never carries the signed token');
+
+  const stored = await desk<Conn>(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}/store`, { method: 'POST', json: { label: 'Production instance' } });
+  assert.equal(stored.status, 201, stored.text);
+  created.push(stored.body.id);
+  assert.equal(stored.body.kind, 'instance');
+  assert.equal(stored.body.url, remote.api);
+  assert.equal(stored.body.subscription, 'sub-prod');
+  assert.equal(stored.body.portal, conn);
+  assert.ok(!stored.text.includes(made.body.jwt_string));
+  assert.equal(await keychain(stored.body.id).getPassword(), made.body.jwt_string);
+  const twice = await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}/store`, { method: 'POST', json: {} });
+  assert.equal(twice.status, 404, 'a token is handed over once');
+
+  const past = await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { exp: 1000 } });
+  assert.equal(past.status, 400);
+  assert.equal((await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}`, { method: 'DELETE' })).status, 204);
+  assert.deepEqual((await desk<Rec[]>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`)).body, []);
+  assert.equal((await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}`, { method: 'DELETE' })).status, 404);
+});
+
+test('notification rules are checked against their type schema and raise alerts in the summary', async () => {
+  const types = await desk<{ type: string; schema: Rec }[]>(`/portal/${conn}/subscriptions/sub-prod/pipes/orders/rule-types`);
+  const pattern = types.body.find((t) => t.type === 'pattern_match');
+  assert.ok(pattern && pattern.schema['type'] === 'object');
+
+  const invalid = await desk<{ detail: string }>(`/portal/${conn}/subscriptions/sub-prod/pipes/orders/notification-rules`, {
+    method: 'POST',
+    json: { type: 'pattern_match', name: 'Timeouts', extra_rule_info: { metric: 'Reason why stopped' } },
+  });
+  assert.equal(invalid.status, 400, invalid.text);
+  assert.match(invalid.body.detail, /patterns/);
+
+  const rule = await desk<{ id: string; pipe_id: string }>(`/portal/${conn}/subscriptions/sub-prod/pipes/orders/notification-rules`, {
+    method: 'POST',
+    json: { type: 'pattern_match', name: 'Timeouts', extra_rule_info: { metric: 'Reason why stopped', patterns: ['*timed out*'] }, recipients: [{ id: 'ada@example.com', type: 'email', methods: ['email'] }] },
+  });
+  assert.equal(rule.status, 200, rule.text);
+  assert.equal(rule.body.pipe_id, 'orders');
+
+  let summary = await desk<{ pipes: Record<string, number>; entries: Rec[] }>(`/portal/${conn}/notification-summary?subscription=sub-prod`);
+  assert.equal(summary.status, 200, summary.text);
+  assert.deepEqual(summary.body.pipes, { orders: 0 });
+  assert.ok(summary.body.entries.some((e) => e['_id'] === 'sub-prod'), 'one entry per subscription');
+
+  portal.trigger('sub-prod', rule.body.id, 'read from crm timed out after 30 s');
+  summary = await desk(`/portal/${conn}/notification-summary?subscription=sub-prod`);
+  assert.deepEqual(summary.body.pipes, { orders: 1 });
+  const instance = (await desk<Conn[]>('/connections')).body.find((c) => c.kind === 'instance');
+  assert.ok(instance);
+  const badges = await desk<{ pipes: Record<string, number> }>(`/portal-alerts/${instance.id}`);
+  assert.deepEqual(badges.body.pipes, { orders: 1 }, 'an instance opened from the portal gets its pipe alerts');
+
+  const notes = await desk<{ msg: string }[]>(`/portal/${conn}/notifications`);
+  assert.deepEqual(notes.body.map((n) => n.msg), ['read from crm timed out after 30 s']);
+  const perRule = await desk<Rec[]>(`/portal/${conn}/subscriptions/sub-prod/pipes/orders/notification-rules/${rule.body.id}/notifications?limit=5`);
+  assert.equal(perRule.body.length, 1);
+
+  portal.resolve('sub-prod', 'orders');
+  summary = await desk(`/portal/${conn}/notification-summary?subscription=sub-prod`);
+  assert.deepEqual(summary.body.pipes, { orders: 0 }, 'a cleared pipe is back to ok');
+
+  const monitoring = await desk<Rec>(`/portal/${conn}/monitoring/sub-prod?pipe=orders`);
+  assert.equal(monitoring.body['pipe_id'], 'orders');
+});
+
+test('an instance connection is checked against the instance API before it is saved', async () => {
+  const wrong = await desk<{ error: string }>('/connections', { method: 'POST', json: { kind: 'instance', label: 'Remote', url: remote.url, token: 'nope' } });
+  assert.equal(wrong.status, 403, wrong.text);
+  assert.match(wrong.body.error, /instance refused the token/);
+  const unreachable = await desk<{ error: string }>('/connections', { method: 'POST', json: { kind: 'instance', label: 'Gone', url: 'http://127.0.0.1:9/api', token: 'x' } });
+  assert.equal(unreachable.status, 502, unreachable.text);
+  const ok = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'instance', label: 'Remote', url: remote.url, token: remote.token } });
+  assert.equal(ok.status, 201, ok.text);
+  created.push(ok.body.id);
+  assert.equal(ok.body.url, remote.api);
+  const noPortal = await desk<Conn>(`/portal/${ok.body.id}/subscriptions`);
+  assert.equal(noPortal.status, 400, 'an instance connection is not a portal');
+  assert.deepEqual((await desk<{ pipes: Record<string, number> }>(`/portal-alerts/${ok.body.id}`)).body.pipes, {}, 'no portal, no alerts');
+});
+
+test('removing a connection deletes its secret; no token ever reached the log', async () => {
+  const instances = (await desk<Conn[]>('/connections')).body.filter((c) => c.kind === 'instance');
+  for (const c of [...instances.map((i) => i.id), conn]) {
+    assert.equal((await desk(`/connections/${c}`, { method: 'DELETE' })).status, 204);
+    assert.equal(await keychain(c).getPassword(), null, 'the keychain entry is gone');
+  }
+  assert.deepEqual((await desk<Conn[]>('/connections')).body, []);
+  assert.equal((await desk(`/connections/${conn}`, { method: 'DELETE' })).status, 404);
+  assert.ok(existsSync(join(hub.dataDir, 'connections.json')));
+  const log = hub.output();
+  assert.match(log, /desktop\/connections/, 'the log was on');
+  for (const secret of [ada.token, bob.token, remote.token]) assert.ok(!log.includes(secret), 'no token in the hub log');
+});

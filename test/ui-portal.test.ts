@@ -1,0 +1,207 @@
+// The Remote view's portal pages in Chromium against the real hub, with the spec-shaped portal server
+// and a second hub as the subscription's instance: connect, edit (and a conflict), members, API tokens,
+// a notification rule from its schema form, removing the connection.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { AsyncEntry } from '@napi-rs/keyring';
+import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
+import { launchChromium } from './helpers/browser.js';
+import { startPortal, defaultPortalSeed, type PortalServer, type PortalUser } from './helpers/portal-server.js';
+
+let hub: HubProcess;
+let remote: HubProcess;
+let portal: PortalServer;
+let ada: PortalUser;
+let browser: Browser;
+let page: Page;
+const shots = join(REPO, 'test-results', 'screenshots');
+const keychain = (id: string): AsyncEntry => new AsyncEntry('datahub-desktop', `connection:${id}`, { linux: { store: 'secret-service' } });
+
+interface Conn {
+  id: string;
+  kind: string;
+  label: string;
+}
+async function savedConnections(): Promise<Conn[]> {
+  const res = await fetch(`${hub.url}/desktop/connections`, { headers: { authorization: `Bearer ${hub.token}` } });
+  return (await res.json()) as Conn[];
+}
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  remote = await startHub();
+  const seed = defaultPortalSeed(remote.api, { mintJwt: () => remote.token });
+  ada = seed.ada;
+  portal = await startPortal(seed);
+  hub = await startHub();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // The machine running the suite is shared; give slow moments room without hiding real failures.
+  page.setDefaultTimeout(60_000);
+  page.on('dialog', (d) => void d.accept());
+  const m = /one-time link: (\S+)/.exec(hub.output());
+  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
+  await page.goto(m[1]!);
+  await page.waitForLoadState('networkidle');
+  await page.goto(`${hub.url}/#/remote`);
+  await page.getByTestId('portal-connections').waitFor();
+});
+
+after(async () => {
+  for (const c of hub ? await savedConnections().catch(() => []) : []) await keychain(c.id).deletePassword().catch(() => false);
+  await browser?.close();
+  await portal?.close();
+  await hub?.stop();
+  await remote?.stop();
+  if (hub) removeDir(hub.dataDir);
+  if (remote) removeDir(remote.dataDir);
+});
+
+test('adding a portal checks the token, keeps it in the keychain and lists the subscriptions', async () => {
+  await page.getByTestId('portal-add-toggle').click();
+  await page.getByTestId('portal-url').fill(portal.url);
+  await page.getByTestId('portal-label').fill('Company portal');
+  await page.getByTestId('portal-token').fill('wrong-token');
+  await page.getByTestId('portal-connect').click();
+  await page.getByTestId('portal-connections-error').filter({ hasText: 'portal refused the token' }).waitFor();
+
+  await page.getByTestId('portal-token').fill(ada.token);
+  await page.getByTestId('portal-connect').click();
+  await page.getByTestId('portal-connection-Company portal').waitFor();
+  await page.getByTestId('subscriptions').getByText('Production').waitFor();
+  const saved = await savedConnections();
+  assert.equal(saved.length, 1);
+  assert.equal(await keychain(saved[0]!.id).getPassword(), ada.token, 'the token went to the OS keychain');
+  assert.equal(await page.getByTestId('portal-token').count(), 0, 'the form with the token is gone');
+  await page.screenshot({ path: join(shots, 'portal-subscriptions.png'), fullPage: true });
+
+  await page.getByTestId('portal-section-portal').click();
+  await page.getByTestId('portal-providers').getByText('Sign in with Example SSO').waitFor();
+  await page.screenshot({ path: join(shots, 'portal-overview.png'), fullPage: true });
+  await page.getByTestId('portal-section-subscriptions').click();
+});
+
+test('a subscription is edited; a concurrent change gives a clear conflict message and a reload', async () => {
+  await page.getByTestId('subscription-sub-prod').click();
+  const form = page.getByTestId('subscription-form');
+  await form.waitFor();
+  const key = page.getByTestId('vpn-shared-key');
+  assert.equal(await key.getAttribute('type'), 'password');
+  assert.equal(await key.inputValue(), '', 'the stored key is never shown');
+  await page.getByTestId('subscription-name').fill('Production EU');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-saved').waitFor();
+  await page.getByTestId('subscription-view').getByRole('heading', { name: 'Production EU' }).waitFor();
+  assert.equal(portal.storedSharedKey('sub-prod'), 'vpn-secret-9f2c', 'saving without typing a key keeps it');
+
+  portal.touch('sub-prod', { description: 'Changed by a colleague' });
+  await page.getByTestId('subscription-name').fill('Production (mine)');
+  await page.getByTestId('subscription-save').click();
+  const conflict = page.getByTestId('subscription-conflict');
+  await conflict.waitFor();
+  assert.match((await conflict.textContent()) ?? '', /Someone else changed this subscription since you opened it; reload to see their change/);
+  await page.screenshot({ path: join(shots, 'portal-subscription-conflict.png'), fullPage: true });
+  await page.getByTestId('subscription-reload').click();
+  const description = page.getByTestId('subscription-description');
+  for (let i = 0; i < 100 && (await description.inputValue()) !== 'Changed by a colleague'; i++) await page.waitForTimeout(100);
+  assert.equal(await description.inputValue(), 'Changed by a colleague', "the reload shows the colleague's change");
+  assert.equal(await page.getByTestId('subscription-conflict').count(), 0, 'the conflict message is gone after the reload');
+  assert.equal(await page.getByTestId('subscription-name').inputValue(), 'Production EU');
+});
+
+test('members page by page and an invitation', async () => {
+  await page.getByRole('tab', { name: 'Members' }).click();
+  const members = page.getByTestId('members');
+  await members.getByText('Ada Lovelace').waitFor();
+  assert.equal(await page.getByTestId('members-range').textContent(), '1–10');
+  await page.getByTestId('members-next').click();
+  await page.getByTestId('members-range').filter({ hasText: '11–13' }).waitFor();
+  assert.equal(await page.getByTestId('members-next').isDisabled(), true);
+
+  await page.getByTestId('invite-email').fill('grace@example.com');
+  await page.getByTestId('invite-form').getByLabel('Developer').check();
+  await page.getByTestId('invite-send').click();
+  await page.getByTestId('members-message').filter({ hasText: 'Invited grace@example.com' }).waitFor();
+  await members.getByText('grace@example.com').waitFor();
+  await page.screenshot({ path: join(shots, 'portal-members.png'), fullPage: true });
+});
+
+test('an API token is shown once, stored in the keychain as an instance connection, then deleted', async () => {
+  await page.getByRole('tab', { name: 'API tokens' }).click();
+  await page.getByTestId('api-token-name').fill('deploy');
+  await page.getByTestId('api-token-create').click();
+  const jwt = page.getByTestId('api-token-jwt');
+  await jwt.waitFor();
+  assert.equal(await jwt.inputValue(), remote.token);
+  await page.getByTestId('api-token-store').click();
+  await page.getByTestId('api-token-stored').waitFor();
+  const instance = (await savedConnections()).find((c) => c.kind === 'instance');
+  assert.ok(instance, 'an instance connection was saved');
+  assert.equal(await keychain(instance.id).getPassword(), remote.token);
+  await page.screenshot({ path: join(shots, 'portal-api-token.png'), fullPage: true });
+
+  await page.getByTestId('api-token-dismiss').click();
+  assert.equal(await jwt.count(), 0, 'the token is not shown again');
+  await page.getByTestId('api-tokens').getByText('deploy').waitFor();
+  await page.getByTestId('api-token-delete').click();
+  await page.getByTestId('api-tokens').getByText('No API tokens.').waitFor();
+});
+
+test('a notification rule is created from the form generated from its type schema', async () => {
+  await page.getByRole('tab', { name: 'Notification rules' }).click();
+  await page.getByTestId('rules-pipe').fill('orders');
+  await page.getByTestId('rules-open').click();
+  await page.getByTestId('rules').getByText('No rules on this pipe.').waitFor();
+
+  await page.getByTestId('rule-type').selectOption('pump_completed_value_too_high_over_time');
+  await page.getByTestId('schema-object-period').waitFor();
+  assert.equal(await page.getByTestId('schema-field-period.unit').count(), 1, 'nested objects get their own fields');
+
+  await page.getByTestId('rule-type').selectOption('pattern_match');
+  await page.getByTestId('schema-field-metric').selectOption('Reason why stopped');
+  await page.getByTestId('rule-name').fill('Timeouts');
+  await page.getByTestId('rule-create').click();
+  await page.getByTestId('rules-error').filter({ hasText: 'patterns' }).waitFor();
+
+  await page.getByTestId('schema-field-patterns').fill('*timed out*\n*refused*');
+  await page.getByTestId('schema-field-case_sensitive').check();
+  await page.getByTestId('rule-recipients').fill('ops@example.com');
+  await page.screenshot({ path: join(shots, 'portal-rule-form.png'), fullPage: true });
+  await page.getByTestId('rule-create').click();
+  await page.getByTestId('rules-message').filter({ hasText: 'Timeouts' }).waitFor();
+  const row = page.getByTestId('rules').getByRole('row', { name: /Timeouts/ });
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? '', /\["\*timed out\*","\*refused\*"\]/);
+  assert.match((await row.textContent()) ?? '', /ops@example\.com/);
+  await page.screenshot({ path: join(shots, 'portal-notification-rule.png'), fullPage: true });
+});
+
+test('a triggered rule shows as an alert on the subscription, its pipe and in the alert list', async () => {
+  const portalConn = (await savedConnections()).find((c) => c.kind === 'portal')!;
+  const res = await fetch(`${hub.url}/desktop/portal/${portalConn.id}/subscriptions/sub-prod/notification-rules`, { headers: { authorization: `Bearer ${hub.token}` } });
+  const rules = (await res.json()) as { id: string; name: string }[];
+  const rule = rules.find((r) => r.name === 'Timeouts');
+  assert.ok(rule);
+  portal.trigger('sub-prod', rule.id, 'reading crm timed out after 30 s');
+
+  await page.getByTestId('subscription-view').getByRole('button', { name: 'Reload' }).click();
+  await page.getByTestId('subscription-alerts').filter({ hasText: '1 open alert' }).waitFor();
+  await page.getByRole('tab', { name: 'Notification rules' }).click();
+  await page.getByTestId('rules-chip-orders').getByTestId('rules-chip-alerts').filter({ hasText: '1' }).waitFor();
+  await page.getByTestId('portal-section-alerts').click();
+  await page.getByTestId('portal-notifications').getByText('reading crm timed out after 30 s').waitFor();
+  await page.screenshot({ path: join(shots, 'portal-alerts.png'), fullPage: true });
+  await page.getByTestId('portal-section-subscriptions').click();
+});
+
+test('removing the portal deletes its token from the keychain', async () => {
+  const before = (await savedConnections()).find((c) => c.kind === 'portal');
+  assert.ok(before);
+  await page.getByTestId('portal-connections').getByTestId('portal-remove').click();
+  await page.getByTestId('portal-connections').getByText('No portal yet.').waitFor();
+  assert.equal(await keychain(before.id).getPassword(), null);
+  assert.equal((await savedConnections()).filter((c) => c.kind === 'portal').length, 0);
+});

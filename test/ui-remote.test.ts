@@ -1,0 +1,140 @@
+// Remote instances in Chromium: add one on the Remote view, open it in the workbench (its pipes, a pump run on
+// the remote), then download its configuration, change a pipe on disk, compare and upload with confirmation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
+import { launchChromium } from './helpers/browser.js';
+import { ConnectionStore } from '../main/remote/connections.js';
+import { OsKeychain } from '../main/secrets/keychain.js';
+
+let local: HubProcess;
+let remote: HubProcess;
+let browser: Browser;
+let page: Page;
+let folder: string;
+const shots = join(REPO, 'test-results', 'screenshots');
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  folder = tempDir('datahub-ui-sync-');
+  [local, remote] = await Promise.all([startHub(), startHub()]);
+  browser = await launchChromium();
+  await remote.json('/datasets/visitors/entities', { method: 'POST', json: [{ _id: 'ada', name: 'Ada' }, { _id: 'alan', name: 'Alan' }] });
+  await remote.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'welcome',
+        type: 'pipe',
+        source: { type: 'dataset', dataset: 'visitors' },
+        transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'greeting', ['concat', 'welcome ', '_S.name']]] } },
+        pump: { mode: 'manual' },
+      },
+    ],
+  });
+  page = await browser.newPage();
+  const m = /one-time link: (\S+)/.exec(local.output());
+  assert.ok(m, `serve printed a login link:\n${local.output()}`);
+  await page.goto(m[1]!);
+  await page.goto(`${local.url}/#/remote`);
+});
+
+after(async () => {
+  await browser?.close();
+  if (local) {
+    const store = new ConnectionStore(local.dataDir, new OsKeychain());
+    for (const c of store.list()) await store.remove(c.id).catch(() => false);
+  }
+  await Promise.all([local?.stop(), remote?.stop()]);
+  if (local) removeDir(local.dataDir);
+  if (remote) removeDir(remote.dataDir);
+  removeDir(folder);
+});
+
+test('add a remote instance, open it: the pipes list is the remote one and a pump starts on the remote', async () => {
+  const panel = page.getByTestId('instance-connections');
+  await panel.getByLabel('Instance name').fill('Staging');
+  await panel.getByLabel('Instance API address').fill(remote.api);
+  await panel.getByLabel('Instance token').fill(remote.token);
+  await panel.getByRole('button', { name: 'Add instance' }).click();
+  const row = panel.getByTestId('instance-row').filter({ hasText: 'Staging' });
+  await row.waitFor();
+  assert.equal(await panel.getByLabel('Instance token').inputValue(), '', 'the token field is cleared once stored');
+  assert.ok(!(await page.content()).includes(remote.token), 'the page never shows the stored token');
+  await page.screenshot({ path: join(shots, 'remote-instances.png'), fullPage: true });
+
+  await row.getByTestId('instance-open').click();
+  await page.getByTestId('instance').filter({ hasText: 'Staging' }).waitFor();
+  const pipeRow = page.locator('[data-testid="pipe-row"][data-pipe="welcome"]');
+  await pipeRow.waitFor();
+  assert.equal(await page.getByTestId('pipe-row').count(), 1, 'only the remote pipe is listed');
+  await page.screenshot({ path: join(shots, 'remote-pipes.png'), fullPage: true });
+
+  await page.getByRole('button', { name: /^Datasets/ }).click();
+  await page.getByTestId('datasets').getByText('visitors').first().waitFor();
+  await page.getByRole('button', { name: /^Pipes/ }).click();
+  await pipeRow.getByRole('button', { name: 'welcome' }).click();
+  const start = page.getByTestId('pump-controls').locator('button[data-op="start"]:not([disabled])');
+  await start.waitFor();
+  await start.click();
+  await page.getByTestId('op-message').filter({ hasText: 'start' }).waitFor();
+  let out: { greeting?: string }[] = [];
+  for (let i = 0; i < 100 && out.length < 2; i++) {
+    const res = await remote.fetch('/datasets/welcome/entities');
+    out = res.ok ? ((await res.json()) as typeof out) : [];
+    if (out.length < 2) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.deepEqual(out.map((e) => e.greeting).sort(), ['welcome Ada', 'welcome Alan'], 'the run happened on the remote');
+  const localPipe = await local.fetch('/pipes/welcome');
+  assert.equal(localPipe.status, 404, 'the local hub has no such pipe');
+  await localPipe.text();
+  await page.screenshot({ path: join(shots, 'remote-pipe-run.png'), fullPage: true });
+});
+
+test('download the remote config, change a pipe on disk, compare, upload after confirming', async () => {
+  await page.getByTestId('instance').getByRole('button').click(); // back to this computer
+  await page.getByRole('button', { name: /^Remote/ }).click();
+  const sync = page.getByTestId('sync-panel');
+  await sync.getByTestId('sync-folder').fill(folder);
+  await sync.getByTestId('sync-download').click();
+  await sync.getByTestId('sync-confirm').waitFor();
+  await sync.getByTestId('sync-confirm-yes').click();
+  await sync.getByTestId('sync-message').filter({ hasText: /Downloaded into/ }).waitFor();
+  await sync.getByTestId('sync-in-step').waitFor();
+
+  const file = join(folder, 'node', 'pipes', 'welcome.conf.json');
+  const pipe = JSON.parse(readFileSync(file, 'utf8')) as { pump: Record<string, unknown> };
+  pipe.pump['schedule_interval'] = 3600;
+  writeFileSync(file, JSON.stringify(pipe, null, 2));
+
+  await sync.getByTestId('sync-compare').click();
+  const item = sync.getByTestId('sync-item');
+  await item.filter({ hasText: 'welcome' }).waitFor();
+  assert.equal(await item.count(), 1, 'exactly the changed pipe differs');
+  assert.equal(await item.getAttribute('data-status'), 'changed');
+  const diff = sync.getByTestId('sync-diff');
+  await diff.filter({ hasText: 'schedule_interval' }).waitFor();
+  assert.equal(await diff.locator('pre.add').filter({ hasText: 'schedule_interval' }).count(), 1, 'the local side marks the new line');
+
+  assert.ok(await sync.getByTestId('sync-upload').isDisabled(), 'nothing selected, nothing to upload');
+  await item.getByRole('checkbox').check();
+  await sync.getByTestId('sync-upload').click();
+  const confirm = sync.getByTestId('sync-confirm');
+  await confirm.filter({ hasText: 'update on the remote' }).waitFor();
+  await page.screenshot({ path: join(shots, 'remote-sync-confirm.png'), fullPage: true });
+  // Escape cancels: nothing reaches the remote.
+  await page.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+  assert.equal(((await remote.json<{ pump: Record<string, unknown> }>('/pipes/welcome/config')).pump['schedule_interval']), undefined);
+
+  await sync.getByTestId('sync-upload').click();
+  await sync.getByTestId('sync-confirm-yes').click();
+  await sync.getByTestId('sync-results').filter({ hasText: 'done' }).waitFor();
+  await sync.getByTestId('sync-in-step').waitFor();
+  await page.screenshot({ path: join(shots, 'remote-sync-uploaded.png'), fullPage: true });
+  const now = await remote.json<{ pump: Record<string, unknown> }>('/pipes/welcome/config');
+  assert.equal(now.pump['schedule_interval'], 3600, 'the remote holds the uploaded change');
+});
