@@ -11,7 +11,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    // Monaco's editor chunk (~3.5 MB) is loaded only when a config editor opens; the first screen stays small.
+    chunkSizeWarningLimit: 4000,
   },
+  // Monaco's language workers split into chunks, which only module workers can load.
+  worker: { format: 'es' },
   server: {
     // `npx vite` for UI work: proxy the API to a hub started with `npx datahub serve`.
     proxy: { '/api': 'http://127.0.0.1:9042', '/login': 'http://127.0.0.1:9042' },

@@ -17,6 +17,7 @@ import { systemRoutes } from './routes/systems.js';
 import { configRoutes } from './routes/config.js';
 import { envSecretRoutes } from './routes/env-secrets.js';
 import { dtlRoutes } from './routes/dtl.js';
+import { configSchemaRoutes } from './routes/config-schema.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
@@ -129,6 +130,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(configRoutes, ctx);
       await api.register(envSecretRoutes, ctx);
       await api.register(dtlRoutes, ctx);
+      await api.register(configSchemaRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,0 +1,386 @@
+// A JSON Schema (draft-07) for pipe and system configuration, for editors (completion, hover, validation) and
+// tests. It is deliberately more lenient than the hub where the reference notes are vague: options of a source or
+// sink type that the schema does not know are allowed, but misspelled top-level keys of a pipe or pump are flagged,
+// since the hub would silently ignore them. The hub's own checks (pipe-config.ts, systems.ts) stay authoritative.
+
+import type { JsonObject, JsonValue } from './json.js';
+import { SINK_TYPES, SOURCE_TYPES } from './pipe-config.js';
+
+interface TypeOptions {
+  required?: string[];
+  properties: JsonObject;
+}
+
+const VARIABLE = '^\\$(ENV|SECRET)\\([^)]*\\)$';
+
+const str = (description: string, extra: JsonObject = {}): JsonObject => ({ type: 'string', description, ...extra });
+const bool = (description: string): JsonObject => ({ type: ['boolean', 'string'], pattern: VARIABLE, description });
+/** A number, or a whole-value "$ENV(...)" that the hub substitutes at run time. */
+const num = (description: string, extra: JsonObject = {}): JsonObject => ({ type: ['number', 'string'], pattern: VARIABLE, description, ...extra });
+const int = (description: string, extra: JsonObject = {}): JsonObject => ({ type: ['integer', 'string'], pattern: VARIABLE, description, ...extra });
+const strings = (description: string, extra: JsonObject = {}): JsonObject => ({ type: 'array', items: { type: 'string' }, description, ...extra });
+const ref = (name: string): JsonObject => ({ $ref: `#/definitions/${name}` });
+
+const headers: JsonObject = {
+  type: 'object',
+  description: 'HTTP headers sent with every request; values may use "$ENV(name)" and "$SECRET(name)"',
+  additionalProperties: { type: 'string' },
+};
+
+const datasetList = strings('source datasets, each "<dataset-id>" or "<dataset-id> <alias>"', { minItems: 1 });
+
+/** Options of every source type; a type's other options are allowed. */
+const SOURCE_OPTIONS: Record<string, TypeOptions> = {
+  dataset: {
+    required: ['dataset'],
+    properties: {
+      dataset: str('the dataset to read'),
+      include_previous_versions: bool('read every version of each entity, not only the latest'),
+      subset: { description: 'read only the entities matching this subset expression, e.g. ["eq", "_S.kind", "a"]' },
+    },
+  },
+  conditional: {
+    required: ['alternatives'],
+    properties: {
+      condition: str('picks the alternative by name, usually "$ENV(node-env)"'),
+      alternatives: {
+        type: 'object',
+        description: 'named sources; the one named by the condition runs (a "test" alternative is how projects run offline)',
+        additionalProperties: ref('source'),
+        minProperties: 1,
+      },
+    },
+  },
+  merge: {
+    required: ['datasets'],
+    properties: {
+      datasets: datasetList,
+      equality: { type: 'array', description: 'rules joining entities of two datasets, e.g. ["eq", "a.email", "b.email"]', items: { type: 'array' } },
+      equality_sets: { type: 'array', description: 'lists of expressions that are all equal', items: { type: 'array', items: { type: 'string' } } },
+      identity: { enum: ['composite', 'first'], description: '"composite": the merged id joins every member id; "first": the first member\'s id' },
+      strategy: { enum: ['default', 'compact', 'list'], description: 'how properties of merged entities are combined' },
+      version: { enum: [1, 2], description: 'version of the merge algorithm' },
+      include_previous_versions: bool('read every version of each entity'),
+    },
+  },
+  embedded: {
+    required: ['entities'],
+    properties: {
+      entities: { type: 'array', description: 'the entities, written into the pipe', items: { type: 'object', properties: { _id: { type: 'string' } } } },
+    },
+  },
+  http_endpoint: { properties: {} },
+  json: {
+    required: ['system'],
+    properties: {
+      system: str('a system:url system whose base_url the url is relative to'),
+      url: str('path relative to the system\'s base_url'),
+      supports_since: bool('the endpoint takes a "since" parameter, so runs read only what changed'),
+      page_size: int('entities per request', { minimum: 1 }),
+      headers,
+    },
+  },
+  merge_datasets: {
+    required: ['datasets'],
+    properties: {
+      datasets: datasetList,
+      strategy: { enum: ['latest', 'all'], description: '"latest": one entity per id (the newest); "all": one per id and dataset' },
+    },
+  },
+  union_datasets: {
+    required: ['datasets'],
+    properties: {
+      datasets: datasetList,
+      prefix_ids: bool('prefix every _id with its dataset id (default true)'),
+      include_previous_versions: bool('read every version of each entity'),
+    },
+  },
+  sql: {
+    required: ['system'],
+    properties: {
+      system: str('a SQL system'),
+      table: str('table to read'),
+      query: str('a query instead of a table'),
+      primary_key: { type: ['string', 'array'], items: { type: 'string' }, description: 'column(s) forming the _id' },
+      updated_column: str('column used for incremental reads'),
+      schema: str('database schema of the table'),
+    },
+  },
+  rest: {
+    required: ['system'],
+    properties: {
+      system: str('a system:rest system'),
+      operation: str('the system operation to call'),
+      properties: { type: 'object', description: 'values for the operation\'s templates' },
+    },
+  },
+  csv: {
+    properties: {
+      system: str('a system:url system to read the file from'),
+      url: str('location of the CSV file'),
+      delimiter: str('field separator, default ","'),
+      has_header: bool('the first row names the fields'),
+      field_names: strings('field names when the file has no header'),
+      primary_key: { type: ['string', 'array'], items: { type: 'string' }, description: 'field(s) forming the _id' },
+      encoding: str('text encoding of the file'),
+    },
+  },
+  empty: { properties: {} },
+};
+
+const SINK_OPTIONS: Record<string, TypeOptions> = {
+  dataset: {
+    properties: {
+      dataset: str('the dataset to write (default: named after the pipe)'),
+      indexes: strings('index expressions "_S.<property>" that make subsets of the dataset fast to read'),
+      circuit_breaker_threshold_count: num('trip the breaker when a run changes more entities than this', { minimum: 0 }),
+      circuit_breaker_threshold_factor: num('trip the breaker when a run changes more than this factor of the dataset', { minimum: 0 }),
+      deletion_tracking: bool('on a full run, mark entities the source no longer has as deleted (default true)'),
+    },
+  },
+  http_endpoint: { properties: {} },
+  csv_endpoint: {
+    properties: {
+      columns: strings('properties written as columns, in order'),
+      delimiter: str('field separator, default ","'),
+    },
+  },
+  xml_endpoint: { properties: { root_element: str('name of the document\'s root element') } },
+  json: {
+    required: ['system'],
+    properties: {
+      system: str('a system:url system; the entities are sent to its base_url'),
+      url: str('path relative to the system\'s base_url'),
+      headers,
+      batch_size: int('entities per request', { minimum: 1 }),
+    },
+  },
+  sql: { required: ['system', 'table'], properties: { system: str('a SQL system'), table: str('table to write'), schema: str('database schema') } },
+  rest: { required: ['system'], properties: { system: str('a system:rest system'), operation: str('the system operation to call') } },
+  elasticsearch: { required: ['system'], properties: { system: str('a system:elasticsearch system'), default_index: str('index to write to') } },
+  null: { properties: {} },
+};
+
+/** "When the type is X, these options apply", one branch per type. `implicit` is the type a missing "type" means. */
+function typeBranches(options: Record<string, TypeOptions>, implicit?: string): JsonValue[] {
+  return Object.entries(options).map(([type, { required, properties }]): JsonObject => {
+    const test: JsonObject = { properties: { type: { const: type } } };
+    if (type !== implicit) test['required'] = ['type'];
+    return { if: test, then: required ? { properties, required } : { properties } };
+  });
+}
+
+const SOURCE_DOCS = {
+  dataset: 'reads the entities of a dataset (the usual source)',
+  conditional: 'one of several alternative sources, picked by "condition"',
+  merge: 'merges entities of several datasets that share identity by "equality" rules',
+  embedded: 'entities written in the configuration',
+  http_endpoint: 'entities posted to /api/receivers/<pipe>/entities',
+  json: 'reads a JSON endpoint of a system:url system',
+  merge_datasets: 'entities with the same _id from several datasets, merged',
+  union_datasets: 'the entities of several datasets, one after the other',
+  sql: 'a table or query of a SQL system (kept in config; not run by the desktop hub)',
+  rest: 'a REST system operation (kept in config; not run by the desktop hub)',
+  csv: 'a CSV file (kept in config; not run by the desktop hub)',
+  empty: 'no entities',
+};
+
+const source: JsonObject = {
+  type: 'object',
+  description: 'where the pipe reads entities',
+  properties: {
+    type: { enum: [...SOURCE_TYPES.known], description: 'source type (default "dataset")', enumDescriptions: SOURCE_TYPES.known.map((t) => SOURCE_DOCS[t]) },
+    comment: { description: 'free text; ignored by the hub' },
+  },
+  allOf: typeBranches(SOURCE_OPTIONS, 'dataset'),
+};
+
+const sink: JsonObject = {
+  type: 'object',
+  description: 'where the pipe writes entities (default: a dataset named after the pipe)',
+  properties: {
+    type: { enum: [...SINK_TYPES.known], description: 'sink type (default "dataset"); http_endpoint, csv_endpoint and xml_endpoint publish the entities' },
+    comment: { description: 'free text; ignored by the hub' },
+  },
+  allOf: typeBranches(SINK_OPTIONS, 'dataset'),
+};
+
+const ruleStep: JsonObject = {
+  type: 'array',
+  description: 'a transform function call: ["function-name", argument, ...]',
+  minItems: 1,
+};
+
+const transform: JsonObject = {
+  type: 'object',
+  description: 'a transform; "dtl" is the one the hub runs',
+  required: ['type'],
+  properties: {
+    type: { type: 'string', examples: ['dtl'], description: 'transform type' },
+    rules: {
+      type: 'object',
+      description: 'named rule sets: "default" runs once per source entity, the others through apply/apply-hops',
+      required: ['default'],
+      properties: { default: { type: 'array', items: ruleStep } },
+      additionalProperties: { type: 'array', items: ruleStep },
+    },
+    id_required: bool('the target entity must have an _id (default true)'),
+    comment: { description: 'free text; ignored by the hub' },
+  },
+  if: { properties: { type: { const: 'dtl' } } },
+  then: { required: ['rules'] },
+};
+
+const pump: JsonObject = {
+  type: 'object',
+  description: 'when and how the pipe runs',
+  additionalProperties: false,
+  properties: {
+    mode: { enum: ['scheduled', 'manual', 'off'], description: '"scheduled": by interval or cron; "manual": only when started; "off": never' },
+    schedule_interval: num('seconds between runs (default 30)', { exclusiveMinimum: 0 }),
+    cron_expression: str('a cron schedule in UTC, e.g. "0 3 * * *"; wins over schedule_interval'),
+    run_at_startup: bool('run once when the hub starts'),
+    rescan_run_count: int('every n-th run reads the source from the start', { minimum: 1 }),
+    rescan_cron_expression: str('a cron schedule (UTC) for full rescans'),
+    partial_rescan_count: int('entities re-read per partial rescan', { minimum: 1 }),
+    max_read_retries: int('how often a failing source read is retried', { minimum: 0 }),
+    read_retry_delay: num('seconds between read retries', { minimum: 0 }),
+    write_retry_delay: num('seconds between write retries', { minimum: 0 }),
+    max_retries_per_entity: int('retries of an entity the sink refused before it goes to the dead letter dataset', { minimum: 0 }),
+    max_consecutive_write_errors: int('refused batches in a row that fail the run', { minimum: 0 }),
+    max_write_errors_in_retry_dataset: int('refused entities kept for retrying', { minimum: 0 }),
+    dead_letter_dataset: str('dataset receiving entities that failed every retry'),
+    track_dead_letters: bool('remove an entity from the dead letter dataset once it is written'),
+    fallback_to_single_entities_on_batch_fail: bool('write a refused batch again one entity at a time'),
+    log_events_noop_runs: bool('log scheduled runs that found nothing to do'),
+    log_events_noop_runs_changes_only: bool('log only no-op runs that follow a run that did something (default true)'),
+    use_dead_letter_dataset: bool('send entities that failed every retry to the dead letter dataset'),
+    comment: { description: 'free text; ignored by the hub' },
+  },
+};
+
+const metadata: JsonObject = {
+  type: 'object',
+  description: 'free metadata; the hub reads "$config-group" and "registry"',
+  properties: {
+    '$config-group': str('config group the entity belongs to; absent means the default group'),
+    registry: {
+      type: 'object',
+      properties: { description: { type: 'string' }, keywords: strings('registry keywords'), license: { type: 'string' } },
+    },
+  },
+};
+
+const pipe: JsonObject = {
+  type: 'object',
+  description: 'a pipe: reads a source, transforms, writes a sink',
+  required: ['_id', 'type', 'source'],
+  additionalProperties: false,
+  properties: {
+    _id: str('pipe id: 1 to 512 characters, no slashes, "?" or "#"', { pattern: '^[^\\u0000-\\u001f/\\\\?#]{1,512}$' }),
+    type: { const: 'pipe' },
+    name: str('display name'),
+    description: str('what the pipe is for'),
+    comment: { description: 'free text or a list of lines; ignored by the hub' },
+    metadata,
+    source: ref('source'),
+    transform: { anyOf: [ref('transform'), { type: 'array', items: ref('transform'), minItems: 1 }], description: 'a transform or a list run in order (chained)' },
+    sink: ref('sink'),
+    pump,
+    add_namespaces: bool('prefix property names with the pipe\'s namespace (with namespaced identifiers on)'),
+    remove_namespaces: bool('strip namespaces from the source entities\' properties'),
+    namespaces: {
+      type: 'object',
+      description: 'namespaces the pipe uses with namespaced identifiers on',
+      properties: { identity: { type: 'string' }, property: { type: 'string' } },
+    },
+    namespaced_identifiers: bool('override the node\'s namespaced_identifiers setting for this pipe'),
+    batch_size: int('entities per batch', { minimum: 1 }),
+    principals: strings('principals allowed to use the pipe, e.g. "group:Admin"'),
+    compaction: { type: 'object', description: 'how old versions of the sink dataset are removed' },
+    exclude_completeness: strings('datasets ignored when the completeness of the output is computed'),
+    disable_set_last_seen: bool('do not move the source position when the pipe runs'),
+    reprocessing_policy: { enum: ['continue', 'wait_for_next_run', 'automatic'], description: 'what happens when the pipe config changes' },
+    infer_pipe_entity_types: bool('infer entity types for the pipe\'s output'),
+    entity_type: { type: 'object', description: 'an explicit entity type (JSON Schema) for the output' },
+  },
+};
+
+/** Options of well-known system types; unknown types of the form "system:<kind>" are allowed. */
+const SYSTEM_OPTIONS: Record<string, TypeOptions> = {
+  'system:url': {
+    properties: {
+      base_url: str('address that relative urls of sources and sinks start from', { pattern: '^(\\$|https?://)' }),
+      url_pattern: str('a pattern such as "http://host/api/%s" instead of base_url'),
+      headers,
+      authentication: { enum: ['basic', 'digest', 'ntlm', 'jwt'], description: 'how requests authenticate' },
+      username: str('user for basic/digest authentication'),
+      password: str('password; use "$SECRET(name)"'),
+      jwt_token: str('a bearer token; use "$SECRET(name)"'),
+      verify_ssl: bool('check the server\'s TLS certificate (default true)'),
+      timeout: num('seconds before a request is given up', { exclusiveMinimum: 0 }),
+      read_timeout: num('seconds to wait for a response', { exclusiveMinimum: 0 }),
+      connect_timeout: num('seconds to wait for a connection', { exclusiveMinimum: 0 }),
+    },
+  },
+  'system:microservice': {
+    properties: {
+      docker: {
+        type: 'object',
+        description: 'the container (not run by the desktop hub)',
+        properties: { image: { type: 'string' }, port: { type: 'integer' }, memory: { type: 'integer' }, environment: { type: 'object' } },
+      },
+    },
+  },
+  'system:rest': {
+    properties: {
+      base_url: str('address the operations\' urls are relative to'),
+      operations: { type: 'object', description: 'named operations: method, url, payload-type, ...' },
+      headers,
+    },
+  },
+};
+for (const kind of ['mssql', 'mysql', 'postgresql', 'oracle']) {
+  SYSTEM_OPTIONS[`system:${kind}`] = {
+    properties: {
+      host: str('database server'),
+      port: int('server port', { minimum: 1, maximum: 65535 }),
+      database: str('database name'),
+      username: str('database user'),
+      password: str('password; use "$SECRET(name)"'),
+    },
+  };
+}
+
+const system: JsonObject = {
+  type: 'object',
+  description: 'a system: an external service that sources and sinks connect to',
+  required: ['_id', 'type'],
+  properties: {
+    _id: str('system id: no slashes, "?" or "#"', { pattern: '^[^\\u0000-\\u001f/\\\\?#]{1,512}$' }),
+    type: str('"system:<kind>"', { pattern: '^system:[A-Za-z0-9_-]+$', examples: Object.keys(SYSTEM_OPTIONS) }),
+    name: str('display name'),
+    description: str('what the system is'),
+    comment: { description: 'free text; ignored by the hub' },
+    metadata,
+  },
+  allOf: typeBranches(SYSTEM_OPTIONS),
+};
+
+/** One configuration entity: a pipe, a system or the node metadata, told apart by "type". */
+export const configSchema: JsonObject = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://datahub.local/schemas/config.json',
+  title: 'Datahub configuration entity',
+  type: 'object',
+  required: ['_id', 'type'],
+  properties: {
+    _id: { type: 'string' },
+    type: { type: 'string', pattern: '^(pipe|metadata|system:.+)$', examples: ['pipe', 'system:url'], description: '"pipe", "system:<kind>" or "metadata"' },
+  },
+  allOf: [
+    { if: { properties: { type: { const: 'pipe' } }, required: ['type'] }, then: ref('pipe') },
+    { if: { properties: { type: { type: 'string', pattern: '^system:' } }, required: ['type'] }, then: ref('system') },
+  ],
+  definitions: { pipe, system, source, sink, transform },
+};

@@ -1,0 +1,56 @@
+// Monaco, loaded on demand (the first screen never pays for it): the editor core, the JSON language with our
+// config schema, DTL completions and hovers, workers bundled by Vite, and a theme that follows the OS.
+import * as monaco from 'monaco-editor/editor/editor.api';
+// The JSON language's worker client imports Monaco's standard editor contributions (find, folding, format,
+// hover, suggest, diff, ...). Loading it here, before the first editor exists, lets their services register in
+// time; loaded later on demand, contributions such as code lens fail to find their services.
+import 'monaco-editor/languages/features/json/jsonMode';
+import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
+import type { FunctionDoc } from '../../../hub-core/dtl/catalogue';
+import { localApi } from './api';
+import { registerDtlLanguageFeatures } from './monaco-dtl';
+
+export { monaco };
+
+self.MonacoEnvironment = {
+  getWorker: (_id: string, label: string) => (label === 'json' ? new JsonWorker({ name: 'json' }) : new EditorWorker({ name: 'editor' })),
+};
+
+const dark = window.matchMedia('(prefers-color-scheme: dark)');
+const applyTheme = (): void => monaco.editor.setTheme(dark.matches ? 'vs-dark' : 'vs');
+applyTheme();
+dark.addEventListener('change', applyTheme);
+
+/** The schema's id; every config model validates against it. */
+export const CONFIG_SCHEMA_URI = 'https://datahub.local/schemas/config.json';
+
+let ready: Promise<void> | null = null;
+
+/**
+ * Fetch the config schema and the DTL catalogue from the local hub (both describe this hub's own config language,
+ * whichever instance is shown) and wire them into the JSON language. Runs once; a failure is retried next time.
+ */
+export function prepareMonaco(): Promise<void> {
+  ready ??= (async () => {
+    const [schema, functions] = await Promise.all([
+      localApi<Record<string, unknown>>('/config-schema'),
+      localApi<FunctionDoc[]>('/dtl/functions'),
+    ]);
+    jsonDefaults.setDiagnosticsOptions({
+      validate: true,
+      allowComments: false,
+      trailingCommas: 'error',
+      enableSchemaRequest: false,
+      // The schema is advisory (the hub decides); its findings are warnings, the hub's and DTL's are errors.
+      schemaValidation: 'warning',
+      schemas: [{ uri: CONFIG_SCHEMA_URI, fileMatch: ['*'], schema }],
+    });
+    registerDtlLanguageFeatures(monaco, functions);
+  })().catch((e: unknown) => {
+    ready = null;
+    throw e;
+  });
+  return ready;
+}
