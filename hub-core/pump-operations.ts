@@ -156,6 +156,7 @@ export class PumpService {
       'is-running': this.runner.isRunning(id),
       'is-disabled': this.isDisabled(id, pipe),
       'is-rescanning': this.runner.isRescanning(id),
+      'current-run': this.runner.progress(id),
       'last-seen': s.lastSeen,
       rescan: { 'is-running': this.runner.isRescanning(id), 'last-seen': s.rescanSince },
       'pending-retries': s.pendingRetries,

@@ -50,6 +50,9 @@ interface ActiveRun {
   readonly kind: RunKind;
   stopRequested: boolean;
   done: Promise<void>;
+  /** Live counters of the run, for progress while it goes. */
+  counters?: Counters;
+  startTime?: string;
 }
 
 interface Counters {
@@ -238,11 +241,22 @@ export class PumpRunner {
     return compiled;
   }
 
+  /** What the pipe's running run (an incremental run first) has done so far, or null when none runs. */
+  progress(id: string): JsonObject | null {
+    const slots = this.active.get(id);
+    const run = slots?.incremental ?? slots?.rescan;
+    if (!run?.counters || run.startTime === undefined) return null;
+    const c = run.counters;
+    return { run_type: run.kind, start_time: run.startTime, processed: c.processed, changes: c.changes, failed: c.failed };
+  }
+
   private async execute(run: ActiveRun, trigger: RunTrigger): Promise<void> {
     const id = run.id;
     const runId = randomUUID();
     const start = new Date();
     const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0 };
+    run.counters = counters;
+    run.startTime = start.toISOString();
     const base: JsonObject = { pump_definition: id, pump_instance: runId, run_type: run.kind, trigger, start_time: start.toISOString() };
     // "pump-started" is written at once for runs a user asked for; an automatic run that changes nothing is not logged
     // (unless the pump sets log_events_noop_runs), so a quiet schedule does not grow the execution log.

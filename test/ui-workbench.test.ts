@@ -83,6 +83,39 @@ test('the Preview tab shows the transformed sample and follows edits, with compi
   assert.doesNotMatch((await output.textContent()) ?? '', /GRACE HOPPER/);
   await page.screenshot({ path: join(shots, 'workbench-preview-runtime.png'), fullPage: true });
 
+  // A chain of two transforms shows what each of them produced.
+  const chain = [
+    { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'first', ['upper', '_S.name']]] } },
+    { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'second', ['concat', '_S.first', '!']]] } },
+  ];
+  await editor.fill(JSON.stringify(chain, null, 2));
+  await output.filter({ hasText: 'after transform 2 of 2' }).waitFor();
+  const stages = page.getByTestId('preview-chain-stage');
+  assert.equal(await stages.count(), 2);
+  assert.doesNotMatch((await stages.nth(0).textContent()) ?? '', /second/);
+  assert.match((await stages.nth(1).textContent()) ?? '', /LINUS TORVALDS!/);
+
+  // Invalid JSON is reported next to the field it is in; the last output stays, dimmed.
+  await editor.fill('{"type": "dtl", ');
+  await page.getByTestId('preview-parse-error').filter({ hasText: 'Transform is not valid JSON' }).waitFor();
+  assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+  await editor.fill(original);
+  await output.filter({ hasText: /LINUS TORVALDS/ }).waitFor();
+
+  // The stage selector: the source and sink of the saved pipe, and the sample fed into the transform.
+  const stage = page.getByTestId('preview-stage');
+  await stage.getByRole('radio', { name: 'Source' }).click();
+  await page.getByTestId('stage-output').filter({ hasText: 'Grace Hopper' }).waitFor();
+  assert.doesNotMatch((await page.getByTestId('stage-output').textContent()) ?? '', /GRACE HOPPER/);
+  await stage.getByRole('radio', { name: 'Before transforms' }).click();
+  await page.getByTestId('stage-output').filter({ hasText: 'Linus Torvalds' }).waitFor();
+  await stage.getByRole('radio', { name: 'Sink' }).click();
+  await page.getByText('No entities at this stage.').waitFor();
+  await page.screenshot({ path: join(shots, 'workbench-preview-stages.png'), fullPage: true });
+  await stage.getByRole('radio', { name: 'Sink' }).press('ArrowLeft');
+  assert.equal(await stage.getByRole('radio', { name: 'After transforms' }).getAttribute('aria-checked'), 'true', 'arrow keys move between stages');
+  await output.filter({ hasText: /LINUS TORVALDS/ }).waitFor();
+
   // Nothing was written: no dataset appeared or changed.
   const names = (await hub.json<{ _id: string; count: number }[]>('/datasets')).filter((d) => !d._id.startsWith('system:'));
   assert.deepEqual(names.map((d) => [d._id, d.count]), [['crew-members', 3]]);
@@ -143,10 +176,32 @@ test('a secret set in the UI is listed by name and its value never appears on th
   await page.screenshot({ path: join(shots, 'workbench-secrets.png') });
 });
 
-test('the Systems view lists systems with their configuration', async () => {
+test('the Systems view lists systems with their type and opens one', async () => {
   await page.getByRole('button', { name: 'Systems', exact: true }).click();
-  const systems = page.getByTestId('systems');
-  await systems.filter({ hasText: 'http://crm.invalid/api' }).waitFor();
-  assert.match((await systems.textContent()) ?? '', /crm/);
+  const crm = page.getByTestId('systems').getByTestId('system-crm');
+  await crm.filter({ hasText: 'system:url' }).waitFor();
+  await crm.click();
+  await page.getByRole('heading', { name: 'crm', exact: true }).waitFor();
+  assert.match(page.url(), /#\/systems\/crm$/);
   await page.screenshot({ path: join(shots, 'workbench-systems.png') });
+});
+
+test('the preview API answers per-transform outputs for a chain and refuses an unknown pipe with a 404', async () => {
+  const chain = [
+    { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'n', 1]] } },
+    { type: 'dtl', rules: { default: [['copy', '*'], ['if', ['eq', '_S._id', 'b'], ['fail!', 'no b']], ['add', 'm', 2]] } },
+  ];
+  const res = await hub.json<{ ok: boolean; results: { entities?: unknown[]; error?: { msg: string }; stages?: unknown[] }[] }>('/dtl/preview', {
+    method: 'POST',
+    json: { transform: chain, entities: [{ _id: 'a', x: 1 }, { _id: 'b' }], pipe: 'shout' },
+  });
+  assert.equal(res.ok, true);
+  assert.deepEqual(res.results[0], { entities: [{ _id: 'a', n: 1, m: 2 }], stages: [{ entities: [{ _id: 'a', n: 1 }] }, { entities: [{ _id: 'a', n: 1, m: 2 }] }] });
+  assert.equal(res.results[1]!.error?.msg, 'no b');
+  assert.deepEqual(res.results[1]!.stages?.[0], { entities: [{ _id: 'b', n: 1 }] }, 'the first transform still shows its output');
+  assert.match(JSON.stringify(res.results[1]!.stages?.[1]), /no b/);
+
+  const missing = await hub.fetch('/dtl/preview', { method: 'POST', json: { transform: chain[0], entities: [], pipe: 'nope' } });
+  assert.equal(missing.status, 404);
+  assert.match(((await missing.json()) as { error: string }).error, /nope/);
 });

@@ -17,6 +17,8 @@
  *                   meant for BENCH_ENTITIES=1000000).
  *   6. dtl       - in this process, a realistic DTL rule set compiled once and run over the same entities, against a
  *                   hand-written TS function doing the same work (test/bench/dtl-bench.ts); target >= 0.3x.
+ *   8. ui        - the dataset explorer in Chromium on its own hub (test/bench/ui-bench.ts): time from navigation to
+ *                   the first rows (target < 1 s) and the longest main-thread task while scrolling (target < 100 ms).
  * Also logs the CPU seconds of the baseline and of the hub in each phase, and the load average: on a shared machine
  * wall-clock rates swing, CPU seconds much less.
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
@@ -35,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
+import { runUiBench, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
@@ -483,6 +486,11 @@ async function main(): Promise<number> {
     const exit = await stopHub(hub);
     hub = undefined;
     if (exit !== 0) problems.push(`the hub exited with ${exit} after SIGTERM`);
+
+    // 8. The dataset explorer in Chromium, on a hub of its own (test/bench/ui-bench.ts), after the hub above stopped.
+    const ui: UiBenchResult = await runUiBench(count);
+    problems.push(...ui.problems);
+    console.log(`dataset explorer: first rows after ${ui.firstRowsMs.toFixed(0)} ms, longest task while scrolling to row ${ui.rowsScrolled} ${ui.longestScrollTaskMs.toFixed(0)} ms`);
     const peakKB = Math.max(startedKB, beforePullKB, afterPullKB, ...samples.map((s) => s.kB));
     const duringPull = samples.filter((s) => s.t >= pullWall0 && s.t <= pullWall1).map((s) => s.kB);
     const pullPeakKB = Math.max(beforePullKB, afterPullKB, ...duringPull);
@@ -521,6 +529,7 @@ async function main(): Promise<number> {
       ['DTL transform (compiled rules) **', fmtInt(dtl.entities), dtl.dtl.seconds.toFixed(2), fmtInt(dtl.dtl.rate), `${ratio(dtl.ratio)} hand`, `>= ${dtl.target}x hand-written`, verdict(dtl.pass)],
       ['  vs fixed-shape hand-written', fmtInt(dtl.entities), dtl.handWrittenFixedShape.seconds.toFixed(2), fmtInt(dtl.handWrittenFixedShape.rate), `${ratio(dtl.handWrittenFixedShape.ratio)} hand`, '-', 'info'],
       ...chainBenchRows(chain),
+      ...uiBenchRows(ui),
     ];
     console.log('');
     console.log(table(rows));
@@ -582,6 +591,7 @@ async function main(): Promise<number> {
       },
       dtl: { ...dtl, mono: [dtlMono, dtlMonoEnd] },
       chain,
+      ui,
       problems,
     };
     const outDir = join(REPO, 'bench-results');

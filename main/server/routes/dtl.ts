@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { anyObject, replies } from '../schemas.js';
 import { functionCatalogue } from '../../../hub-core/dtl/catalogue.js';
-import { compileTransform } from '../../../hub-core/dtl/transform.js';
+import { compileTransform, type CompiledTransform } from '../../../hub-core/dtl/transform.js';
+import { childPath } from '../../../hub-core/dtl/compiler.js';
 import { DtlRuntimeError } from '../../../hub-core/dtl/context.js';
 import { DatasetLookup } from '../../../hub-core/dataset-lookup.js';
 import { isJsonObject, type JsonObject } from '../../../hub-core/json.js';
@@ -13,6 +14,33 @@ const MAX_PREVIEW = 1000;
 interface PreviewBody {
   transform: unknown;
   entities: unknown[];
+  pipe?: string;
+}
+
+type StageResult = { entities: JsonObject[] } | { error: { kind: string; msg: string; elements: string | null } };
+
+/**
+ * For a chain of transforms: what each transform of the chain produced from one sample entity, in order. A stage
+ * that fails ends the chain with its error.
+ */
+function chainStages(stages: readonly CompiledTransform[], entity: JsonObject): StageResult[] {
+  const out: StageResult[] = [];
+  let current: JsonObject[] = [entity];
+  for (const stage of stages) {
+    const next: JsonObject[] = [];
+    try {
+      for (const e of current) next.push(...stage.run(e).entities);
+    } catch (e) {
+      if (e instanceof DtlRuntimeError) {
+        out.push({ error: { kind: e.kind, msg: e.message, elements: e.elements ?? null } });
+        return out;
+      }
+      throw e;
+    }
+    out.push({ entities: next });
+    current = next;
+  }
+  return out;
 }
 
 export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
@@ -39,19 +67,29 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
         properties: {
           transform: { description: 'a DTL transform {"type": "dtl", "rules": {...}} or a list of them' },
           entities: { type: 'array', maxItems: MAX_PREVIEW, items: { type: 'object', additionalProperties: true } },
+          pipe: { type: 'string', description: 'run as this pipe would: with the node\'s namespaced identifiers when it uses them' },
         },
       },
       response: replies({ 200: anyObject }),
     },
     handler: async (req) => {
-      const compiled = compileTransform(req.body.transform, { lookup: new DatasetLookup(hub.datasets) });
+      const { transform, entities, pipe } = req.body;
+      if (pipe !== undefined) hub.pipes.require(pipe);
+      const namespaces = pipe !== undefined ? hub.namespaceSettings(pipe) : undefined;
+      const options = { lookup: new DatasetLookup(hub.datasets), ...(namespaces ? { namespaces } : {}) };
+      const compiled = compileTransform(transform, options);
       if (!compiled.ok) return { ok: false, errors: compiled.errors, results: [] };
-      const results = req.body.entities.map((entity) => {
+      // A chain of transforms also answers what each of its transforms produced (results[k].stages).
+      const chain = Array.isArray(transform) && transform.length > 1
+        ? transform.map((t, i) => compileTransform(t, { ...options, configPath: childPath('$.transform', i) }))
+        : null;
+      const results = entities.map((entity) => {
         if (!isJsonObject(entity)) throw badRequest('every sample entity must be a JSON object');
+        const stages = chain ? { stages: chainStages(chain, entity) } : {};
         try {
-          return { entities: compiled.run(entity as JsonObject).entities };
+          return { entities: compiled.run(entity).entities, ...stages };
         } catch (e) {
-          if (e instanceof DtlRuntimeError) return { error: { kind: e.kind, msg: e.message, elements: e.elements ?? null } };
+          if (e instanceof DtlRuntimeError) return { error: { kind: e.kind, msg: e.message, elements: e.elements ?? null }, ...stages };
           throw e;
         }
       });

@@ -86,3 +86,23 @@ export function tsText(ts: unknown): string {
   const d = new Date(Math.floor(ts / 1000));
   return Number.isNaN(d.getTime()) ? String(ts) : d.toISOString();
 }
+
+/** A count with thousands separators. */
+export function countText(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * The `subset` query value for "index = value": the value is read as JSON when it parses (`5`, `true`, `"5"`),
+ * otherwise taken as text, so `staff` and `"staff"` mean the same.
+ */
+export function subsetExpression(index: string, value: string): string {
+  const text = value.trim();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // plain text
+  }
+  return JSON.stringify(['eq', index, parsed]);
+}
