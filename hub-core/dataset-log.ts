@@ -58,6 +58,12 @@ export interface ReadOptions {
   reverse?: boolean;
   subset?: unknown;
   uncommitted?: boolean;
+  /**
+   * Rows per page of readJson (default 2000). Readers that hand entities on one at a time across event-loop turns
+   * (CSV, Excel, XML streams) ask for small pages: a page that outlives a few young-generation collections is
+   * promoted, and then the old generation grows with the size of the download until a full collection.
+   */
+  pageSize?: number;
 }
 
 export interface IndexInfo {
@@ -88,7 +94,7 @@ export class CircuitBreakerTripped extends HubError {
 
 type RawRow = [number, string, number, number | null, number, string, string];
 
-const PAGE = 2000;
+const DEFAULT_PAGE = 2000;
 const TEXT_PAGE = 2000;
 
 /** SQL that renders a log row as the stored entity's JSON text (the same text as storedEntityJson). */
@@ -339,31 +345,32 @@ export class Dataset {
     const reverse = options.reverse ?? false;
     let remaining = options.limit ?? Number.POSITIVE_INFINITY;
     if (remaining <= 0) return;
+    const pageSize = Math.max(1, Math.min(DEFAULT_PAGE, Math.floor(options.pageSize ?? DEFAULT_PAGE)));
     const end = this.row().max_updated;
     if (options.subset !== undefined) {
       const idx = this.subsetIndex(options.subset);
       const stmt = deleted ? this.stmts.subsetPage : this.stmts.subsetPageLive;
       let cursor = options.since ?? -1;
       for (;;) {
-        const rows = stmt.all(idx.idx, idx.key, cursor, end, Math.min(PAGE, remaining)) as [...RawRow, number][];
+        const rows = stmt.all(idx.idx, idx.key, cursor, end, Math.min(pageSize, remaining)) as [...RawRow, number][];
         if (rows.length === 0) break;
         remaining -= rows.length;
         cursor = rows[rows.length - 1]![0];
         // A "gone" row is the version with which the entity left the subset: it reads as a deletion.
         yield rows.map((r) => (r[7] === 1 ? rowJson([r[0], r[1], 1, r[3], r[4], r[5], r[6]]) : rowJson(r as unknown as RawRow)));
-        if (remaining <= 0 || rows.length < PAGE) break;
+        if (remaining <= 0 || rows.length < pageSize) break;
       }
       return;
     }
     const stmt = this.stmts.page[(reverse ? 4 : 0) + (history ? 0 : 2) + (deleted ? 0 : 1)]!;
     let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
     for (;;) {
-      const rows = (reverse ? stmt.all(cursor, Math.min(PAGE, remaining)) : stmt.all(cursor, end, Math.min(PAGE, remaining))) as RawRow[];
+      const rows = (reverse ? stmt.all(cursor, Math.min(pageSize, remaining)) : stmt.all(cursor, end, Math.min(pageSize, remaining))) as RawRow[];
       if (rows.length === 0) break;
       remaining -= rows.length;
       cursor = rows[rows.length - 1]![0];
       yield rows.map(rowJson);
-      if (remaining <= 0 || rows.length < PAGE) break;
+      if (remaining <= 0 || rows.length < pageSize) break;
     }
     if (options.uncommitted && !reverse && remaining > 0) {
       const pending = this.stmts.pendingAll.all(Math.min(remaining, 1_000_000)) as [number, string, number, string, string][];

@@ -10,6 +10,9 @@ export type EntityObject = Record<string, unknown>;
 /** What a flat cell can hold. */
 export type CellValue = string | number | boolean | null;
 
+/** Rows per page for readers that hand entities on one at a time (see ReadOptions.pageSize). */
+export const ROW_STREAM_PAGE = 200;
+
 /** How many (non-deleted) entities column inference looks at before output starts. */
 export const COLUMN_LOOKAHEAD = 1000;
 

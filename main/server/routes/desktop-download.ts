@@ -5,6 +5,7 @@ import type { DesktopContext } from '../desktop.js';
 import { bool, replies, str } from '../schemas.js';
 import { eager, sendJsonText } from '../json-pull.js';
 import { csvReadable } from '../formats/csv.js';
+import { ROW_STREAM_PAGE } from '../formats/columns.js';
 import type { ReadOptions } from '../../../hub-core/dataset-log.js';
 
 interface DownloadQuery {
@@ -54,7 +55,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: DesktopContext):
       };
       // eager(): an unknown subset or index fails here, as a 4xx, before any header of the file is set.
       if (format === 'csv') {
-        const pages = eager(dataset.readJson(options));
+        const pages = eager(dataset.readJson({ ...options, pageSize: ROW_STREAM_PAGE }));
         attachment(reply, dataset.name, format);
         return reply.type('text/csv; charset=utf-8').send(csvReadable(pages));
       }

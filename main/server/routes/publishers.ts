@@ -4,6 +4,7 @@ import { int, str, replies } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { badRequest, notFound } from '../../../hub-core/errors.js';
 import { csvReadable } from '../formats/csv.js';
+import { ROW_STREAM_PAGE } from '../formats/columns.js';
 import { xlsxReadable, linkedXlsxReadable } from '../formats/xlsx.js';
 import { xmlReadable } from '../formats/xml.js';
 import type { Dataset, ReadOptions } from '../../../hub-core/dataset-log.js';
@@ -87,7 +88,7 @@ export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContex
   /** Pages of entity texts as the publisher serves them: through the pipe's transform when it has one. */
   function pages(pipe: EffectivePipe, dataset: Dataset, subset: unknown, q: PublisherQuery, deleted: boolean): Iterable<string[]> {
     const transform = transformOf(pipe);
-    const raw = dataset.readJson(readOptions(subset, q, deleted));
+    const raw = dataset.readJson({ ...readOptions(subset, q, deleted), pageSize: ROW_STREAM_PAGE });
     if (!transform) return eager(raw);
     return eager(
       (function* () {
