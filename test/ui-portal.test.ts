@@ -33,6 +33,11 @@ async function savedConnections(): Promise<Conn[]> {
 before(async () => {
   mkdirSync(shots, { recursive: true });
   remote = await startHub();
+  // The subscription's instance runs two pipes; the portal's alerts name one of them.
+  await remote.json('/pipes', {
+    method: 'POST',
+    json: ['orders', 'quiet'].map((id) => ({ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, pump: { mode: 'manual' } })),
+  });
   const seed = defaultPortalSeed(remote.api, { mintJwt: () => remote.token });
   ada = seed.ada;
   portal = await startPortal(seed);
@@ -195,6 +200,19 @@ test('a triggered rule shows as an alert on the subscription, its pipe and in th
   await page.getByTestId('portal-notifications').getByText('reading crm timed out after 30 s').waitFor();
   await page.screenshot({ path: join(shots, 'portal-alerts.png'), fullPage: true });
   await page.getByTestId('portal-section-subscriptions').click();
+});
+
+test('the stored instance, opened in the workbench, shows the open alert as a badge on its pipe', async () => {
+  const row = page.getByTestId('instance-connections').getByTestId('instance-row').first();
+  await row.getByTestId('instance-open').click();
+  const orders = page.locator('[data-testid="pipe-row"][data-pipe="orders"]');
+  await orders.getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
+  await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').waitFor();
+  assert.equal(await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').getByTestId('pipe-alerts').count(), 0, 'a pipe without alerts has no badge');
+  await page.screenshot({ path: join(shots, 'remote-pipe-alert-badge.png'), fullPage: true });
+  await page.getByTestId('instance').getByRole('button').click(); // back to this computer
+  await page.getByRole('button', { name: /^Remote/ }).click();
+  await page.getByTestId('portal-connections').waitFor();
 });
 
 test('removing the portal deletes its token from the keychain', async () => {
