@@ -191,6 +191,19 @@ test('a pipe whose last run failed is drawn as failed', async () => {
   await page.locator('[data-key="pipe:fails"][data-status="failed"]').waitFor();
 });
 
+test('a run that fails while the graph is open turns its pipe red without a reload', async () => {
+  const flaky = { _id: 'flaky', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'y' }] }, transform: dtl([['if', true, ['fail!', 'no']]]), pump: { mode: 'manual' } };
+  await hub.json('/pipes', { method: 'POST', json: [flaky] });
+  await page.goto(`${hub.url}/#/graph`);
+  await page.reload();
+  const node = page.locator('[data-key="pipe:flaky"]');
+  await node.waitFor();
+  assert.notEqual(await node.getAttribute('data-status'), 'failed', 'it has not run yet');
+  // A run far shorter than the poll interval: the graph sees it in the pipe's execution log.
+  await hub.json('/pipes/flaky/pump', { method: 'POST', json: { operation: 'start' } });
+  await page.locator('[data-key="pipe:flaky"][data-status="failed"]').waitFor({ timeout: 20_000 });
+});
+
 test("a pipe's Graph tab shows its neighbourhood only", async () => {
   await page.goto(`${hub.url}/#/pipes/people-report/graph`);
   const graph = page.getByTestId('flow-graph');
