@@ -53,8 +53,12 @@ export class ConnectionStore {
     renameSync(tmp, this.file);
   }
 
-  /** Stores the token in the keychain first: a connection is listed only once its secret is safe. */
+  /**
+   * Stores the token in the keychain first: a connection is listed only once its secret is safe. If the
+   * list cannot be written, the secret is taken back out, so no orphan is left in the keychain.
+   */
   async add(input: NewConnection): Promise<Connection> {
+    const existing = this.list();
     const connection: Connection = {
       id: randomUUID(),
       kind: input.kind,
@@ -65,7 +69,12 @@ export class ConnectionStore {
       ...(input.portal !== undefined ? { portal: input.portal } : {}),
     };
     await this.secrets.set(accountOf(connection.id), input.token);
-    this.save([...this.list(), connection]);
+    try {
+      this.save([...existing, connection]);
+    } catch (e) {
+      await this.secrets.delete(accountOf(connection.id)).catch(() => false);
+      throw e;
+    }
     return connection;
   }
 
