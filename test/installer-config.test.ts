@@ -2,10 +2,14 @@
 // the same ajv it resolves, the same options), so a typo fails here, where no installer can be built.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { REPO } from './helpers/hub-process.js';
+import { REPO, removeDir, tempDir } from './helpers/hub-process.js';
+import { SHELL_MAIN } from '../main/cli/start.js';
+import { binaryTarget, keyringPackage, moduleAbi, type BinaryArch, type BinaryOs } from '../scripts/packaging/native-binary.js';
+import { verifyNativeModules } from '../scripts/packaging/after-pack.js';
+import { pngInfo } from '../scripts/png-info.js';
 
 interface ValidationError {
   instancePath: string;
@@ -99,17 +103,115 @@ test('installers: Windows nsis, macOS dmg + zip with hardened runtime, Linux App
   assert.deepEqual(targetNames(section(config, 'linux')).sort(), ['AppImage', 'deb']);
 });
 
-test('native modules are unpacked from asar and rebuilt for Electron', () => {
+test('native modules are unpacked from asar and built for Electron outside the development tree', async () => {
   const config = readConfig();
   const unpack = config['asarUnpack'];
   assert.ok(Array.isArray(unpack));
   assert.ok(unpack.includes('**/*.node'));
   assert.ok(unpack.some((p: unknown) => String(p).includes('better-sqlite3')));
   assert.ok(unpack.some((p: unknown) => String(p).includes('@napi-rs/keyring')));
-  assert.equal(config['npmRebuild'], true);
   assert.equal(config['asar'], true);
+  // electron-builder's own rebuild would recompile node_modules in place for Electron and break `npm start`.
+  assert.equal(config['npmRebuild'], false);
+  assert.equal(config['buildDependenciesFromSource'], false, 'prebuilt Electron binaries of better-sqlite3 are used where they exist');
+  const hook = String(config['afterPack']);
+  assert.ok(existsSync(join(REPO, hook)), `the afterPack hook ${hook} is built (npm run build)`);
+  const loaded = (await import(new URL(`file://${join(REPO, hook)}`).href)) as { default?: unknown };
+  assert.equal(typeof loaded.default, 'function', 'electron-builder calls its default export');
 });
 
+const HOST_OS = process.platform as BinaryOs;
+const HOST_ARCH = process.arch as BinaryArch;
+const keyringDir = join(REPO, 'node_modules', ...keyringPackage(HOST_OS, HOST_ARCH).split('/'));
+const sqliteBinary = join(REPO, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+
+test('native binaries are read for their OS, CPU and ABI', () => {
+  const node = binaryTarget(readFileSync(process.execPath));
+  assert.deepEqual(node, { os: HOST_OS, archs: [HOST_ARCH] }, 'this Node binary');
+  const sqlite = readFileSync(sqliteBinary);
+  assert.deepEqual(binaryTarget(sqlite), { os: HOST_OS, archs: [HOST_ARCH] });
+  assert.equal(moduleAbi(sqlite), Number(process.versions.modules), 'the development tree keeps better-sqlite3 built for this Node');
+  const keyringBinary = readdirSync(keyringDir).find((f) => f.endsWith('.node'));
+  assert.ok(keyringBinary, `${keyringDir} holds the keychain binding`);
+  assert.equal(moduleAbi(readFileSync(join(keyringDir, keyringBinary))), null, 'Node-API: loads in Electron as built');
+  assert.throws(() => binaryTarget(Buffer.from('#!/bin/sh\n')), /not an ELF, Mach-O or PE/);
+  assert.equal(keyringPackage('darwin', 'arm64'), '@napi-rs/keyring-darwin-arm64');
+  assert.equal(keyringPackage('win32', 'x64'), '@napi-rs/keyring-win32-x64-msvc');
+});
+
+test('the packaging check refuses native modules of the wrong ABI or CPU and a missing keychain binding', () => {
+  // An app.asar.unpacked/node_modules the way electron-builder lays it out, from this tree's real binaries.
+  const unpacked = join(tempDir('datahub-unpacked-'), 'node_modules');
+  try {
+    mkdirSync(join(unpacked, 'better-sqlite3', 'build', 'Release'), { recursive: true });
+    copyFileSync(sqliteBinary, join(unpacked, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+    cpSync(keyringDir, join(unpacked, ...keyringPackage(HOST_OS, HOST_ARCH).split('/')), { recursive: true });
+    cpSync(join(REPO, 'node_modules', '@napi-rs', 'keyring'), join(unpacked, '@napi-rs', 'keyring'), { recursive: true });
+    const abi = Number(process.versions.modules);
+
+    const checked = verifyNativeModules(unpacked, HOST_OS, HOST_ARCH, abi);
+    assert.ok(checked.some((f) => f.endsWith('better_sqlite3.node')) && checked.length >= 2, `checked: ${checked.join(', ')}`);
+    // What electron-builder's in-place rebuild guarded against: a Node build shipped to Electron.
+    assert.throws(() => verifyNativeModules(unpacked, HOST_OS, HOST_ARCH, 150), new RegExp(`better_sqlite3.node is built for NODE_MODULE_VERSION ${abi}, Electron needs 150`));
+    // Another CPU: this host's binaries do not fit, and npm installed no keychain binding for it.
+    const other: BinaryArch = HOST_ARCH === 'arm64' ? 'x64' : 'arm64';
+    assert.throws(
+      () => verifyNativeModules(unpacked, HOST_OS, other, abi),
+      (e: Error) =>
+        e.message.includes(`${keyringPackage(HOST_OS, other)} is not in the app, so it would have no keychain on ${HOST_OS}-${other}`) &&
+        e.message.includes(`is built for ${HOST_OS}-${HOST_ARCH}, not ${HOST_OS}-${other}`),
+    );
+  } finally {
+    removeDir(join(unpacked, '..'));
+  }
+});
+
+/** electron-builder's own file filters for the app (files) and for node_modules, as platformPackager builds them. */
+function builderFilters(config: Config): { app: (path: string) => boolean; modules: (path: string) => boolean; unpacked: (path: string) => boolean } {
+  const matchers = builderRequire('./out/fileMatcher.js') as {
+    getMainFileMatchers(appDir: string, dest: string, expand: (s: string) => string, options: object, packager: object, outDir: string, electronCompile: boolean): { createFilter(): Filter }[];
+    getNodeModuleFileMatcher(appDir: string, dest: string, expand: (s: string) => string, options: object, packager: object): { createFilter(): Filter; patterns: string[] };
+    getFileMatchers(config: Config, name: string, dest: string, options: object): { createFilter(): Filter }[] | null;
+  };
+  type Filter = (file: string, stat: { isDirectory(): boolean; moduleFullFilePath?: string }) => boolean;
+  const info = { projectDir: REPO, buildResourcesDir: 'resources', config, isPrepackedAppAsar: false, debugLogger: { isEnabled: false, add: () => undefined } };
+  const expand = (s: string): string => s;
+  const outDir = join(REPO, 'dist');
+  const app = matchers.getMainFileMatchers(REPO, '/app', expand, {}, { info }, outDir, false)[0]!.createFilter();
+  const modules = matchers.getNodeModuleFileMatcher(REPO, '/app', expand, {}, info).createFilter();
+  const unpack = matchers.getFileMatchers(config, 'asarUnpack', '/app', { macroExpander: expand, customBuildOptions: {}, globalOutDir: outDir, defaultSrc: REPO })![0]!.createFilter();
+  const file = { isDirectory: () => false };
+  return {
+    app: (path) => app(join(REPO, path), file),
+    // Files of a dependency are matched by their path inside the app (stat.moduleFullFilePath).
+    modules: (path) => modules(join(REPO, path), { ...file, moduleFullFilePath: path }),
+    unpacked: (path) => unpack(join(REPO, path), { ...file, moduleFullFilePath: path }),
+  };
+}
+
+test('the files globs ship the compiled app and nothing of the build', () => {
+  const filters = builderFilters(readConfig());
+  const shipped = ['out/main/electron/main.js', 'out/main/electron/preload.cjs', 'out/main/electron/hub-entry.cjs', 'out/main/cli/datahub.js', 'out/main/server/entity-parse-worker.js', 'out/hub-core/hub.js', 'out/renderer/index.html', 'package.json'];
+  for (const path of shipped) assert.equal(filters.app(path), true, `${path} is packed`);
+  const left = [
+    'out/test/installer-config.test.js', 'out/scripts/packaging/after-pack.js', 'out/main/electron/main.js.map', 'out/.tsbuildinfo-electron',
+    'resources/icon.png', 'resources/sample-workspace/README.md', 'main/electron/main.ts', 'electron-builder.yml', 'test/run.js', 'dist/linux-unpacked/x',
+  ];
+  for (const path of left) assert.equal(filters.app(path), false, `${path} stays out of app.asar`);
+  // Every file the packed app needs was built: the packaged app runs exactly these.
+  for (const path of shipped) assert.ok(existsSync(join(REPO, path)), `${path} exists after npm run build`);
+
+  assert.equal(filters.modules('node_modules/better-sqlite3/build/Release/better_sqlite3.node'), true);
+  assert.equal(filters.modules('node_modules/better-sqlite3/lib/index.js'), true);
+  for (const path of ['node_modules/better-sqlite3/deps/sqlite3/sqlite3.c', 'node_modules/better-sqlite3/src/better_sqlite3.cpp', 'node_modules/better-sqlite3/build/Release/test_extension.node', 'node_modules/better-sqlite3/build/Release/obj.target/x.o']) {
+    assert.equal(filters.modules(path), false, `${path} stays out`);
+  }
+  const keyringFile = `${keyringPackage('darwin', 'arm64').slice(1)}/keyring.darwin-arm64.node`;
+  for (const path of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/better-sqlite3/lib/database.js', `node_modules/@${keyringFile}`]) {
+    assert.equal(filters.unpacked(path), true, `${path} is unpacked from the asar`);
+  }
+  assert.equal(filters.unpacked('out/main/electron/main.js'), false, 'the app code stays in the asar');
+});
 test('fuses: no run-as-node, no NODE_OPTIONS or --inspect, encrypted cookies, app only from asar', () => {
   const fuses = section(readConfig(), 'electronFuses');
   assert.equal(fuses['runAsNode'], false);
@@ -120,15 +222,27 @@ test('fuses: no run-as-node, no NODE_OPTIONS or --inspect, encrypted cookies, ap
   assert.equal(fuses['enableEmbeddedAsarIntegrityValidation'], true);
 });
 
-test('the packaged app starts the compiled shell and ships the sample workspace', () => {
+test('the packaged app starts the compiled shell, ships the sample workspace and has its own icon', () => {
   const config = readConfig();
-  const main = String(section(config, 'extraMetadata')['main']);
-  assert.equal(main, 'out/main/electron/main.js');
-  assert.ok(existsSync(join(REPO, 'main', 'electron', 'main.ts')), 'the shell source exists');
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { main?: string; scripts: Record<string, string> };
+  // package.json's main serves `electron .` and the packaged app alike; nothing overrides it for packaging.
+  assert.equal(pkg.main, 'out/main/electron/main.js');
+  assert.equal(join(REPO, pkg.main), SHELL_MAIN);
+  assert.ok(existsSync(SHELL_MAIN), 'the compiled shell exists after npm run build');
+  const extraMain = (config['extraMetadata'] as Config | undefined)?.['main'];
+  assert.ok(extraMain === undefined || extraMain === pkg.main, `extraMetadata.main ${String(extraMain)} points at the compiled shell`);
   const extra = config['extraResources'];
   assert.ok(Array.isArray(extra) && extra.some((r: unknown) => (r as Config)['from'] === 'resources/sample-workspace'));
-  const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  assert.match(scripts['dist'] ?? '', /npm run build && electron-builder/);
+  assert.match(pkg.scripts['dist'] ?? '', /npm run build && electron-builder/);
+
+  const icon = String(config['icon']);
+  assert.equal(icon, 'resources/icon.png');
+  const info = pngInfo(readFileSync(join(REPO, icon)));
+  assert.equal(info.width, 1024);
+  assert.equal(info.height, 1024);
+  assert.equal(info.alpha, true);
+  assert.equal(info.topLeft?.[3], 0, 'the corners are transparent');
+  assert.ok(existsSync(join(REPO, 'scripts', 'render-icon.ts')), 'the script that renders it from icon.svg is kept');
 });
 
 /** Every .ts file under a folder of the repo. */
