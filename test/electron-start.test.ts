@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createContext, Script } from 'node:vm';
@@ -13,8 +13,9 @@ import { findElectron, SHELL_MAIN } from '../main/cli/start.js';
 import { classifyNavigation } from '../main/electron/navigation-policy.js';
 import { MAX_RECENT, RecentWorkspaces } from '../main/electron/recent-workspaces.js';
 import { placeOnScreen, loadWindowState, saveWindowState } from '../main/electron/window-state.js';
-import { parseAppArgs } from '../main/electron/app-args.js';
+import { parseAppArgs, userArgv } from '../main/electron/app-args.js';
 import { copySampleWorkspace } from '../main/electron/sample-workspace.js';
+import { CONTENT_SECURITY_POLICY } from '../main/server/csp.js';
 
 const electronDir = dirname(createRequire(join(REPO, 'package.json')).resolve('electron/package.json'));
 const SAMPLE = join(REPO, 'resources', 'sample-workspace');
@@ -27,8 +28,8 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, ipc = false): Running {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])], env: { ...process.env, ...env } });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -87,7 +88,11 @@ describe('datahub start without an Electron binary', () => {
       assert.match(login.headers.get('set-cookie') ?? '', /datahub_session=/);
       const ui = await fetch(new URL('/', link!));
       assert.equal(ui.status, 200);
-      assert.match(ui.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+      // The one policy the desktop shell sets as well (main/electron/security.ts uses the same constant).
+      assert.equal(ui.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY);
+      for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "script-src 'self'"]) {
+        assert.ok(CONTENT_SECURITY_POLICY.includes(directive), directive);
+      }
     } finally {
       assert.equal(await stop(start), 0, start.output());
       removeDir(data);
@@ -152,24 +157,88 @@ describe('datahub start with an Electron binary', () => {
   });
 });
 
-describe("the hub's utility-process entry", () => {
-  test('runs `datahub serve` on a workspace and stops cleanly on SIGTERM, as the shell stops it', async () => {
+describe("the hub's process entry", () => {
+  const entry = join(REPO, 'out', 'main', 'electron', 'hub-entry.cjs');
+
+  /** The hub's entry on a copy of the sample workspace, as the shell starts it; `ipc` as with --hub-node. */
+  async function startEntry(ipc: boolean): Promise<{ hub: Running; url: string; data: string; cleanUp(): void }> {
     const data = tempDir();
     const workspace = join(tempDir('datahub-ws-'), 'project');
     cpSync(SAMPLE, workspace, { recursive: true });
-    const entry = join(REPO, 'out', 'main', 'electron', 'hub-entry.cjs');
-    const hub = run(process.execPath, [entry, '--ignored', '--datahub-cli', 'serve', '--data', data, '--port', '0', '--workspace', workspace]);
+    const hub = run(process.execPath, [entry, '--ignored', '--datahub-cli', 'serve', '--data', data, '--port', '0', '--workspace', workspace], {}, ipc);
+    const [, url] = await hub.waitFor(/API listening at (http:\/\/\S+)\/api/);
+    return {
+      hub,
+      url: url!,
+      data,
+      cleanUp: () => {
+        if (hub.child.exitCode === null) hub.child.kill('SIGKILL');
+        removeDir(data);
+        removeDir(dirname(workspace));
+      },
+    };
+  }
+
+  test('runs `datahub serve` on a workspace and stops cleanly on SIGTERM', async () => {
+    const { hub, url, data, cleanUp } = await startEntry(false);
     try {
-      const [, url] = await hub.waitFor(/API listening at (http:\/\/\S+)\/api/);
       const token = readFileSync(join(data, 'access-token'), 'utf8').trim();
       const pipes = (await (await fetch(`${url}/api/pipes`, { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string }[];
       assert.ok(pipes.some((p) => p._id === 'people'), `the workspace's pipes are served: ${JSON.stringify(pipes.map((p) => p._id))}`);
       assert.equal(readFileSync(join(data, 'hub.lock'), 'utf8').trim(), String(hub.child.pid), 'the hub runs in its own process');
-    } finally {
+      assert.match(hub.output(), /TLS: (also trusting \d+ certificates of the OS store|the OS certificate store is not used \(.+\))/, 'says whether the OS certificates are trusted');
       assert.equal(await stop(hub), 0, hub.output());
       assert.equal(existsSync(join(data, 'hub.lock')), false, 'the lock is released');
-      removeDir(data);
-      removeDir(dirname(workspace));
+    } finally {
+      cleanUp();
+    }
+  });
+
+  test('stops cleanly on the shutdown message, the way the shell stops it on every OS (Windows has no SIGTERM)', async () => {
+    const { hub, data, cleanUp } = await startEntry(true);
+    try {
+      hub.child.send({ type: 'datahub:shutdown' });
+      await hub.waitFor(/Received SIGTERM; stopping the hub/, 15_000);
+      assert.equal(await hub.exited, 0, hub.output());
+      assert.equal(existsSync(join(data, 'hub.lock')), false, 'databases closed and the lock released');
+      assert.equal(existsSync(join(data, 'hub.url')), false);
+    } finally {
+      cleanUp();
+    }
+  });
+
+  test('stops cleanly when the app that started it is gone (its IPC channel closes)', async () => {
+    const { hub, data, cleanUp } = await startEntry(true);
+    try {
+      hub.child.disconnect();
+      await hub.waitFor(/Received SIGTERM; stopping the hub/, 15_000);
+      assert.equal(await hub.exited, 0, hub.output());
+      assert.equal(existsSync(join(data, 'hub.lock')), false, 'no stale lock for the next start');
+    } finally {
+      cleanUp();
+    }
+  });
+
+  test('adds the OS certificate store to what the hub trusts where Node can, and says so where it cannot', async () => {
+    const url = JSON.stringify(new URL(`file://${join(REPO, 'out', 'main', 'electron', 'system-ca.js')}`).href);
+    const script = `
+      import tls from 'node:tls';
+      const { trustSystemCertificates } = await import(${url});
+      const outcome = trustSystemCertificates();
+      const after = typeof tls.getCACertificates === 'function' ? new Set(tls.getCACertificates('default')) : null;
+      const system = typeof tls.getCACertificates === 'function' ? tls.getCACertificates('system') : [];
+      process.stdout.write(JSON.stringify({ outcome, allSystemTrusted: after ? system.every((c) => after.has(c)) : null, bundledKept: after ? tls.rootCertificates.every((c) => after.has(c)) : null }));`;
+    const child = run(process.execPath, ['--input-type=module', '-e', script]);
+    assert.equal(await child.exited, 0, child.output());
+    const seen = JSON.parse(child.output()) as { outcome: { status: string; reason?: string }; allSystemTrusted: boolean | null; bundledKept: boolean | null };
+    const tls = await import('node:tls');
+    const supported = typeof (tls as unknown as { setDefaultCACertificates?: unknown }).setDefaultCACertificates === 'function';
+    if (supported) {
+      assert.equal(seen.outcome.status, 'added', JSON.stringify(seen));
+      assert.equal(seen.allSystemTrusted, true, 'every certificate of the OS store is trusted');
+      assert.equal(seen.bundledKept, true, "Node's bundled CAs stay trusted");
+    } else {
+      assert.deepEqual(seen.outcome, { status: 'unsupported', reason: `Node ${process.versions.node} cannot add CA certificates at run time (tls.setDefaultCACertificates)` });
     }
   });
 });
@@ -288,6 +357,17 @@ describe('shell rules', () => {
       assert.deepEqual(placeOnScreen(state, laptop), state);
       const onUnpluggedMonitor = { ...state, bounds: { x: 2000, y: 100, width: 1000, height: 700 } };
       assert.deepEqual(placeOnScreen(onUnpluggedMonitor, laptop).bounds, { width: 1000, height: 700 }, 'centred instead');
+      // Saved on a big monitor, opened on the laptop: shrunk to the work area and moved fully onto it.
+      const big = { bounds: { x: 300, y: 200, width: 2400, height: 1300 }, maximized: false };
+      assert.deepEqual(placeOnScreen(big, laptop).bounds, { x: 0, y: 0, width: 1440, height: 900 });
+      const tallOnly = { bounds: { x: 400, y: 100, width: 800, height: 1200 }, maximized: false };
+      assert.deepEqual(placeOnScreen(tallOnly, laptop).bounds, { x: 400, y: 0, width: 800, height: 900 });
+      assert.deepEqual(placeOnScreen({ bounds: { x: 5000, y: 0, width: 2400, height: 1300 }, maximized: false }, laptop).bounds, { width: 1440, height: 900 }, 'off-screen and too big: centred and shrunk');
+      // Two displays: the window belongs to the one that shows most of it; one that fits keeps its place, even spanning both.
+      const twoScreens = [laptop[0]!, { x: 1440, y: 0, width: 2560, height: 1400 }];
+      assert.deepEqual(placeOnScreen(big, twoScreens), big, 'fits where it was');
+      const wideOnSecond = { bounds: { x: 1600, y: 100, width: 3000, height: 1000 }, maximized: false };
+      assert.deepEqual(placeOnScreen(wideOnSecond, twoScreens).bounds, { x: 1440, y: 100, width: 2560, height: 1000 });
       writeFileSync(file, '{"bounds": {"width": "big"}}');
       assert.deepEqual(loadWindowState(file).bounds, { width: 1280, height: 820 });
     } finally {
@@ -295,13 +375,26 @@ describe('shell rules', () => {
     }
   });
 
-  test('app arguments: our options are read, Chromium switches are ignored', () => {
+  test('app arguments: our options are read, Chromium switches are ignored, a bare folder is a workspace', () => {
     assert.deepEqual(parseAppArgs(['/app/out/main/electron/main.js', '--no-sandbox', '--hub-data', '/d', '--workspace=/w', '--enable-logging', '--hub-node', '/n']), {
       hubData: '/d',
       workspace: '/w',
       hubNode: '/n',
     });
     assert.deepEqual(parseAppArgs([]), {});
+    // `Datahub Desktop ~/projects/crm`, or a second launch handing a folder over.
+    const dir = tempDir();
+    try {
+      const isFolder = (p: string): boolean => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+      assert.deepEqual(parseAppArgs(['--remote-debugging-port=0', SHELL_MAIN, dir], isFolder), { workspace: dir }, "the app's script is not a folder");
+      assert.deepEqual(parseAppArgs(['-psn_0_12345', dir]), { workspace: dir }, 'the Finder switch is skipped');
+      assert.deepEqual(parseAppArgs([dir, '--workspace', '/explicit']), { workspace: '/explicit' }, '--workspace wins');
+    } finally {
+      removeDir(dir);
+    }
+    // Unpackaged, Electron's argv is [electron, app path, ...]; packaged, [app, ...].
+    assert.deepEqual(userArgv(['/usr/bin/electron', '/repo/out/main/electron/main.js', '--workspace', '/w'], true), ['--workspace', '/w']);
+    assert.deepEqual(userArgv(['/opt/Datahub Desktop/datahub-desktop', '/w'], false), ['/w']);
   });
 
   test('the sample workspace is copied once, so later edits are kept', () => {

@@ -1,4 +1,6 @@
-// Command-line options of the desktop app (`datahub start` passes the first two).
+// Command-line options of the desktop app (`datahub start` passes --hub-data, --workspace and --hub-node).
+// A workspace folder may also be given as a bare path (`Datahub Desktop ~/projects/crm`), which is how the
+// OS and a second launch hand one over.
 import { parseArgs } from 'node:util';
 
 export interface AppArgs {
@@ -12,9 +14,21 @@ export interface AppArgs {
   hubNode?: string;
 }
 
-export function parseAppArgs(argv: readonly string[]): AppArgs {
+/**
+ * The user's arguments in an Electron process's argv: after the executable, and also after the app path
+ * when Electron runs an unpackaged app (`electron out/main/electron/main.js ...`, process.defaultApp).
+ */
+export function userArgv(argv: readonly string[], defaultApp: boolean): string[] {
+  return argv.slice(defaultApp ? 2 : 1);
+}
+
+/**
+ * Read our options. `isFolder` decides which bare arguments are workspace folders: Electron's argv can
+ * also hold the app's own script and switches of Chromium and of tools that launched it.
+ */
+export function parseAppArgs(argv: readonly string[], isFolder: (path: string) => boolean = () => true): AppArgs {
   // Electron and Chromium add switches of their own, so unknown options are ignored.
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: [...argv],
     options: { 'hub-data': { type: 'string' }, workspace: { type: 'string' }, 'user-data': { type: 'string' }, 'hub-node': { type: 'string' } },
     strict: false,
@@ -23,7 +37,8 @@ export function parseAppArgs(argv: readonly string[]): AppArgs {
   const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
   const args: AppArgs = {};
   const hubData = text(values['hub-data']);
-  const workspace = text(values['workspace']);
+  // macOS adds -psn_... to apps started from the Finder; it is not a folder.
+  const workspace = text(values['workspace']) ?? positionals.find((p) => p !== '' && !p.startsWith('-psn_') && isFolder(p));
   const userData = text(values['user-data']);
   const hubNode = text(values['hub-node']);
   if (hubData) args.hubData = hubData;

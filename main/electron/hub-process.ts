@@ -1,10 +1,10 @@
 // The hub runs in a process of its own (the compiled `datahub serve` CLI), so a long pump run or a big import
 // never blocks the main process and with it the window. The packaged app uses an Electron utility process
-// (its native modules are rebuilt for Electron); a development tree passes --hub-node, because there
-// better-sqlite3 is built for the Node that ran `npm install`, whose ABI differs from Electron's.
+// (its better-sqlite3 is built for Electron, see scripts/packaging/after-pack.ts); a development tree passes
+// --hub-node, because there better-sqlite3 is built for the Node that ran `npm install`, whose ABI differs.
 import { utilityProcess } from 'electron';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,33 +20,47 @@ interface Child {
   readonly pid: number | undefined;
   readonly stdout: NodeJS.ReadableStream | null;
   readonly stderr: NodeJS.ReadableStream | null;
+  /** Ask the hub to stop cleanly (hub-entry.cts turns this into its SIGTERM path, on every OS). */
+  requestStop(): void;
+  /** End it now: SIGTERM, then SIGKILL, on POSIX; TerminateProcess on Windows. */
   kill(): void;
   onExit(listener: (code: number) => void): void;
 }
 
 const START_TIMEOUT_MS = 60_000;
+/** How long a hub may take to finish its current batch, close its databases and release its lock. */
 const STOP_TIMEOUT_MS = 10_000;
+const KILL_TIMEOUT_MS = 3_000;
+/** The message hub-entry.cts stops on. */
+const SHUTDOWN = { type: 'datahub:shutdown' } as const;
 
-function fork(entry: string, args: string[], env: NodeJS.ProcessEnv, nodeBinary: string | undefined): Child {
+function fork(entry: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, nodeBinary: string | undefined): Child {
   if (nodeBinary) {
-    const child = spawn(nodeBinary, [entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    // The IPC channel carries the stop request, and closes by itself if the app dies, which stops the hub too.
+    const child = spawn(nodeBinary, [entry, ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env, cwd });
     return {
       get pid() {
         return child.exitCode === null && child.signalCode === null ? child.pid : undefined;
       },
       stdout: child.stdout,
       stderr: child.stderr,
-      kill: () => void child.kill('SIGTERM'),
+      requestStop: () => {
+        if (child.connected) child.send(SHUTDOWN);
+        else child.kill('SIGTERM');
+      },
+      kill: () => void child.kill('SIGKILL'),
       onExit: (listener) => child.once('exit', (code) => listener(code ?? 1)),
     };
   }
-  const child = utilityProcess.fork(entry, args, { serviceName: 'Datahub hub', stdio: 'pipe', env });
+  // cwd must be a real folder: a path inside app.asar makes the utility process fail to start.
+  const child = utilityProcess.fork(entry, args, { serviceName: 'Datahub hub', stdio: 'pipe', env, cwd });
   return {
     get pid() {
       return child.pid;
     },
     stdout: child.stdout,
     stderr: child.stderr,
+    requestStop: () => child.postMessage(SHUTDOWN),
     kill: () => void child.kill(),
     onExit: (listener) => child.once('exit', listener),
   };
@@ -62,6 +76,11 @@ export class HubProcess {
     /** Called when the hub exits without being asked to. */
     private readonly onUnexpectedExit: (code: number, lastOutput: string) => void,
   ) {}
+
+  /** How the hub is run: 'utility' (Electron utility process) or the Node binary given with --hub-node. */
+  get runtime(): string {
+    return this.nodeBinary ?? 'utility';
+  }
 
   /**
    * Start the hub on a workspace. The port of the last run is tried first: the page's origin then stays the
@@ -86,7 +105,8 @@ export class HubProcess {
     const env = { ...process.env };
     delete env['ELECTRON_RUN_AS_NODE'];
     delete env['NODE_OPTIONS'];
-    const child = fork(entry, args, env, this.nodeBinary);
+    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
+    const child = fork(entry, args, env, this.dataDir, this.nodeBinary);
     this.child = child;
     let output = '';
     let exited = false;
@@ -114,7 +134,7 @@ export class HubProcess {
       child.onExit((code) => {
         exited = true;
         clearTimeout(timer);
-        reject(new Error(lastLine(output) ?? `the hub exited with code ${code}`));
+        reject(new Error(explainFailure(output) ?? lastLine(output) ?? `the hub exited with code ${code}`));
         if (this.child === child) this.child = undefined;
         if (ready && !this.stopping && this.child === undefined) this.onUnexpectedExit(code, output);
       });
@@ -128,24 +148,43 @@ export class HubProcess {
     return { url, token, workspace, pid: child.pid };
   }
 
-  /** Ask the hub to stop (SIGTERM: it closes its databases and removes its lock) and wait for it. */
+  /**
+   * Ask the hub to stop and wait until it has closed its databases and removed its lock; a hub that does
+   * not finish in time is ended.
+   */
   async stop(): Promise<void> {
     const child = this.child;
-    const pid = child?.pid;
-    if (!child || pid === undefined) return;
+    if (!child || child.pid === undefined) return;
     this.stopping = true;
     const exited = new Promise<void>((resolve) => child.onExit(() => resolve()));
-    child.kill();
-    const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), STOP_TIMEOUT_MS))]);
-    if (timedOut) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
+    const within = (ms: number): Promise<boolean> =>
+      Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    const pid = child.pid;
+    child.requestStop();
+    if (!(await within(STOP_TIMEOUT_MS))) {
+      process.stderr.write(`the hub did not stop within ${STOP_TIMEOUT_MS / 1000} s; ending it\n`);
+      child.kill();
+      if (!(await within(KILL_TIMEOUT_MS))) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
       }
     }
-    this.child = undefined;
+    if (this.child === child) this.child = undefined;
   }
+}
+
+/** Causes of a failed start that deserve more than the hub's last line. */
+function explainFailure(output: string): string | undefined {
+  if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(output)) {
+    return (
+      'better-sqlite3 in node_modules is built for Node.js, not for this Electron. In a development tree start the app with ' +
+      '"npm start" (it runs the hub on Node), or pass --hub-node <path to node>; "npm run dist" builds installers with an Electron build.'
+    );
+  }
+  return undefined;
 }
 
 function lastLine(text: string): string | undefined {

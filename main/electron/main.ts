@@ -1,10 +1,10 @@
 // The Electron shell: one window on the workbench served by the hub, which runs in a process of its own.
 // Everything else (the hub, the API, the UI) is the same code `datahub serve` runs in plain Node.
 import { app, BrowserWindow, dialog, Menu, screen, session, shell, type MessageBoxOptions } from 'electron';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAppArgs } from './app-args.js';
+import { parseAppArgs, userArgv } from './app-args.js';
 import { HubProcess, type RunningHub } from './hub-process.js';
 import { handle, handleSync, send } from './ipc.js';
 import { buildMenu } from './menu.js';
@@ -16,7 +16,8 @@ import { loadWindowState, placeOnScreen, saveWindowState } from './window-state.
 import type { MenuCommand } from './channels.js';
 
 const APP_NAME = 'Datahub Desktop';
-const args = parseAppArgs(process.argv.slice(1));
+const isFolder = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+const args = parseAppArgs(userArgv(process.argv, process.defaultApp === true), isFolder);
 app.setName(APP_NAME);
 // Unpackaged, Electron would name the profile folder after itself; keep ours apart from other apps.
 if (args.userData) app.setPath('userData', resolve(args.userData));
@@ -32,6 +33,8 @@ const hubPortFile = join(userData, 'hub-port');
 
 let win: BrowserWindow | null = null;
 let current: RunningHub | null = null;
+/** Workspace switches run one after the other: two hubs must never start on the same data folder. */
+let opening: Promise<unknown> = Promise.resolve();
 let quitting = false;
 let unloadRefused: (() => void) | null = null;
 
@@ -64,15 +67,25 @@ function sampleWorkspace(): string {
   return copySampleWorkspace(shipped, hubDataDir);
 }
 
+/** The app icon for the window (Linux and Windows show it in the taskbar); the installers carry their own. */
+function windowIcon(): string | undefined {
+  const icon = app.isPackaged ? join(process.resourcesPath, 'icon.png') : fileURLToPath(new URL('../../../resources/icon.png', import.meta.url));
+  return process.platform !== 'darwin' && existsSync(icon) ? icon : undefined;
+}
+
 function createWindow(): BrowserWindow {
-  const displays = screen.getAllDisplays().map((d) => d.workArea);
+  // The primary display first: a window placed nowhere opens there.
+  const primary = screen.getPrimaryDisplay();
+  const displays = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea);
   const state = placeOnScreen(loadWindowState(windowStateFile), displays);
+  const icon = windowIcon();
   const window = new BrowserWindow({
     ...state.bounds,
     minWidth: 720,
     minHeight: 480,
     title: APP_NAME,
     show: false,
+    ...(icon ? { icon } : {}),
     webPreferences: {
       preload: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
       contextIsolation: true,
@@ -84,6 +97,8 @@ function createWindow(): BrowserWindow {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // The installed app has no DevTools (and no menu entry for them); a development tree keeps them.
+      devTools: !app.isPackaged,
     },
   });
   if (state.maximized) window.maximize();
@@ -176,7 +191,14 @@ async function startHub(folder: string): Promise<RunningHub> {
   return running;
 }
 
-async function openWorkspace(folder: string): Promise<boolean> {
+/** Open a workspace folder in the window, after any switch already under way. */
+function openWorkspace(folder: string): Promise<boolean> {
+  const next = opening.then(() => switchWorkspace(folder));
+  opening = next.catch(() => undefined);
+  return next;
+}
+
+async function switchWorkspace(folder: string): Promise<boolean> {
   const window = win ?? (win = createWindow());
   if (!(await leaveWorkbench(window, `Opening ${folder}…`))) return false;
   const previous = current;
@@ -248,7 +270,7 @@ function refreshMenu(): void {
         if (win?.webContents.navigationHistory.canGoBack()) win.webContents.navigationHistory.goBack();
       },
       openDataFolder: () => background(shell.openPath(hubDataDir)),
-    }),
+    }, { devTools: !app.isPackaged }),
   );
 }
 
@@ -276,14 +298,40 @@ async function startUp(): Promise<void> {
   await openWorkspace(first);
 }
 
-if (!app.requestSingleInstanceLock()) {
+/** What a second launch hands over to the running app: the folder it was asked to open, as an absolute path. */
+interface Handover {
+  workspace?: string;
+}
+
+/** The folder a second launch asks for: from its handover, else from its command line (older or foreign launchers). */
+function handedOverFolder(argv: readonly string[], workingDirectory: string, data: unknown): string | undefined {
+  const handed = data !== null && typeof data === 'object' ? (data as Handover).workspace : undefined;
+  if (typeof handed === 'string' && isFolder(handed)) return handed;
+  const inArgs = parseAppArgs(userArgv(argv, process.defaultApp === true), (p) => isFolder(resolve(workingDirectory, p))).workspace;
+  return inArgs !== undefined ? resolve(workingDirectory, inArgs) : undefined;
+}
+
+const handover: Handover = args.workspace ? { workspace: resolve(args.workspace) } : {};
+if (!app.requestSingleInstanceLock(handover)) {
+  // The running app opens the folder (second-instance below); this process has nothing more to do.
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (!win) return;
-    if (win.isMinimized()) win.restore();
-    win.focus();
+  app.on('second-instance', (_event, argv, workingDirectory, data) => {
+    const folder = handedOverFolder(argv, workingDirectory, data);
+    if (!win && app.isReady()) {
+      // macOS keeps running without windows; the hub may still be up.
+      win = createWindow();
+      if (current && (!folder || folder === current.workspace)) background(showWorkbench(win, current));
+    }
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+    }
+    if (folder && folder !== current?.workspace) background(openWorkspace(folder));
   });
+  // Logging out, `kill` or Ctrl+C in a terminal: quit the way the menu does, so the hub stops cleanly.
+  if (process.platform !== 'win32') for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

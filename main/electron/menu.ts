@@ -24,7 +24,12 @@ const VIEW_ITEMS: { view: WorkbenchView; label: string }[] = [
   { view: 'remote', label: 'Remote' },
 ];
 
-export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[], actions: MenuActions): Menu {
+export interface MenuOptions {
+  /** Offer View → Toggle Developer Tools (a development tree only; the installed app has no DevTools). */
+  devTools: boolean;
+}
+
+export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[], actions: MenuActions, options: MenuOptions): Menu {
   const mac = process.platform === 'darwin';
   const recentItems: MenuItemConstructorOptions[] = recent.length
     ? [
@@ -64,7 +69,7 @@ export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[
       submenu: [
         { role: 'reload' },
         { role: 'forceReload' },
-        { role: 'toggleDevTools' },
+        ...(options.devTools ? [{ role: 'toggleDevTools' } as MenuItemConstructorOptions] : []),
         { type: 'separator' },
         { role: 'resetZoom' },
         { role: 'zoomIn' },

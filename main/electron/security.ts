@@ -2,22 +2,11 @@
 // navigation that never leaves the hub (https links open in the system browser, anything else is dropped).
 import { shell, type Session, type WebContents } from 'electron';
 import { classifyNavigation, originOf } from './navigation-policy.js';
+import { CONTENT_SECURITY_POLICY } from '../server/csp.js';
 
-// The hub sends the same policy for its pages; setting it here as well covers every response the window
-// loads from the hub, whatever route served it. Monaco needs blob: workers and inline styles.
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+// The hub sends the same policy with its pages (main/server/csp.ts); setting it here as well covers every
+// response the window loads from the hub, whatever route served it (the API reference included).
+export const APP_CSP = CONTENT_SECURITY_POLICY;
 
 export function secureSession(session: Session, hubOrigin: () => string | null): void {
   session.webRequest.onHeadersReceived((details, callback) => {

@@ -39,16 +39,33 @@ export function saveWindowState(file: string, state: WindowState): void {
 }
 
 /**
- * Keep a remembered position only if enough of the window lands on a connected display (a monitor may
- * have been unplugged since); otherwise drop x/y so the window opens centred.
+ * Where the window opens. A remembered position is kept only if enough of the window lands on a connected
+ * display (a monitor may have been unplugged since); otherwise x/y are dropped so the window opens centred
+ * on the primary display (the first work area). Either way a window bigger than its display (saved on a
+ * larger monitor, or before the resolution changed) is shrunk to fit and moved fully onto it.
  */
 export function placeOnScreen(state: WindowState, workAreas: readonly Rect[]): WindowState {
   const { x, y, width, height } = state.bounds;
-  if (x === undefined || y === undefined) return state;
-  const visible = workAreas.some((area) => {
-    const w = Math.min(x + width, area.x + area.width) - Math.max(x, area.x);
-    const h = Math.min(y + height, area.y + area.height) - Math.max(y, area.y);
-    return w >= MIN_VISIBLE && h >= MIN_VISIBLE;
-  });
-  return visible ? state : { ...state, bounds: { width, height } };
+  const overlap = (area: Rect, px: number, py: number): number => {
+    const w = Math.min(px + width, area.x + area.width) - Math.max(px, area.x);
+    const h = Math.min(py + height, area.y + area.height) - Math.max(py, area.y);
+    return w >= MIN_VISIBLE && h >= MIN_VISIBLE ? w * h : 0;
+  };
+  // The display that shows most of the window, or none when the window is off every screen.
+  let home: Rect | undefined;
+  let seenMost = 0;
+  if (x !== undefined && y !== undefined) {
+    for (const area of workAreas) {
+      const seen = overlap(area, x, y);
+      if (seen > seenMost) [home, seenMost] = [area, seen];
+    }
+  }
+  const area = home ?? workAreas[0];
+  if (!area) return state;
+  const fitted = { width: Math.min(width, area.width), height: Math.min(height, area.height) };
+  if (!home || x === undefined || y === undefined) return { ...state, bounds: fitted };
+  // A window that fits keeps its place (it may span two displays); a shrunk one is moved fully onto its display.
+  if (fitted.width === width && fitted.height === height) return state;
+  const clamp = (v: number, lo: number, span: number, size: number): number => Math.min(Math.max(v, lo), lo + span - size);
+  return { ...state, bounds: { x: clamp(x, area.x, area.width, fitted.width), y: clamp(y, area.y, area.height, fitted.height), ...fitted } };
 }

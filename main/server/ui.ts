@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ADMIN, type TokenService } from './auth.js';
 import { HubError } from '../../hub-core/errors.js';
+import { CONTENT_SECURITY_POLICY } from './csp.js';
 
 export const SESSION_COOKIE = 'datahub_session';
 const SESSION_SECONDS = 12 * 3600;
@@ -42,9 +43,8 @@ export class LoginCodes {
   }
 }
 
-export const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/** The same policy the desktop shell sets (csp.ts). */
+export const CSP = CONTENT_SECURITY_POLICY;
 
 export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenService; codes: LoginCodes }): Promise<void> {
   app.get<{ Querystring: { code?: string } }>('/login', {

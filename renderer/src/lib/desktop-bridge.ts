@@ -1,6 +1,7 @@
 // What the Electron shell's preload script exposes as `window.datahubDesktop` (main/electron/channels.ts
-// holds the original; the renderer may not import main/, so the shape is repeated here). In a plain browser
-// it is absent and the session cookie authenticates instead.
+// holds the original; the renderer may not import main/, so the shape is repeated here and
+// test/desktop-api-types.ts fails the build when the copies differ). In a plain browser it is absent and
+// the session cookie authenticates instead.
 
 export type DesktopView = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote';
 
@@ -31,7 +32,7 @@ declare global {
 
 /** The desktop API when running inside the Electron shell. */
 export function desktop(): DesktopApi | undefined {
-  return typeof window === 'undefined' ? undefined : window.datahubDesktop;
+  return (globalThis as { datahubDesktop?: DesktopApi }).datahubDesktop;
 }
 
 /** The Authorization header value for hub requests made from the desktop app, if any. */
