@@ -3,7 +3,6 @@
 import { badRequest } from './errors.js';
 
 const MAX_LENGTH = 256;
-// eslint-disable-next-line no-control-regex
 const UNUSABLE = /[\s()\u0000-\u001f\u007f]/;
 
 /** Why `name` cannot be a variable or secret name, or null when it can. */
