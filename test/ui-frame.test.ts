@@ -189,6 +189,21 @@ test('a pump operation from the palette starts a run, says so in a toast, and th
   assert.equal(sink.count, 3, 'the run wrote the sink');
 });
 
+test('a pump operation the hub refuses ends in an error toast in words', async () => {
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'doomed', type: 'pipe', source: { type: 'embedded', entities: [] }, pump: { mode: 'manual' } }] });
+  await palette('start doomed');
+  // The palette re-reads the lists when it opens; once that is done, the pipe goes away behind its back.
+  await page.locator('header.topbar button[aria-label="Reload"]:not([disabled])').waitFor();
+  assert.equal((await paletteKeys())[0], 'pump:doomed:start');
+  assert.equal((await hub.fetch('/pipes/doomed', { method: 'DELETE' })).status, 200);
+  await page.getByTestId('palette-input').press('Enter');
+  const error = page.getByTestId('toast').and(page.locator('[data-kind="error"]'));
+  await error.filter({ hasText: /“start” on doomed failed \(404\)/ }).waitFor();
+  assert.match((await error.textContent()) ?? '', /doomed/);
+  await error.getByRole('button', { name: 'Dismiss' }).click();
+  await error.waitFor({ state: 'detached' });
+});
+
 test('the palette offers a pipe only the pump operations it supports', async () => {
   const pipes = await hub.json<{ _id: string; runtime: { 'supported-operations': string[] } }[]>('/pipes');
   for (const id of ['embedded-one', 'frozen', 'shout']) {
