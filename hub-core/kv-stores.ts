@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
 import { badRequest, notFound } from './errors.js';
+import { checkVariableNames } from './variable-names.js';
 
 /** Environment variables: plain values, readable, used by `$ENV(...)` in config. */
 export class EnvStore {
@@ -16,6 +17,7 @@ export class EnvStore {
 
   /** Set variables; with `replace` every variable not named is removed. */
   set(vars: Record<string, string>, replace: boolean): void {
+    checkVariableNames(Object.keys(vars), 'environment variable');
     this.db.transaction(() => {
       if (replace) this.db.prepare('DELETE FROM env').run();
       const put = this.db.prepare('INSERT INTO env (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value');
@@ -43,9 +45,9 @@ export class SecretStore {
 
   set(values: Record<string, string>, replace: boolean, scope = ''): void {
     for (const [k, v] of Object.entries(values)) {
-      if (k.length === 0) throw badRequest('a secret name may not be empty');
       if (typeof v !== 'string') throw badRequest(`secret ${JSON.stringify(k)} must have a string value`);
     }
+    checkVariableNames(Object.keys(values), 'secret');
     this.db.transaction(() => {
       if (replace) this.db.prepare('DELETE FROM secrets WHERE scope = ?').run(scope);
       const put = this.db.prepare(

@@ -391,6 +391,22 @@ test('env: PUT, POST and PATCH (object map and [{name, value}] list), GET, DELET
   assert.deepEqual(await ok('GET', '/env'), { Z: 'z' });
 });
 
+test('env and secret names that $ENV(...) or $SECRET(...) could not refer to are refused in words; nothing is written', async () => {
+  assert.equal((await call('PUT', '/env', { json: { KEEP: 'k' } })).status, 200);
+  for (const name of ['HAS SPACE', 'paren(s)', '', 'tab\there']) {
+    const env = await expectError('POST', '/env', 400, { json: { OK_TOO: 'x', [name]: 'v' } });
+    assert.match(`${env.error} ${String(env.detail)}`, /name .*not usable|\$ENV/, JSON.stringify(env));
+    await expectError('POST', '/secrets', 400, { json: { ok_too: 'x', [name]: 'v' } });
+  }
+  await expectError('POST', '/env', 400, { json: [{ name: 'A B', value: 'v' }] });
+  assert.deepEqual(await ok('GET', '/env'), { KEEP: 'k' });
+  assert.ok(!(await ok<string[]>('GET', '/secrets')).includes('ok_too'));
+  // Dots, dashes, colons and non-ASCII letters are fine.
+  assert.equal((await call('POST', '/env', { json: { 'node-env': 'test', 'api.base:v2': 'x', 'straße': 'y' } })).status, 200);
+  assert.deepEqual(Object.keys(await ok<Record<string, string>>('GET', '/env')), ['KEEP', 'api.base:v2', 'node-env', 'straße']);
+  assert.equal((await call('PUT', '/env', { json: {} })).status, 200);
+});
+
 test('secrets: PUT replaces, POST merges, GET lists names only, DELETE', async () => {
   assert.equal((await call('PUT', '/secrets', { json: { s1: SECRET_VALUES.node1, s2: SECRET_VALUES.node2 } })).status, 200);
   assert.deepEqual(await ok('GET', '/secrets'), ['s1', 's2']);

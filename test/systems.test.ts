@@ -109,6 +109,7 @@ test('an unknown system answers 404', async () => {
     ['GET', '/systems/nope/secrets', {}],
     ['PUT', '/systems/nope/secrets', { json: { a: 'b' } }],
     ['POST', '/systems/nope/secrets', { json: { a: 'b' } }],
+    ['DELETE', '/systems/nope/secrets/a', {}],
     ['GET', '/systems/nope/logs', {}],
     ['GET', '/systems/nope/status', {}],
     ['POST', '/systems/nope/reload', {}],
@@ -199,6 +200,29 @@ test('system secrets: PUT replaces, POST merges, GET lists names only', async ()
   assert.equal((await hub.fetch('/systems/s1', { method: 'DELETE' })).status, 200);
   await hub.json('/systems', { method: 'POST', json: [S1] });
   assert.deepEqual(await read('/systems/s1/secrets'), []);
+});
+
+test('one system secret is deleted by name; unusable secret names are refused and nothing is written', async () => {
+  await hub.json('/systems', { method: 'POST', json: [{ _id: 's4', type: 'system:url', base_url: 'http://example.org/' }] });
+  const value = `v-${randomUUID()}`;
+  assert.equal((await hub.fetch('/systems/s4/secrets', { method: 'PUT', json: { token: value, other: value } })).status, 200);
+
+  const del = await hub.fetch('/systems/s4/secrets/token', { method: 'DELETE' });
+  assert.equal(del.status, 200, await del.clone().text());
+  assert.equal(await del.text(), '');
+  assert.deepEqual(await hub.json('/systems/s4/secrets'), ['other']);
+  const again = await expectError(await hub.fetch('/systems/s4/secrets/token', { method: 'DELETE' }), 404, 'a secret deleted twice');
+  assert.match(again.error, /token/);
+
+  for (const name of ['two words', 'call(me)', '']) {
+    const res = await hub.fetch('/systems/s4/secrets', { method: 'POST', json: { fine: value, [name]: value } });
+    const text = await res.clone().text();
+    const body = await expectError(res, 400, `secret name ${JSON.stringify(name)}`);
+    assert.match(`${body.error} ${String(body.detail)}`, /name/);
+    assert.ok(!text.includes(value), 'the refusal does not echo the value');
+  }
+  assert.deepEqual(await hub.json('/systems/s4/secrets'), ['other'], 'a refused batch writes nothing');
+  assert.equal((await hub.fetch('/systems/s4', { method: 'DELETE' })).status, 200);
 });
 
 test('microservice-only routes answer a 4xx JSON error (never 500) for system:url and system:microservice', async () => {

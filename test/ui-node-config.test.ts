@@ -126,24 +126,102 @@ test('a zip dropped on the import area is read the same way; a file that is not 
   assert.equal(await page.getByTestId('import-confirm').count(), 0);
 });
 
-test('the history compares an earlier version of a pipe with the current one', async () => {
+test('the history compares a version with the one before it, with the current one, and any two', async () => {
   await page.getByTestId('history-id').fill('alpha');
   await page.getByTestId('history-load').click();
+  await page.waitForURL(/#\/config\/alpha$/);
   await page.getByTestId('history-versions').waitFor();
-  assert.equal(await page.getByTestId('history-version').count(), 3, 'created, edited, imported');
-  // The version before the current one is compared first: the import changed "hi there" to "good morning".
+  const versions = page.getByTestId('history-version');
+  assert.equal(await versions.count(), 3, 'created, edited, imported');
+  assert.match((await versions.first().textContent()) ?? '', /current/);
+  // The newest version is compared with the one before it: what the last change (the import) did.
   const diff = page.getByTestId('text-diff');
   await diff.waitFor();
-  const removedLines = await diff.locator('[data-op="-"]').allTextContents();
-  const addedLines = await diff.locator('[data-op="+"]').allTextContents();
-  assert.ok(removedLines.some((l) => l.includes('hi there')), removedLines.join('\n'));
-  assert.ok(addedLines.some((l) => l.includes('good morning')), addedLines.join('\n'));
+  const lines = async (op: '-' | '+'): Promise<string> => (await diff.locator(`[data-op="${op}"]`).allTextContents()).join('\n');
+  assert.match(await lines('-'), /hi there/);
+  assert.match(await lines('+'), /good morning/);
+  assert.doesNotMatch(await lines('-'), /hello/);
   await page.screenshot({ path: join(shots, 'node-config-history.png'), fullPage: true });
 
-  // The oldest version, in the unified layout.
-  await page.getByTestId('history-version').last().click();
+  // The oldest version against the one before it: nothing came before, so everything is added.
+  await versions.last().click();
+  await diff.filter({ hasText: 'nothing (before the first version)' }).waitFor();
+  assert.match(await lines('+'), /hello/);
+  assert.equal(await lines('-'), '');
+
+  // ... against the current version, in the unified layout.
+  await page.getByTestId('history-against').selectOption('current');
   await diff.getByRole('button', { name: 'Unified' }).click();
   const unified = (await diff.locator('pre > div').allTextContents()).join('\n');
   assert.match(unified, /^- .*"hello"/m);
   assert.match(unified, /^\+ .*"good morning"/m);
+
+  // ... and against any other version: the middle one (the edit), older on the left whichever was picked first.
+  const history = await hub.json<{ _updated: number }[]>('/config-history/entity?entity_id=alpha&reverse=true');
+  await page.getByTestId('history-against').selectOption(String(history[1]!._updated));
+  await diff.getByRole('button', { name: 'Side by side' }).click();
+  assert.match(await lines('-'), /hello/);
+  assert.match(await lines('+'), /hi there/);
+});
+
+test('Restore this version stores the old configuration again, after a confirmation, as a new version', async () => {
+  const versions = page.getByTestId('history-version');
+  await versions.last().click();
+  await page.getByTestId('history-restore').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.filter({ hasText: /Restore the version of/ }).waitFor();
+  await page.screenshot({ path: join(shots, 'node-config-restore.png') });
+  await page.getByTestId('confirm-cancel').click();
+  assert.equal(((await hub.json<Entity>('/pipes/alpha/config'))['transform'] as { rules: { default: unknown[][] } }).rules.default[1]![2], 'good morning', 'Cancel changes nothing');
+
+  await page.getByTestId('history-restore').click();
+  await page.getByTestId('confirm-ok').click();
+  await page.getByTestId('history-notice').filter({ hasText: /it is now the current version/ }).waitFor();
+  assert.deepEqual(await hub.json<Entity>('/pipes/alpha/config'), alpha('hello'), 'the current configuration is the restored one');
+  assert.equal(await versions.count(), 4, 'the restore is a new version');
+  assert.match((await versions.first().textContent()) ?? '', /current/);
+  // The new current version undoes the import: compared with the one before it, "good morning" goes, "hello" is back.
+  await versions.first().click();
+  const diff = page.getByTestId('text-diff');
+  await diff.filter({ hasText: 'good morning' }).waitFor();
+  assert.match((await diff.locator('[data-op="+"]').allTextContents()).join('\n'), /hello/);
+  // The oldest version is now the same as the current one: nothing left to restore.
+  await versions.last().click();
+  await page.getByTestId('history-against').selectOption('current');
+  await page.getByTestId('history-same').waitFor();
+  assert.equal(await page.getByTestId('history-restore').count(), 0);
+  await page.screenshot({ path: join(shots, 'node-config-restored.png'), fullPage: true });
+});
+
+test('a long history pages past the first 100 versions', async () => {
+  const many = (n: number): Entity => ({ _id: 'many', type: 'pipe', source: { type: 'embedded', entities: [{ _id: `m${n}` }] }, pump: { mode: 'manual' } });
+  await hub.json('/pipes', { method: 'POST', json: [many(0)] });
+  for (let n = 1; n <= 104; n++) await hub.json('/pipes/many/config', { method: 'PUT', json: many(n) });
+  await page.goto(`${hub.url}/#/config/many`);
+  const versions = page.getByTestId('history-version');
+  await page.getByTestId('history-older').waitFor();
+  assert.equal(await versions.count(), 100);
+  await page.getByTestId('history-older').click();
+  await page.getByTestId('history-count').filter({ hasText: '105 versions in all' }).waitFor();
+  assert.equal(await versions.count(), 105);
+  // The oldest compared with the one before it shows the very first configuration.
+  await versions.last().click();
+  await page.getByTestId('text-diff').filter({ hasText: '"m0"' }).waitFor();
+});
+
+test('a system page links to its history; the palette opens a pipe\'s history', async () => {
+  await hub.json('/systems', { method: 'POST', json: [{ _id: 'erp', type: 'system:url', base_url: 'http://erp.invalid/' }] });
+  await hub.json('/systems/erp/config', { method: 'PUT', json: { _id: 'erp', type: 'system:url', base_url: 'http://erp2.invalid/' } });
+  await page.goto(`${hub.url}/#/systems/erp`);
+  await page.getByTestId('system-history').click();
+  await page.waitForURL(/#\/config\/erp$/);
+  assert.equal(await page.getByTestId('history-version').count(), 2);
+  await page.getByTestId('text-diff').filter({ hasText: 'erp2.invalid' }).waitFor();
+
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').fill('history alpha');
+  assert.equal(await page.getByTestId('palette-items').locator('li[data-key]').first().getAttribute('data-key'), 'history:alpha');
+  await page.getByTestId('palette-input').press('Enter');
+  await page.waitForURL(/#\/config\/alpha$/);
+  assert.equal(await page.getByTestId('history-version').count(), 4);
 });

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium } from './helpers/browser.js';
 
@@ -157,8 +157,15 @@ test('an environment variable added in the UI is set in the hub, and can be chan
   assert.equal((await hub.json<Record<string, unknown>>('/env'))['API_BASE'], 'https://other.test');
   await page.screenshot({ path: join(shots, 'workbench-env.png') });
 
+  // Deleting asks first; Cancel keeps the variable.
   await page.getByTestId('env').getByRole('button', { name: 'Delete' }).click();
+  await page.getByTestId('confirm-dialog').filter({ hasText: 'Delete the environment variable API_BASE?' }).waitFor();
+  await page.getByTestId('confirm-cancel').click();
+  assert.equal((await hub.json<Record<string, unknown>>('/env'))['API_BASE'], 'https://other.test');
+  await page.getByTestId('env').getByRole('button', { name: 'Delete' }).click();
+  await page.getByTestId('confirm-ok').click();
   await page.getByTestId('env').getByText('API_BASE').waitFor({ state: 'detached' });
+  await page.getByTestId('env-message').filter({ hasText: 'Deleted API_BASE' }).waitFor();
   assert.equal((await hub.json<Record<string, unknown>>('/env'))['API_BASE'], undefined);
 });
 
@@ -184,6 +191,101 @@ test('the Systems view lists systems with their type and opens one', async () =>
   await page.getByRole('heading', { name: 'crm', exact: true }).waitFor();
   assert.match(page.url(), /#\/systems\/crm$/);
   await page.screenshot({ path: join(shots, 'workbench-systems.png') });
+});
+
+test('env and secret requests the hub refuses are explained in words and the typed name and value stay', async () => {
+  await page.getByRole('button', { name: 'Environment', exact: true }).click();
+  await page.getByLabel('New variable name').fill('HAS SPACE');
+  await page.getByLabel('New variable value').fill('kept value');
+  await page.getByRole('button', { name: 'Add' }).click();
+  const envError = page.getByTestId('env-error');
+  await envError.filter({ hasText: /not usable/ }).waitFor();
+  assert.match((await envError.textContent()) ?? '', /Saving HAS SPACE failed \(400\).*spaces/);
+  assert.equal(await page.getByLabel('New variable name').inputValue(), 'HAS SPACE', 'the name stays');
+  assert.equal(await page.getByLabel('New variable value').inputValue(), 'kept value', 'the value stays');
+  assert.equal(await page.getByRole('button', { name: 'Add' }).isEnabled(), true, 'the form is usable again');
+  assert.equal((await hub.json<Record<string, unknown>>('/env'))['HAS SPACE'], undefined);
+  await page.screenshot({ path: join(shots, 'workbench-env-error.png') });
+  // Corrected, it is saved and the form clears.
+  await page.getByLabel('New variable name').fill('HAS_NO_SPACE');
+  await page.getByRole('button', { name: 'Add' }).click();
+  await page.getByTestId('env').getByText('HAS_NO_SPACE').waitFor();
+  assert.equal(await page.getByLabel('New variable value').inputValue(), '');
+  assert.equal(await envError.count(), 0);
+
+  const value = 'typed-secret-value-kept-on-error';
+  await page.getByRole('button', { name: 'Secrets', exact: true }).click();
+  await page.getByLabel('Secret name').fill('bad(name)');
+  await page.getByLabel('Secret value').fill(value);
+  await page.getByRole('button', { name: 'Set secret' }).click();
+  const secretError = page.getByTestId('secrets-error');
+  await secretError.filter({ hasText: /parentheses/ }).waitFor();
+  assert.match((await secretError.textContent()) ?? '', /Setting the secret bad\(name\) failed \(400\)/);
+  assert.equal(await page.getByLabel('Secret value').inputValue(), value, 'the value stays in its field');
+  assert.ok(!(await page.content()).includes(value), 'the value is not in the page source');
+  assert.ok(!(await hub.json<string[]>('/secrets')).includes('bad(name)'));
+  await page.getByLabel('Secret name').fill('good_name');
+  await page.getByRole('button', { name: 'Set secret' }).click();
+  await page.getByTestId('secrets').getByText('good_name').waitFor();
+  assert.equal(await page.getByLabel('Secret value').inputValue(), '', 'cleared once the hub took it');
+});
+
+test('a system gets secrets of its own (names only) and is deleted after a confirmation', async () => {
+  const value = 'crm-token-never-shown-7f3a';
+  await hub.json('/systems', { method: 'POST', json: [{ _id: 'erp', type: 'system:url', base_url: 'http://erp.invalid/' }] });
+  const answers: string[] = [];
+  const collect = (res: Response): void => {
+    if (res.url().includes('/api/')) void res.text().then((t) => answers.push(t), () => undefined);
+  };
+  page.on('response', collect);
+  await page.goto(`${hub.url}/#/systems/erp`);
+  await page.getByTestId('system-title').filter({ hasText: 'erp' }).waitFor();
+  await page.getByTestId('system-secrets-tab').click();
+  await page.waitForURL(/#\/systems\/erp\/secrets$/);
+  const secrets = page.getByTestId('system-secrets');
+  await secrets.getByText('This system has no secrets of its own.').waitFor();
+  await secrets.getByLabel('System secret name').fill('token');
+  await secrets.getByLabel('System secret value').fill(value);
+  assert.equal(await secrets.getByLabel('System secret value').getAttribute('type'), 'password');
+  await secrets.getByRole('button', { name: 'Set secret' }).click();
+  await page.getByTestId('system-secret-names').getByText('token').waitFor();
+  await page.getByTestId('system-secrets-message').filter({ hasText: 'Secret token set for erp.' }).waitFor();
+  assert.deepEqual(await hub.json('/systems/erp/secrets'), ['token']);
+  assert.deepEqual(await hub.json('/secrets').then((n) => (n as string[]).includes('token')), false, 'not a node secret');
+  assert.equal(await secrets.getByLabel('System secret value').inputValue(), '');
+  await page.getByRole('tab', { name: 'Secrets (1)' }).waitFor();
+  await page.screenshot({ path: join(shots, 'workbench-system-secrets.png') });
+
+  // Deleting one secret, then the system: each asks first.
+  await secrets.getByLabel('System secret name').fill('other');
+  await secrets.getByLabel('System secret value').fill(value);
+  await secrets.getByRole('button', { name: 'Set secret' }).click();
+  await page.getByTestId('system-secret-names').getByText('other').waitFor();
+  await page.getByTestId('system-secret-names').locator('tr', { hasText: 'other' }).getByRole('button', { name: 'Delete' }).click();
+  await page.getByTestId('confirm-ok').click();
+  await page.getByTestId('system-secret-names').getByText('other').waitFor({ state: 'detached' });
+  assert.deepEqual(await hub.json('/systems/erp/secrets'), ['token']);
+
+  await page.getByTestId('system-delete').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.filter({ hasText: 'Delete the system erp?' }).waitFor();
+  assert.match((await dialog.textContent()) ?? '', /its 1 secret/);
+  await page.screenshot({ path: join(shots, 'workbench-system-delete.png') });
+  await page.getByTestId('confirm-cancel').click();
+  assert.equal((await hub.fetch('/systems/erp')).status, 200, 'Cancel keeps it');
+  await page.getByTestId('system-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await page.getByTestId('toast').filter({ hasText: 'System erp deleted.' }).waitFor();
+  await page.waitForURL(/#\/systems$/);
+  await page.getByTestId('systems').getByTestId('system-erp').waitFor({ state: 'detached' });
+  assert.equal((await hub.fetch('/systems/erp')).status, 404);
+  assert.equal(await page.getByTestId('count-systems').textContent(), '1', 'the sidebar count follows');
+
+  await page.waitForLoadState('networkidle');
+  page.off('response', collect);
+  assert.ok(answers.length > 5, `API answers were seen: ${answers.length}`);
+  for (const text of answers) assert.ok(!text.includes(value), `a secret value in an API answer: ${text.slice(0, 200)}`);
+  assert.ok(!(await page.content()).includes(value), 'nor in the page');
 });
 
 test('the preview API answers per-transform outputs for a chain and refuses an unknown pipe with a 404', async () => {

@@ -101,6 +101,21 @@ export async function systemRoutes(app: FastifyInstance, { hub }: RouteContext):
     });
   }
 
+  // Not in instance-api.md (which only replaces or merges); added so one system secret can be removed by name.
+  app.delete<{ Params: SystemParams & { secret_key: string } }>('/systems/:system_id/secrets/:secret_key', {
+    schema: {
+      tags,
+      summary: 'Delete one system secret',
+      params: { type: 'object', required: ['system_id', 'secret_key'], properties: { system_id: str, secret_key: str } },
+      response: replies({ 200: emptyReply }),
+    },
+    handler: async (req, reply) => {
+      hub.systems.require(req.params.system_id);
+      hub.secrets.delete(req.params.secret_key, req.params.system_id);
+      return reply.code(200).send();
+    },
+  });
+
   const micro = (operation: string) => async (req: { params: SystemParams }) => hub.systems.requireMicroservice(req.params.system_id, operation);
   app.get<{ Params: SystemParams }>('/systems/:system_id/logs', {
     schema: { tags, summary: 'Microservice logs (not available on the desktop hub)', params: systemParams, querystring: { type: 'object', properties: { since: str } } },
