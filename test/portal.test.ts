@@ -157,12 +157,34 @@ test('members page by page, invite, roles; a member of nothing is refused', asyn
 
 test('an API token is shown once, can be stored as an instance connection, and deleted', async () => {
   const exp = Math.floor(Date.now() / 1000) + 30 * 86400;
-  const made = await desk<{ id: string; jwt_string: string }>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { name: 'ci', description: 'for CI', exp } });
+  const noRoles = await desk<{ detail: string }>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { name: 'ci', exp } });
+  assert.equal(noRoles.status, 400, 'a token names the roles it acts with; no server default is relied on');
+  const made = await desk<{ id: string; jwt_string: string; payload: { principals: Record<string, string[]> } }>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, {
+    method: 'POST',
+    json: { name: 'ci', description: 'for CI', exp, principals: ['group:Developer'] },
+  });
   assert.equal(made.status, 200, made.text);
   assert.equal(made.body.jwt_string, remote.token);
+  assert.deepEqual(made.body.payload.principals, { 'sub-prod': ['group:Developer'] });
   const list = await desk<Rec[]>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`);
   assert.equal(list.body.length, 1);
   assert.ok(!list.text.includes(made.body.jwt_string), 'the list never carries the signed token');
+
+  const refreshing = await desk<{ id: string; client_id: string; client_secret: string; refresh_interval: number; payload: { exp: number; iat: number } }>(
+    `/portal/${conn}/subscriptions/sub-prod/api-tokens`,
+    { method: 'POST', json: { name: 'short-lived', exp, principals: ['group:Viewer'], refresh_interval: 600 } },
+  );
+  assert.equal(refreshing.status, 200, refreshing.text);
+  assert.equal(refreshing.body.refresh_interval, 600);
+  assert.match(refreshing.body.client_id, /\S/);
+  assert.match(refreshing.body.client_secret, /\S{16}/, 'the client secret comes with the creation');
+  assert.equal(refreshing.body.payload.exp - refreshing.body.payload.iat, 600, 'the JWT lives one refresh interval');
+  const listed = await desk<{ id: string; client_id?: string }[]>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`);
+  assert.equal(listed.body.find((t) => t.id === refreshing.body.id)?.client_id, refreshing.body.client_id, 'the client id stays visible');
+  assert.ok(!listed.text.includes(refreshing.body.client_secret), 'the client secret is shown only once');
+  assert.equal((await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${refreshing.body.id}`, { method: 'DELETE' })).status, 204);
+  const badRole = await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { exp, principals: ['group:Nobody'] } });
+  assert.equal(badRole.status, 400, 'an unknown role is refused by the portal');
 
   const stored = await desk<Conn>(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}/store`, { method: 'POST', json: { label: 'Production instance' } });
   assert.equal(stored.status, 201, stored.text);
@@ -176,7 +198,7 @@ test('an API token is shown once, can be stored as an instance connection, and d
   const twice = await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}/store`, { method: 'POST', json: {} });
   assert.equal(twice.status, 404, 'a token is handed over once');
 
-  const past = await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { exp: 1000 } });
+  const past = await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens`, { method: 'POST', json: { exp: 1000, principals: ['group:Viewer'] } });
   assert.equal(past.status, 400);
   assert.equal((await desk(`/portal/${conn}/subscriptions/sub-prod/api-tokens/${made.body.id}`, { method: 'DELETE' })).status, 204);
   assert.deepEqual((await desk<Rec[]>(`/portal/${conn}/subscriptions/sub-prod/api-tokens`)).body, []);

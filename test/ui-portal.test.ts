@@ -137,6 +137,8 @@ test('members page by page and an invitation', async () => {
 test('an API token is shown once, stored in the keychain as an instance connection, then deleted', async () => {
   await page.getByRole('tab', { name: 'API tokens' }).click();
   await page.getByTestId('api-token-name').fill('deploy');
+  assert.ok(await page.getByTestId('api-token-create').isDisabled(), 'a token needs at least one role');
+  await page.getByTestId('api-token-principals').getByLabel('Developer').check();
   await page.getByTestId('api-token-create').click();
   const jwt = page.getByTestId('api-token-jwt');
   await jwt.waitFor();
@@ -150,8 +152,28 @@ test('an API token is shown once, stored in the keychain as an instance connecti
 
   await page.getByTestId('api-token-dismiss').click();
   assert.equal(await jwt.count(), 0, 'the token is not shown again');
-  await page.getByTestId('api-tokens').getByText('deploy').waitFor();
-  await page.getByTestId('api-token-delete').click();
+  await page.getByTestId('api-tokens').getByRole('row', { name: /deploy/ }).filter({ hasText: 'Developer' }).waitFor();
+
+  // A short-lived token: its client id and secret are shown once, next to the JWT.
+  await page.getByTestId('api-token-name').fill('refresher');
+  await page.getByTestId('api-token-principals').getByLabel('Viewer').check();
+  await page.getByTestId('api-token-refreshing').check();
+  await page.getByTestId('api-token-refresh').fill('15');
+  await page.getByTestId('api-token-create').click();
+  const secret = page.getByTestId('api-token-client-secret');
+  await secret.waitFor();
+  assert.match(await secret.inputValue(), /\S{16}/);
+  assert.match(await page.getByTestId('api-token-client-id').inputValue(), /^client-/);
+  await page.screenshot({ path: join(shots, 'portal-api-token-refresh.png'), fullPage: true });
+  const shownSecret = await secret.inputValue();
+  await page.getByTestId('api-token-dismiss').click();
+  await page.getByTestId('api-tokens').getByRole('row', { name: /refresher/ }).filter({ hasText: 'refreshed every 15 min' }).waitFor();
+  assert.ok(!(await page.content()).includes(shownSecret), 'the client secret is not shown again');
+
+  for (let n = 2; n > 0; n--) {
+    await page.getByTestId('api-token-delete').first().click();
+    await page.getByTestId('api-token-row').nth(n - 1).waitFor({ state: 'detached' });
+  }
   await page.getByTestId('api-tokens').getByText('No API tokens.').waitFor();
 });
 

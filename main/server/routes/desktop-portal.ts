@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
 import { PortalClient, instanceUrlOf } from '../../remote/portal-client.js';
-import type { NewApiToken, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
+import type { NewApiToken, NewApiTokenRequest, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
 import { anyObject, bool, int, replies, str } from '../schemas.js';
 import { addVerifiedConnection, connectionRoutes, connectionSchema, moreErrors, upstream } from './desktop-connections.js';
 
@@ -168,18 +168,24 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       return list.map(({ jwt_string: _j, client_secret: _c, ...rest }) => rest);
     },
   });
-  app.post<{ Params: SubP; Body: { name?: string; description?: string; exp: number; principals?: string[] } }>('/portal/:conn/subscriptions/:sub/api-tokens', {
+  app.post<{ Params: SubP; Body: NewApiTokenRequest & { principals: string[] } }>('/portal/:conn/subscriptions/:sub/api-tokens', {
     schema: {
       tags: tag,
-      summary: 'Create an API token; the answer carries its jwt_string this once',
+      summary: 'Create an API token; the answer carries its jwt_string (and with refresh_interval its client_secret) this once',
       params: params('conn', 'sub'),
       body: {
         type: 'object',
-        required: ['exp'],
+        required: ['exp', 'principals'],
         additionalProperties: false,
-        properties: { name, description: name, exp: { type: 'number', description: 'expiry, seconds since the epoch' }, principals: { type: 'array', items: str } },
+        properties: {
+          name,
+          description: name,
+          exp: { type: 'number', description: 'expiry, seconds since the epoch' },
+          principals: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 }, description: 'role ids the token acts with' },
+          refresh_interval: { type: 'number', minimum: 1, maximum: 31_536_000, description: 'seconds; the token must then be refreshed at this rate with its client_id and client_secret' },
+        },
       },
-      response: ok({ ...anyObject, required: ['id', 'jwt_string'], properties: { id: str, jwt_string: str } }),
+      response: ok({ ...anyObject, required: ['id', 'jwt_string'], properties: { id: str, jwt_string: str, client_id: str, client_secret: str, refresh_interval: { type: 'number' } } }),
     },
     handler: async (req) => {
       if (req.body.exp * 1000 <= Date.now()) throw new HubError(400, 'the expiry date is in the past', 'choose a date in the future');

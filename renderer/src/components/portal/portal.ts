@@ -77,8 +77,21 @@ export interface ApiToken {
   id: string;
   name?: string;
   description: string;
-  payload: { exp: number; iat: number; user_id: string };
+  refresh_interval?: number;
+  client_id?: string;
+  payload: { exp: number; iat: number; user_id: string; principals?: Record<string, string[]> };
+  /** Only in the answer to a create, shown once. */
   jwt_string?: string;
+  /** Only in the answer to a create with a refresh interval, shown once. */
+  client_secret?: string;
+}
+
+export interface NewApiToken {
+  name: string;
+  description: string;
+  exp: number;
+  principals: string[];
+  refresh_interval?: number;
 }
 
 export interface RuleType {
@@ -138,7 +151,7 @@ export function portal(conn: string) {
     setRoles: (id: string, m: Member, roles: string[]) =>
       hostApi<Member>(`${sub(id)}/members/${e(m.user.user_id)}`, json('PUT', { ...(m._updated !== undefined ? { _updated: m._updated } : {}), roles })),
     apiTokens: (id: string) => hostApi<ApiToken[]>(`${sub(id)}/api-tokens`),
-    createApiToken: (id: string, body: { name: string; description: string; exp: number }) => hostApi<ApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
+    createApiToken: (id: string, body: NewApiToken) => hostApi<ApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
     deleteApiToken: (id: string, token: string) => hostApi<void>(`${sub(id)}/api-tokens/${e(token)}`, { method: 'DELETE' }),
     storeApiToken: (id: string, token: string, label: string) => hostApi<Connection>(`${sub(id)}/api-tokens/${e(token)}/store`, json('POST', { label })),
     ruleTypes: (id: string, pipe: string) => hostApi<RuleType[]>(`${sub(id)}/pipes/${e(pipe)}/rule-types`),
