@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { AsyncEntry } from '@napi-rs/keyring';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
 import { startPortal, defaultPortalSeed, type PortalServer, type PortalUser } from './helpers/portal-server.js';
+import { PortalClient } from '../main/remote/portal-client.js';
 
 let hub: HubProcess;
 let remote: HubProcess;
@@ -111,6 +112,17 @@ test('subscriptions: list, edit with _updated, a stale _updated gives a clear 40
   assert.equal(stale.body.error, 'Someone else changed this subscription since you opened it; reload to see their change');
   assert.equal((await desk<Rec>(`/portal/${conn}/subscriptions/sub-prod`)).body['name'], 'Production EU', 'the stale edit wrote nothing');
 
+  // A new VPN shared key is sent to the portal and never echoed back.
+  const current = (await desk<Rec>(`/portal/${conn}/subscriptions/sub-prod`)).body;
+  const vpn = structuredClone(current['products']) as { vpn: { connections: { shared_key: string }[] } };
+  vpn.vpn.connections[0]!.shared_key = 'rotated-key-77d1';
+  const rotated = await desk<Rec>(`/portal/${conn}/subscriptions/sub-prod`, { method: 'PUT', json: { _updated: current['_updated'], products: vpn } });
+  assert.equal(rotated.status, 200, rotated.text);
+  assert.equal(portal.storedSharedKey('sub-prod'), 'rotated-key-77d1', 'the portal stored the new key');
+  assert.ok(!rotated.text.includes('rotated-key-77d1'), 'the answer never carries the new key');
+  assert.equal((rotated.body['products'] as typeof vpn).vpn.connections[0]!.shared_key, '****');
+  assert.ok(!(await desk(`/portal/${conn}/subscriptions/sub-prod`)).text.includes('rotated-key-77d1'));
+
   const noVersion = await desk(`/portal/${conn}/subscriptions/sub-prod`, { method: 'PUT', json: { name: 'x' } });
   assert.equal(noVersion.status, 400);
   assert.equal((await desk(`/portal/${conn}/subscriptions/nope`)).status, 404);
@@ -145,6 +157,23 @@ test('members page by page, invite, roles; a member of nothing is refused', asyn
   const again = await desk<{ error: string }>(`/portal/${conn}/subscriptions/sub-prod/members`, { method: 'POST', json: { email: 'grace@example.com', roles: [] } });
   assert.equal(again.status, 409);
   assert.equal((await desk(`/portal/${conn}/subscriptions/sub-prod/members`, { method: 'POST', json: { email: 'not-an-address', roles: [] } })).status, 400);
+
+  // A role change carries the member's _updated; a stale one is a clear conflict, a missing one a 400.
+  type M = { _updated: unknown; user: { user_id: string }; roles: string[] };
+  const member = (await desk<M>(`/portal/${conn}/subscriptions/sub-prod/members/${encodeURIComponent('member01@example.com')}`)).body;
+  assert.deepEqual(member.roles, ['group:Viewer']);
+  const memberUrl = `/portal/${conn}/subscriptions/sub-prod/members/${encodeURIComponent(member.user.user_id)}`;
+  const noMemberVersion = await desk<{ detail: string }>(memberUrl, { method: 'PUT', json: { roles: ['group:Developer'] } });
+  assert.equal(noMemberVersion.status, 400, noMemberVersion.text);
+  assert.match(noMemberVersion.body.detail, /_updated/);
+  const promoted = await desk<M>(memberUrl, { method: 'PUT', json: { _updated: member._updated, roles: ['group:Developer', custom.body.id] } });
+  assert.equal(promoted.status, 200, promoted.text);
+  assert.deepEqual(promoted.body.roles, ['group:Developer', custom.body.id]);
+  assert.notDeepEqual(promoted.body._updated, member._updated);
+  const staleMember = await desk<{ error: string }>(memberUrl, { method: 'PUT', json: { _updated: member._updated, roles: ['group:Admin'] } });
+  assert.equal(staleMember.status, 409, staleMember.text);
+  assert.equal(staleMember.body.error, 'Someone else changed this member since you opened it; reload to see their change');
+  assert.deepEqual(portal.memberRoles('sub-prod', member.user.user_id), ['group:Developer', custom.body.id], 'the stale change wrote nothing');
 
   const bobConn = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'portal', label: 'Bob', url: portal.api, token: bob.token } });
   assert.equal(bobConn.status, 201);
@@ -248,6 +277,27 @@ test('notification rules are checked against their type schema and raise alerts 
 
   const monitoring = await desk<Rec>(`/portal/${conn}/monitoring/sub-prod?pipe=orders`);
   assert.equal(monitoring.body['pipe_id'], 'orders');
+});
+
+test('the notification summary is read page by page, each page continuing from the last _updated', async () => {
+  for (const pipe of ['p1', 'p2', 'p3', 'p4', 'p5']) {
+    const r = await desk(`/portal/${conn}/subscriptions/sub-test/pipes/${pipe}/notification-rules`, { method: 'POST', json: { type: 'pump_failed', name: `fails ${pipe}` } });
+    assert.equal(r.status, 200, r.text);
+  }
+  const first = portal.summaryQueries.length;
+  const client = PortalClient.withToken(portal.api, ada.token);
+  const entries = await client.notificationSummary({ pageSize: 2 });
+  const queries = portal.summaryQueries.slice(first).map((q) => new URLSearchParams(q));
+  assert.ok(queries.length >= 5, `${queries.length} pages of two`);
+  assert.equal(queries[0]!.get('since'), null, 'the first page starts from the beginning');
+  const sinces = queries.slice(1).map((q) => Number(q.get('since')));
+  assert.ok(sinces.every((v, i) => i === 0 || v > sinces[i - 1]!), `each page continues after the previous one: ${sinces.join(', ')}`);
+  assert.ok(queries.every((q) => q.get('limit') === '2'));
+  const ids = entries.map((e) => e._id);
+  assert.equal(new Set(ids).size, ids.length, 'no entry twice');
+  for (const id of ['sub-prod', 'sub-test', 'sub-prod_orders', 'sub-test_p1', 'sub-test_p5']) assert.ok(ids.includes(id), `${id} is in the summary`);
+  const whole = await client.notificationSummary();
+  assert.deepEqual(new Set(whole.map((e) => e._id)), new Set(ids), 'small pages give the same summary as one big page');
 });
 
 test('an instance connection is checked against the instance API before it is saved', async () => {

@@ -115,6 +115,25 @@ test('a subscription is edited; a concurrent change gives a clear conflict messa
   assert.equal(await description.inputValue(), 'Changed by a colleague', "the reload shows the colleague's change");
   assert.equal(await page.getByTestId('subscription-conflict').count(), 0, 'the conflict message is gone after the reload');
   assert.equal(await page.getByTestId('subscription-name').inputValue(), 'Production EU');
+
+  // Replacing the VPN shared key: the new key goes to the portal and is never shown back.
+  await page.getByTestId('vpn-shared-key').fill('ui-rotated-key-3a9');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-saved').waitFor();
+  assert.equal(portal.storedSharedKey('sub-prod'), 'ui-rotated-key-3a9', 'the portal stored the typed key');
+  assert.equal(await page.getByTestId('vpn-shared-key').inputValue(), '', 'the key field is empty again');
+  assert.ok(!(await page.content()).includes('ui-rotated-key-3a9'), 'the page does not show the key');
+});
+
+test('the license is renewed from its tab', async () => {
+  await page.getByRole('tab', { name: 'License' }).click();
+  const expires = page.getByTestId('license-expires');
+  const before = (await expires.textContent()) ?? '';
+  await page.getByTestId('license-renew').click();
+  await page.getByTestId('licenses').locator('tbody tr').nth(1).waitFor();
+  assert.equal(await page.getByTestId('licenses').locator('tbody tr').count(), 2, 'a renewal adds a license');
+  assert.notEqual(await expires.textContent(), before, 'the current license expires later');
+  await page.screenshot({ path: join(shots, 'portal-license.png'), fullPage: true });
 });
 
 test('members page by page and an invitation', async () => {
@@ -132,6 +151,57 @@ test('members page by page and an invitation', async () => {
   await page.getByTestId('members-message').filter({ hasText: 'Invited grace@example.com' }).waitFor();
   await members.getByText('grace@example.com').waitFor();
   await page.screenshot({ path: join(shots, 'portal-members.png'), fullPage: true });
+});
+
+test("a member's roles are changed; a concurrent change gives a clear conflict and a reload", async () => {
+  await page.getByTestId('members-prev').click();
+  await page.getByTestId('members-range').filter({ hasText: '1–10' }).waitFor();
+  const first = page.locator('[data-testid="member-row"][data-user="member01@example.com"]');
+  await first.getByTestId('member-roles-edit').click();
+  await first.getByLabel('Developer').check();
+  await first.getByTestId('member-roles-save').click();
+  await page.getByTestId('members-message').filter({ hasText: 'Roles of member01@example.com saved' }).waitFor();
+  await first.filter({ hasText: 'Developer' }).waitFor();
+  assert.deepEqual(portal.memberRoles('sub-prod', 'member01@example.com').sort(), ['group:Developer', 'group:Viewer']);
+
+  const second = page.locator('[data-testid="member-row"][data-user="member02@example.com"]');
+  await second.getByTestId('member-roles-edit').click();
+  portal.touchMember('sub-prod', 'member02@example.com', ['group:Admin']);
+  await second.getByLabel('Developer').check();
+  await second.getByTestId('member-roles-save').click();
+  await page.getByTestId('member-conflict').filter({ hasText: 'Someone else changed this member since you opened it; reload to see their change' }).waitFor();
+  assert.deepEqual(portal.memberRoles('sub-prod', 'member02@example.com'), ['group:Admin'], "the colleague's change stays");
+  await page.screenshot({ path: join(shots, 'portal-member-conflict.png'), fullPage: true });
+  await page.getByTestId('member-reload').click();
+  await page.getByTestId('member-conflict').waitFor({ state: 'detached' });
+  await second.filter({ hasText: 'Administrator' }).waitFor();
+});
+
+test('a custom role is created and changed; built-in roles offer no Delete', async () => {
+  await page.getByRole('tab', { name: 'Roles' }).click();
+  const builtIn = page.locator('[data-testid="role-row"][data-role="group:Admin"]');
+  await builtIn.waitFor();
+  assert.equal(await page.getByTestId('roles').getByTestId('role-delete').count(), 0, 'no Delete on built-in roles');
+  assert.match((await builtIn.textContent()) ?? '', /built-in/);
+
+  await page.getByTestId('role-name').fill('Auditor');
+  await page.getByTestId('role-description').fill('Reads logs');
+  await page.getByTestId('role-form').getByLabel('Viewer').check();
+  await page.getByTestId('role-save').click();
+  await page.getByTestId('roles-message').filter({ hasText: 'Role Auditor created' }).waitFor();
+  const custom = page.getByTestId('role-row').filter({ hasText: 'Auditor' });
+  await custom.filter({ hasText: 'Viewer' }).waitFor();
+  assert.equal(await custom.getByTestId('role-delete').count(), 1, 'a custom role can be deleted');
+
+  await custom.getByTestId('role-edit').click();
+  assert.equal(await page.getByTestId('role-name').inputValue(), 'Auditor', 'the form holds the role');
+  await page.getByTestId('role-name').fill('Log auditor');
+  await page.getByTestId('role-description').fill('Reads logs and pump history');
+  await page.getByTestId('role-save').click();
+  await page.getByTestId('roles-message').filter({ hasText: 'Role Log auditor saved' }).waitFor();
+  await page.getByTestId('role-row').filter({ hasText: 'Log auditor' }).filter({ hasText: 'Reads logs and pump history' }).waitFor();
+  assert.equal(await page.getByTestId('role-row').filter({ hasText: /^Auditor/ }).count(), 0, 'changed, not added');
+  await page.screenshot({ path: join(shots, 'portal-roles.png'), fullPage: true });
 });
 
 test('an API token is shown once, stored in the keychain as an instance connection, then deleted', async () => {
@@ -183,9 +253,19 @@ test('a notification rule is created from the form generated from its type schem
   await page.getByTestId('rules-open').click();
   await page.getByTestId('rules').getByText('No rules on this pipe.').waitFor();
 
+  // A rule whose parameters include a nested object: its fields are filled and sent as an object.
   await page.getByTestId('rule-type').selectOption('pump_completed_value_too_high_over_time');
   await page.getByTestId('schema-object-period').waitFor();
-  assert.equal(await page.getByTestId('schema-field-period.unit').count(), 1, 'nested objects get their own fields');
+  await page.getByTestId('schema-field-metric').selectOption('Changed entities');
+  await page.getByTestId('schema-field-limit').fill('5000');
+  await page.getByTestId('schema-field-period.amount').fill('2');
+  await page.getByTestId('schema-field-period.unit').selectOption('hours');
+  await page.getByTestId('rule-name').fill('Churn');
+  await page.getByTestId('rule-create').click();
+  await page.getByTestId('rules-message').filter({ hasText: 'Churn' }).waitFor();
+  const churn = page.getByTestId('rules').getByRole('row', { name: /Churn/ });
+  await churn.waitFor();
+  assert.match((await churn.textContent()) ?? '', /"period":\{"amount":2,"unit":"hours"\}/, 'the nested object reached the portal');
 
   await page.getByTestId('rule-type').selectOption('pattern_match');
   await page.getByTestId('schema-field-metric').selectOption('Reason why stopped');

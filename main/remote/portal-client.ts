@@ -20,6 +20,7 @@ import type {
 } from './portal-types.js';
 
 export const SUBSCRIPTION_CONFLICT = 'Someone else changed this subscription since you opened it; reload to see their change';
+export const MEMBER_CONFLICT = 'Someone else changed this member since you opened it; reload to see their change';
 
 /** A failed portal call, with the status the desktop should answer and a message a user can act on. */
 export class PortalError extends Error {
@@ -186,8 +187,11 @@ export class PortalClient {
   invite(sub: string, email: string, roles: string[]): Promise<Member> {
     return this.send('POST', `/subscriptions/${enc(sub)}/members`, { email, roles });
   }
+  member(sub: string, userId: string): Promise<Member> {
+    return this.get(`/subscriptions/${enc(sub)}/members/${enc(userId)}`);
+  }
   setMemberRoles(sub: string, userId: string, updated: unknown, roles: string[]): Promise<Member> {
-    return this.send('PUT', `/subscriptions/${enc(sub)}/members/${enc(userId)}`, { _updated: updated, roles }, 'Someone else changed this member since you opened it; reload to see their change');
+    return this.send('PUT', `/subscriptions/${enc(sub)}/members/${enc(userId)}`, { _updated: updated, roles }, MEMBER_CONFLICT);
   }
 
   apiTokens(sub: string): Promise<ApiToken[]> {

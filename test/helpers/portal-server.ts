@@ -44,6 +44,12 @@ export interface PortalServer {
   setInstanceUrl(subscription: string, url: string): void;
   /** Change a subscription behind the clients' backs (a concurrent editor): gives it a new `_updated`. */
   touch(subscription: string, changes?: Json): void;
+  /** Change a member behind the clients' backs: gives it a new `_updated` (and roles, if given). */
+  touchMember(subscription: string, userId: string, roles?: string[]): void;
+  /** The roles a member has now. */
+  memberRoles(subscription: string, userId: string): string[];
+  /** The query string of every notification-summary request, in order. */
+  readonly summaryQueries: string[];
   /** The stored (unmasked) VPN shared key of a subscription's first VPN connection. */
   storedSharedKey(subscription: string): string | undefined;
   /** Raise a notification for a rule, as if a pump run triggered it. */
@@ -208,6 +214,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
   const subs = new Map<string, SubState>();
   const ajv = new Ajv({ allErrors: true });
   const seenAuthorization: string[] = [];
+  const summaryQueries: string[] = [];
   let notificationIds = 0;
   let summaryCounter = 0;
   const summaryState = new Map<string, { signature: string; updated: number; deleted: boolean }>();
@@ -730,6 +737,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
   // The notification summary: JSON Pull over entries whose `_updated` is assigned when the endpoint is called.
   app.get<P>('/api/notifications-summary', async (req, reply) => {
     const p = who(req);
+    summaryQueries.push(req.url.split('?')[1] ?? '');
     const since = intQuery(req.query['since'], 'since');
     const limit = intQuery(req.query['limit'], 'limit');
     const withDeleted = req.query['deleted'] === 'true';
@@ -808,6 +816,18 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     url,
     api: `${url}/api`,
     seenAuthorization,
+    summaryQueries,
+    touchMember(subscription, userId, roles) {
+      const m = mustSub(subscription).members.find((x) => (x['user'] as Json)['user_id'] === userId);
+      if (!m) throw new Error(`no member ${userId}`);
+      if (roles) m['roles'] = roles;
+      m['_updated'] = newVersion();
+    },
+    memberRoles(subscription, userId) {
+      const m = mustSub(subscription).members.find((x) => (x['user'] as Json)['user_id'] === userId);
+      if (!m) throw new Error(`no member ${userId}`);
+      return [...(m['roles'] as string[])];
+    },
     setInstanceUrl(subscription, instanceUrl) {
       const s = mustSub(subscription);
       s.data['connections'] = [{ id: 'default', name: 'Default node', type: 'node', url: instanceUrl }];

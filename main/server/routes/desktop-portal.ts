@@ -150,12 +150,21 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
     },
     handler: async (req) => upstream(() => client(req.params.conn).invite(req.params.sub, req.body.email, req.body.roles)),
   });
-  app.put<{ Params: SubP & { user: string }; Body: { _updated?: unknown; roles: string[] } }>('/portal/:conn/subscriptions/:sub/members/:user', {
+  app.get<{ Params: SubP & { user: string } }>('/portal/:conn/subscriptions/:sub/members/:user', {
+    schema: { tags: tag, summary: 'One member, with its current `_updated`', params: params('conn', 'sub', 'user'), response: ok(anyObject) },
+    handler: async (req) => upstream(() => client(req.params.conn).member(req.params.sub, req.params.user)),
+  });
+  app.put<{ Params: SubP & { user: string }; Body: { _updated: unknown; roles: string[] } }>('/portal/:conn/subscriptions/:sub/members/:user', {
     schema: {
       tags: tag,
-      summary: "Change a member's roles",
+      summary: "Change a member's roles; 409 when someone else changed the member since `_updated` was read",
       params: params('conn', 'sub', 'user'),
-      body: { type: 'object', required: ['roles'], additionalProperties: false, properties: { _updated: {}, roles: { type: 'array', items: str } } },
+      body: {
+        type: 'object',
+        required: ['_updated', 'roles'],
+        additionalProperties: false,
+        properties: { _updated: { description: 'the version of the member as read' }, roles: { type: 'array', uniqueItems: true, items: str } },
+      },
       response: ok(anyObject),
     },
     handler: async (req) => upstream(() => client(req.params.conn).setMemberRoles(req.params.sub, req.params.user, req.body._updated, req.body.roles)),

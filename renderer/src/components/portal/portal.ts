@@ -66,6 +66,15 @@ export interface Role {
   'child-roles'?: string[];
 }
 
+/**
+ * Whether a role is one of the portal's built-in roles, which cannot be changed or deleted. The portal marks no
+ * role as built-in and does not name them; built-in roles are the `group:` principals (as `group:Everyone` on API
+ * tokens), while custom roles get other ids.
+ */
+export function isBuiltInRole(r: Role): boolean {
+  return r.id.startsWith('group:');
+}
+
 export interface Member {
   _updated?: unknown;
   user: { email?: string; name?: string; user_id: string };
@@ -145,11 +154,11 @@ export function portal(conn: string) {
     renewLicense: (id: string) => hostApi<Subscription>(`${sub(id)}/licenses`, { method: 'POST' }),
     roles: (id: string) => hostApi<Role[]>(`${sub(id)}/roles`),
     createRole: (id: string, role: Omit<Role, 'id'>) => hostApi<Role>(`${sub(id)}/roles`, json('POST', role)),
+    updateRole: (id: string, role: string, body: Omit<Role, 'id'>) => hostApi<Role>(`${sub(id)}/roles/${e(role)}`, json('PUT', body)),
     deleteRole: (id: string, role: string) => hostApi<void>(`${sub(id)}/roles/${e(role)}`, { method: 'DELETE' }),
     members: (id: string, start: number, limit: number) => hostApi<Member[]>(`${sub(id)}/members?start=${start}&limit=${limit}`),
     invite: (id: string, email: string, roles: string[]) => hostApi<Member>(`${sub(id)}/members`, json('POST', { email, roles })),
-    setRoles: (id: string, m: Member, roles: string[]) =>
-      hostApi<Member>(`${sub(id)}/members/${e(m.user.user_id)}`, json('PUT', { ...(m._updated !== undefined ? { _updated: m._updated } : {}), roles })),
+    setRoles: (id: string, m: Member, roles: string[]) => hostApi<Member>(`${sub(id)}/members/${e(m.user.user_id)}`, json('PUT', { _updated: m._updated ?? null, roles })),
     apiTokens: (id: string) => hostApi<ApiToken[]>(`${sub(id)}/api-tokens`),
     createApiToken: (id: string, body: NewApiToken) => hostApi<ApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
     deleteApiToken: (id: string, token: string) => hostApi<void>(`${sub(id)}/api-tokens/${e(token)}`, { method: 'DELETE' }),
