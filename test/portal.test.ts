@@ -300,6 +300,114 @@ test('the notification summary is read page by page, each page continuing from t
   assert.deepEqual(new Set(whole.map((e) => e._id)), new Set(ids), 'small pages give the same summary as one big page');
 });
 
+test('the stand-in follows the spec: rule types and metrics, built-in subscription and heartbeat rules, deleted entries only for their members', async () => {
+  const ops: PortalUser = { user_id: 'ops', email: 'ops@example.com', name: 'Ops', token: `portal-ops-${Date.now()}` };
+  const other: PortalUser = { user_id: 'other', email: 'other@example.com', name: 'Other', token: `portal-other-${Date.now()}` };
+  const second = await startPortal({
+    users: [ops, other],
+    subscriptions: [
+      { id: 'eu_north', name: 'EU north', instanceUrl: remote.api, members: [{ user_id: 'ops', roles: ['group:Admin'] }], licenseExpiresInDays: 10 },
+      { id: 'gone', name: 'Soon gone', instanceUrl: remote.api, members: [{ user_id: 'ops', roles: ['group:Admin'] }] },
+      { id: 'others', name: 'Not yours', instanceUrl: remote.api, members: [{ user_id: 'other', roles: ['group:Admin'] }] },
+    ],
+  });
+  try {
+    const c = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'portal', label: 'Second', url: second.url, token: ops.token } });
+    assert.equal(c.status, 201, c.text);
+    created.push(c.body.id);
+    const base = `/portal/${c.body.id}`;
+
+    const info = await desk<{ status: Rec }>(`${base}/info`);
+    for (const field of ['build-date', 'git-revision', 'ci-buildnumber', 'revision', 'start_time', 'uptime', 'version']) assert.equal(typeof info.body.status[field], 'string', `status.${field}`);
+
+    const types = (await desk<{ type: string; name: string; schema: Rec }[]>(`${base}/subscriptions/eu_north/pipes/my_pipe/rule-types`)).body;
+    assert.deepEqual(types.map((t) => t.name), [
+      'Value too low',
+      'Value too high',
+      'Value too low over time',
+      'Value too high over time',
+      'Pump started overdue',
+      'Pump finished overdue',
+      'Pump failed',
+      'Restore completed',
+      'Pump offset set',
+      'Pattern match',
+    ], 'every rule type of the spec but the built-in heartbeat is offered');
+    const metrics = ((types[0]!.schema['properties'] as Rec)['metric'] as { enum: string[] }).enum;
+    for (const m of ['Failed retried entities', 'Successfully retried entities', 'Dead entities', 'Transform time']) assert.ok(metrics.includes(m), m);
+
+    // A pipe id and a subscription id with underscores: the summary keeps both intact.
+    const rule = await desk<{ id: string }>(`${base}/subscriptions/eu_north/pipes/my_pipe/notification-rules`, {
+      method: 'POST',
+      json: { type: 'pattern_match', name: 'Exact', extra_rule_info: { metric: 'Reason why stopped', patterns: ['*Timeout*'], case_sensitive: true } },
+    });
+    assert.equal(rule.status, 200, rule.text);
+    assert.throws(() => second.trigger('eu_north', rule.body.id, 'socket timeout'), /does not match/, 'case_sensitive is honoured');
+    assert.throws(() => second.trigger('eu_north', rule.body.id, ''), /does not match/, 'an empty value never matches');
+    second.trigger('eu_north', rule.body.id, 'read Timeout after 30 s');
+
+    // The license expires in 10 days: the built-in rule alerts on the subscription entry, not on a pipe.
+    let sum = await desk<{ entries: Rec[]; pipes: Record<string, number>; subscriptions: Record<string, number> }>(`${base}/notification-summary?subscription=eu_north`);
+    assert.equal(sum.status, 200, sum.text);
+    assert.deepEqual(sum.body.pipes, { my_pipe: 1 });
+    assert.deepEqual(sum.body.subscriptions, { eu_north: 1 });
+    const subEntry = sum.body.entries.find((e) => e['_id'] === 'eu_north')!;
+    assert.equal(subEntry['status'], 'failed');
+    assert.deepEqual((subEntry['notifications'] as Rec[]).map((n) => n['notification_rule_type']), ['license_expiration_date']);
+    const pipeEntry = sum.body.entries.find((e) => e['_id'] === 'eu_north_my_pipe')!;
+    assert.equal(pipeEntry['subscription_id'], 'eu_north');
+    assert.equal(pipeEntry['pipe_id'], 'my_pipe');
+
+    second.raiseSubscriptionAlert('eu_north', 'store_disk_usage_upper_limit', 'the store uses 95 % of its disk');
+    sum = await desk(`${base}/notification-summary?subscription=eu_north`);
+    assert.deepEqual(sum.body.subscriptions, { eu_north: 2 });
+    assert.equal((await desk(`${base}/subscriptions/eu_north/licenses`, { method: 'POST' })).status, 200);
+    second.clearSubscriptionAlert('eu_north', 'store_disk_usage_upper_limit');
+    sum = await desk(`${base}/notification-summary?subscription=eu_north`);
+    assert.deepEqual(sum.body.subscriptions, { eu_north: 0 }, 'renewing the license clears its alert');
+
+    // The heartbeat rule alerts in the alert list only: the pipe's summary status is unchanged.
+    second.resolve('eu_north', 'my_pipe');
+    second.heartbeatOverdue('eu_north');
+    sum = await desk(`${base}/notification-summary?subscription=eu_north`);
+    assert.deepEqual(sum.body.pipes, { my_pipe: 0 });
+    const alertList = await desk<{ notification_rule_type: string; pipe_id: string }[]>(`${base}/notifications`);
+    assert.ok(alertList.body.some((n) => n.notification_rule_type === 'node_heartbeat_overdue' && n.pipe_id === 'my_pipe'));
+
+    // Removing the pipe's last rule, and a whole subscription, reports them deleted; to their members only.
+    assert.equal((await desk(`${base}/subscriptions/eu_north/pipes/my_pipe/notification-rules/${rule.body.id}`, { method: 'DELETE' })).status, 204);
+    const del = await fetch(`${second.api}/subscriptions/gone`, { method: 'DELETE', headers: { authorization: `Bearer ${ops.token}` } });
+    assert.equal(del.status, 200);
+    const pull = async (who: PortalUser): Promise<Rec[]> =>
+      (await (await fetch(`${second.api}/notifications-summary?deleted=true`, { headers: { authorization: `Bearer ${who.token}` } })).json()) as Rec[];
+    const mine = await pull(ops);
+    const deleted = mine.filter((e) => e['_deleted'] === true);
+    assert.deepEqual(deleted.map((e) => [e['_id'], e['subscription_id'], e['pipe_id']]).sort(), [
+      ['eu_north_my_pipe', 'eu_north', 'my_pipe'],
+      ['gone', 'gone', undefined],
+    ]);
+    assert.ok(deleted.every((e) => !('status' in e)), 'a deleted entry has no status');
+    const theirs = await pull(other);
+    assert.deepEqual(theirs.map((e) => e['_id']), ['others'], "another user sees neither the deleted subscription nor the other's pipes");
+    sum = await desk(`${base}/notification-summary`);
+    assert.deepEqual(sum.body.entries.map((e) => e['_id']).sort(), ['eu_north'], 'the host drops deleted entries from what it keeps');
+
+    // Profile: nickname and a Terms of Service approval; portal-admin powers are not for everyone.
+    const nick = await desk<{ userInfo: { profile: { nickname: string } } }>(`${base}/profile`, { method: 'PUT', json: { nickname: 'opsy', approvedTos: 4 } });
+    assert.equal(nick.status, 200, nick.text);
+    assert.equal(nick.body.userInfo.profile.nickname, 'opsy');
+    assert.equal(second.approvedTos('ops'), 4);
+    assert.equal((await desk(`${base}/profile`, { method: 'PUT', json: { approvedTos: 99 } })).status, 400);
+    assert.equal((await desk(`${base}/profile`, { method: 'PUT', json: {} })).status, 400, 'an empty change is refused');
+    const admin = await fetch(`${second.api}/profile`, { method: 'PUT', headers: { authorization: `Bearer ${ops.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ userInfo: { isPortalAdmin: true } }) });
+    assert.equal(admin.status, 403);
+    await admin.text();
+    assert.equal((await desk(`/connections/${c.body.id}`, { method: 'DELETE' })).status, 204);
+  } finally {
+    await second.close();
+  }
+});
+
 test('an instance connection is checked against the instance API before it is saved', async () => {
   const wrong = await desk<{ error: string }>('/connections', { method: 'POST', json: { kind: 'instance', label: 'Remote', url: remote.url, token: 'nope' } });
   assert.equal(wrong.status, 403, wrong.text);

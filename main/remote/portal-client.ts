@@ -229,25 +229,43 @@ export class PortalClient {
     return this.get(`/notifications${queryString(query)}`);
   }
 
-  /** The whole notification summary, following the JSON Pull protocol page by page. */
-  async notificationSummary(options: { pageSize?: number; maxEntries?: number } = {}): Promise<SummaryEntry[]> {
+  /**
+   * The summary entries changed after `since` (all of them without it), deleted ones included, following the JSON
+   * Pull protocol page by page: each page continues after the last `_updated` of the one before. Answers the new
+   * `since` to continue from next time, and `reset` when the portal's highest `_updated` is below the `since` asked
+   * for (its summary was rebuilt), in which case everything was read afresh.
+   */
+  async summaryChanges(since: number | undefined, options: { pageSize?: number; maxEntries?: number } = {}): Promise<{ entries: SummaryEntry[]; since: number | undefined; reset: boolean }> {
     const pageSize = options.pageSize ?? 500;
     const max = options.maxEntries ?? 20_000;
-    const all = new Map<string, SummaryEntry>();
-    let since: number | undefined;
+    const changed = new Map<string, SummaryEntry>();
+    let reset = false;
+    let next = since;
     for (let fetched = 0; fetched < max; ) {
-      const q = new URLSearchParams({ limit: String(pageSize) });
-      if (since !== undefined) q.set('since', String(since));
-      const page = await this.get<SummaryEntry[]>(`/notifications-summary?${q}`);
+      const q = new URLSearchParams({ limit: String(pageSize), deleted: 'true' });
+      if (next !== undefined) q.set('since', String(next));
+      const { value: page, headers } = await this.call<SummaryEntry[]>('GET', `/notifications-summary?${q}`);
       if (!Array.isArray(page)) throw new PortalError(502, 'the portal sent a malformed notification summary', 'expected a JSON array');
-      for (const e of page) all.set(e._id, e);
+      const maxUpdated = Number(headers.get('x-dataset-max-updated'));
+      if (!reset && since !== undefined && next === since && page.length === 0 && Number.isFinite(maxUpdated) && maxUpdated < since) {
+        reset = true;
+        next = undefined;
+        continue;
+      }
+      for (const e of page) changed.set(e._id, e);
       fetched += page.length;
-      if (page.length < pageSize) break;
+      if (page.length === 0) break;
       const last = page[page.length - 1]!._updated;
-      if (since !== undefined && last <= since) break;
-      since = last;
+      if (typeof last !== 'number' || (next !== undefined && last <= next)) break;
+      next = last;
+      if (page.length < pageSize) break;
     }
-    return [...all.values()].filter((e) => !e._deleted);
+    return { entries: [...changed.values()], since: next, reset };
+  }
+
+  /** The whole notification summary (entries not deleted), read with JSON Pull. */
+  async notificationSummary(options: { pageSize?: number; maxEntries?: number } = {}): Promise<SummaryEntry[]> {
+    return (await this.summaryChanges(undefined, options)).entries.filter((e) => !e._deleted);
   }
 
   monitoring(sub: string, pipe?: string): Promise<PortalRecord> {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
 import { PortalClient, instanceUrlOf } from '../../remote/portal-client.js';
+import { SummaryCache } from '../../remote/summary-cache.js';
 import type { NewApiToken, NewApiTokenRequest, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
 import { anyObject, bool, int, replies, str } from '../schemas.js';
 import { addVerifiedConnection, connectionRoutes, connectionSchema, moreErrors, upstream } from './desktop-connections.js';
@@ -47,15 +48,29 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
     schema: { tags: tag, summary: 'Your portal profile', params: params('conn'), response: ok(anyObject) },
     handler: async (req) => upstream(() => client(req.params.conn).profile()),
   });
-  app.put<{ Params: ConnP; Body: { name?: string; nickname?: string; picture?: string } }>('/portal/:conn/profile', {
+  app.put<{ Params: ConnP; Body: { name?: string; nickname?: string; picture?: string; approvedTos?: number } }>('/portal/:conn/profile', {
     schema: {
       tags: tag,
-      summary: 'Change the changeable profile fields',
+      summary: 'Change the changeable profile fields, or approve a Terms of Service version',
       params: params('conn'),
-      body: { type: 'object', additionalProperties: false, properties: { name, nickname: name, picture: { type: 'string', maxLength: 2000 } } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          name,
+          nickname: name,
+          picture: { type: 'string', maxLength: 2000 },
+          approvedTos: { type: 'number', minimum: 0, description: 'the Terms of Service version (tos_version of the portal) the user approves' },
+        },
+      },
       response: ok(anyObject),
     },
-    handler: async (req) => upstream(() => client(req.params.conn).updateProfile({ userInfo: { profile: req.body } })),
+    handler: async (req) => {
+      const { approvedTos, ...profile } = req.body;
+      const userInfo = { ...(Object.keys(profile).length > 0 ? { profile } : {}), ...(approvedTos !== undefined ? { approvedTos } : {}) };
+      return upstream(() => client(req.params.conn).updateProfile({ userInfo }));
+    },
   });
 
   app.get<{ Params: ConnP }>('/portal/:conn/subscriptions', {
@@ -301,10 +316,11 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
 
   const alertsReply = {
     type: 'object',
-    required: ['entries', 'pipes'],
+    required: ['entries', 'pipes', 'subscriptions'],
     properties: {
       entries: objects,
       pipes: { type: 'object', additionalProperties: int, description: 'pipe id → open alerts, for the subscription asked about' },
+      subscriptions: { type: 'object', additionalProperties: int, description: "subscription id → open alerts of the subscription's own (built-in) rules" },
     },
   } as const;
   app.get<{ Params: ConnP; Querystring: { subscription?: string } }>('/portal/:conn/notification-summary', {
@@ -328,21 +344,25 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       const conn = ctx.connections.get(req.params.conn);
       if (!conn) throw new HubError(404, 'connection not found', `no saved connection ${JSON.stringify(req.params.conn)}`);
       if (conn.kind === 'portal') return alerts(conn.id, undefined);
-      if (conn.portal === undefined || conn.subscription === undefined || ctx.connections.get(conn.portal) === undefined) return { entries: [], pipes: {} };
+      if (conn.portal === undefined || conn.subscription === undefined || ctx.connections.get(conn.portal) === undefined) return { entries: [], pipes: {}, subscriptions: {} };
       return alerts(conn.portal, conn.subscription);
     },
   });
 
-  async function alerts(conn: string, subscription: string | undefined): Promise<{ entries: SummaryEntry[]; pipes: Record<string, number> }> {
-    const all = await upstream(() => client(conn).notificationSummary());
-    const entries = subscription === undefined ? all : all.filter((e) => e.subscription_id === subscription);
+  const summaries = new SummaryCache();
+  type Alerts = { entries: SummaryEntry[]; pipes: Record<string, number>; subscriptions: Record<string, number> };
+  async function alerts(conn: string, subscription: string | undefined): Promise<Alerts> {
+    summaries.prune((id) => ctx.connections.get(id) !== undefined);
+    const all = await upstream(() => summaries.read(conn, client(conn)));
+    const entries = (subscription === undefined ? all : all.filter((e) => e.subscription_id === subscription)).sort((a, b) => a._id.localeCompare(b._id));
     const pipes: Record<string, number> = {};
+    const subscriptions: Record<string, number> = {};
     for (const e of entries) {
-      if (e.pipe_id === undefined) continue;
-      const open = (e.notifications ?? []).filter((n) => n.is_ongoing !== false).length;
-      pipes[e.pipe_id] = (pipes[e.pipe_id] ?? 0) + (e.status === 'failed' ? Math.max(open, 1) : 0);
+      const open = e.status === 'failed' ? Math.max((e.notifications ?? []).filter((n) => n.is_ongoing !== false).length, 1) : 0;
+      if (e.pipe_id === undefined) subscriptions[e.subscription_id] = (subscriptions[e.subscription_id] ?? 0) + open;
+      else pipes[e.pipe_id] = (pipes[e.pipe_id] ?? 0) + open;
     }
-    return { entries, pipes };
+    return { entries, pipes, subscriptions };
   }
 
   app.get<{ Params: SubP; Querystring: { pipe?: string } }>('/portal/:conn/monitoring/:sub', {

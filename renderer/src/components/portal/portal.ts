@@ -124,6 +124,7 @@ export interface Notification {
   notification_id: number;
   notification_rule_id: string;
   notification_rule_name: string;
+  notification_rule_type?: string;
   msg: string;
   event_timestamp: string;
   last_event_timestamp: string;
@@ -136,6 +137,8 @@ export interface Notification {
 export interface Alerts {
   entries: { _id: string; subscription_id: string; pipe_id?: string; status?: string; notifications?: Notification[] }[];
   pipes: Record<string, number>;
+  /** Open alerts of each subscription's own built-in rules (disk usage, license expiry). */
+  subscriptions: Record<string, number>;
 }
 
 const e = encodeURIComponent;
