@@ -310,6 +310,7 @@ test('the stand-in follows the spec: rule types and metrics, built-in subscripti
       { id: 'gone', name: 'Soon gone', instanceUrl: remote.api, members: [{ user_id: 'ops', roles: ['group:Admin'] }] },
       { id: 'others', name: 'Not yours', instanceUrl: remote.api, members: [{ user_id: 'other', roles: ['group:Admin'] }] },
     ],
+    staleStatus: 400,
   });
   try {
     const c = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'portal', label: 'Second', url: second.url, token: ops.token } });
@@ -402,6 +403,13 @@ test('the stand-in follows the spec: rule types and metrics, built-in subscripti
     const admin = await fetch(`${second.api}/profile`, { method: 'PUT', headers: { authorization: `Bearer ${ops.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ userInfo: { isPortalAdmin: true } }) });
     assert.equal(admin.status, 403);
     await admin.text();
+
+    // This portal reports a stale _updated as a 400 naming the field: the desktop still calls it a conflict.
+    const before = (await desk<Rec>(`${base}/subscriptions/eu_north`)).body;
+    second.touch('eu_north', { description: 'by someone else' });
+    const stale = await desk<{ error: string }>(`${base}/subscriptions/eu_north`, { method: 'PUT', json: { _updated: before['_updated'], name: 'Mine' } });
+    assert.equal(stale.status, 409, stale.text);
+    assert.equal(stale.body.error, 'Someone else changed this subscription since you opened it; reload to see their change');
     assert.equal((await desk(`/connections/${c.body.id}`, { method: 'DELETE' })).status, 204);
   } finally {
     await second.close();
@@ -421,6 +429,71 @@ test('an instance connection is checked against the instance API before it is sa
   const noPortal = await desk<Conn>(`/portal/${ok.body.id}/subscriptions`);
   assert.equal(noPortal.status, 400, 'an instance connection is not a portal');
   assert.deepEqual((await desk<{ pipes: Record<string, number> }>(`/portal-alerts/${ok.body.id}`)).body.pipes, {}, 'no portal, no alerts');
+});
+
+test('a plain http:// address off this computer is refused unless the user confirms sending the token unencrypted', async () => {
+  const refused = await desk<{ error: string; detail: string }>('/connections', { method: 'POST', json: { kind: 'portal', label: 'x', url: 'http://portal.example.invalid', token: ada.token } });
+  assert.equal(refused.status, 400, refused.text);
+  assert.match(refused.body.error, /plain http:\/\/, so its token would travel unencrypted/);
+  assert.ok(!portal.seenAuthorization.some((h) => h.includes('example.invalid')));
+  const confirmed = await desk<{ error: string }>('/connections', {
+    method: 'POST',
+    json: { kind: 'instance', label: 'x', url: 'http://instance.example.invalid/api', token: 'tok', allowInsecure: true },
+  });
+  assert.equal(confirmed.status, 502, 'once confirmed, the address is tried (and here cannot be reached)');
+  const https = await desk('/connections', { method: 'POST', json: { kind: 'instance', label: 'x', url: 'https://instance.example.invalid/api', token: 'tok' } });
+  assert.equal(https.status, 502, 'https:// needs no confirmation');
+  const loopback = await desk('/connections', { method: 'POST', json: { kind: 'instance', label: 'x', url: 'http://localhost:9/api', token: 'tok' } });
+  assert.equal(loopback.status, 502, 'http:// on this computer needs no confirmation');
+});
+
+test("a subscription's instance is connected in one step: a new API token goes from the portal into the keychain", async () => {
+  const none = await desk(`/portal/${conn}/subscriptions/sub-test/instance-connection`, { method: 'POST', json: { days: 30 } });
+  assert.equal(none.status, 400, 'the roles of the token are required');
+  portal.setInstanceUrl('sub-test', 'http://instance.example.invalid/api');
+  const insecure = await desk<{ error: string }>(`/portal/${conn}/subscriptions/sub-test/instance-connection`, { method: 'POST', json: { principals: ['group:Viewer'], days: 30 } });
+  assert.equal(insecure.status, 400, insecure.text);
+  assert.match(insecure.body.error, /unencrypted/);
+  assert.deepEqual((await desk<Rec[]>(`/portal/${conn}/subscriptions/sub-test/api-tokens`)).body, [], 'no token was created for an address it cannot safely go to');
+  portal.setInstanceUrl('sub-test', remote.api);
+  const res = await desk<Conn>(`/portal/${conn}/subscriptions/sub-test/instance-connection`, { method: 'POST', json: { principals: ['group:Developer'], days: 30, label: 'Test instance' } });
+  assert.equal(res.status, 201, res.text);
+  created.push(res.body.id);
+  assert.deepEqual([res.body.kind, res.body.label, res.body.subscription, res.body.portal, res.body.url], ['instance', 'Test instance', 'sub-test', conn, remote.api]);
+  assert.ok(!res.text.includes(remote.token), 'the new token is not in the answer');
+  assert.equal(await keychain(res.body.id).getPassword(), remote.token, 'the token went to the keychain');
+  const tokens = await desk<{ name: string; payload: { principals: Record<string, string[]> } }[]>(`/portal/${conn}/subscriptions/sub-test/api-tokens`);
+  assert.deepEqual(tokens.body.map((t) => [t.name, t.payload.principals['sub-test']]), [['Datahub Desktop', ['group:Developer']]]);
+  const pipes = await fetch(`${hub.url}/desktop/remote/${res.body.id}/api/pipes`, { headers: { authorization: `Bearer ${hub.token}` } });
+  assert.equal(pipes.status, 200, 'the instance opens through the host');
+  await pipes.text();
+});
+
+test('a manually added instance can be linked to a subscription for its alert badges, and unlinked', async () => {
+  const manual = await desk<Conn>('/connections', { method: 'POST', json: { kind: 'instance', label: 'Manual', url: remote.api, token: remote.token } });
+  assert.equal(manual.status, 201, manual.text);
+  created.push(manual.body.id);
+  assert.deepEqual((await desk<{ pipes: Record<string, number> }>(`/portal-alerts/${manual.body.id}`)).body.pipes, {});
+
+  const unknownSub = await desk(`/connections/${manual.body.id}`, { method: 'PATCH', json: { portal: conn, subscription: 'nope' } });
+  assert.equal(unknownSub.status, 404, 'the subscription must exist on the portal');
+  const half = await desk(`/connections/${manual.body.id}`, { method: 'PATCH', json: { portal: conn, subscription: null } });
+  assert.equal(half.status, 400);
+  const notPortal = await desk(`/connections/${manual.body.id}`, { method: 'PATCH', json: { portal: manual.body.id, subscription: 'sub-prod' } });
+  assert.equal(notPortal.status, 400);
+  const linked = await desk<Conn>(`/connections/${manual.body.id}`, { method: 'PATCH', json: { portal: conn, subscription: 'sub-prod' } });
+  assert.equal(linked.status, 200, linked.text);
+  assert.deepEqual([linked.body.portal, linked.body.subscription], [conn, 'sub-prod']);
+
+  const rules = await desk<{ id: string; name: string }[]>(`/portal/${conn}/subscriptions/sub-prod/pipes/orders/notification-rules`);
+  portal.trigger('sub-prod', rules.body.find((r) => r.name === 'Timeouts')!.id, 'crm timed out again');
+  assert.deepEqual((await desk<{ pipes: Record<string, number> }>(`/portal-alerts/${manual.body.id}`)).body.pipes, { orders: 1 }, 'the linked instance gets the badges');
+
+  const unlinked = await desk<Conn>(`/connections/${manual.body.id}`, { method: 'PATCH', json: { portal: null, subscription: null } });
+  assert.equal(unlinked.status, 200);
+  assert.equal(unlinked.body.subscription, undefined);
+  assert.deepEqual((await desk<{ pipes: Record<string, number> }>(`/portal-alerts/${manual.body.id}`)).body.pipes, {});
+  portal.resolve('sub-prod', 'orders');
 });
 
 test('removing a connection deletes its secret; no token ever reached the log', async () => {

@@ -67,7 +67,16 @@ after(async () => {
 
 test('adding a portal checks the token, keeps it in the keychain and lists the subscriptions', async () => {
   await page.getByTestId('portal-add-toggle').click();
+  // A plain http:// address off this computer: a clear warning, and no connection without confirming it.
+  await page.getByTestId('portal-url').fill('http://portal.example.invalid');
+  await page.getByTestId('portal-insecure-warning').filter({ hasText: 'travel over plain http://' }).waitFor();
+  await page.getByTestId('portal-token').fill(ada.token);
+  await page.getByTestId('portal-connect').click();
+  await page.getByTestId('portal-connections-error').filter({ hasText: 'not encrypted' }).waitFor();
+  await page.screenshot({ path: join(shots, 'portal-insecure-warning.png'), fullPage: true });
+  assert.deepEqual(await savedConnections(), []);
   await page.getByTestId('portal-url').fill(portal.url);
+  assert.equal(await page.getByTestId('portal-insecure-warning').count(), 0, 'an address on this computer needs no warning');
   await page.getByTestId('portal-label').fill('Company portal');
   await page.getByTestId('portal-token').fill('wrong-token');
   await page.getByTestId('portal-connect').click();
@@ -85,6 +94,13 @@ test('adding a portal checks the token, keeps it in the keychain and lists the s
 
   await page.getByTestId('portal-section-portal').click();
   await page.getByTestId('portal-providers').getByText('Sign in with Example SSO').waitFor();
+  await page.getByTestId('profile-nickname').fill('Countess');
+  await page.getByTestId('profile-save').click();
+  await page.getByTestId('profile-saved').waitFor();
+  assert.equal(await page.getByTestId('profile-nickname').inputValue(), 'Countess', 'the portal keeps the nickname');
+  await page.getByTestId('tos-approve').filter({ hasText: 'Approve version 4' }).click();
+  await page.getByTestId('tos-approved').filter({ hasText: 'You approved version 4' }).waitFor();
+  assert.equal(portal.approvedTos('ada'), 4, 'the approval reached the portal');
   await page.screenshot({ path: join(shots, 'portal-overview.png'), fullPage: true });
   await page.getByTestId('portal-section-subscriptions').click();
 });
@@ -123,6 +139,18 @@ test('a subscription is edited; a concurrent change gives a clear conflict messa
   assert.equal(portal.storedSharedKey('sub-prod'), 'ui-rotated-key-3a9', 'the portal stored the typed key');
   assert.equal(await page.getByTestId('vpn-shared-key').inputValue(), '', 'the key field is empty again');
   assert.ok(!(await page.content()).includes('ui-rotated-key-3a9'), 'the page does not show the key');
+
+  // A new VPN connection cannot be saved without its shared key.
+  await page.getByTestId('vpn').getByRole('button', { name: 'Add VPN connection' }).click();
+  await page.getByTestId('vpn').getByLabel('Gateway').nth(1).fill('198.51.100.99');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-error').filter({ hasText: 'A new VPN connection needs a shared key (gateway 198.51.100.99)' }).waitFor();
+  await page.screenshot({ path: join(shots, 'portal-vpn-key-required.png'), fullPage: true });
+  await page.getByTestId('vpn-shared-key').nth(1).fill('second-site-key-51');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-saved').waitFor();
+  await page.getByTestId('vpn-shared-key').nth(1).waitFor();
+  assert.ok(!(await page.content()).includes('second-site-key-51'), 'the new key is not shown back');
 });
 
 test('the license is renewed from its tab', async () => {
@@ -267,6 +295,22 @@ test('a notification rule is created from the form generated from its type schem
   await churn.waitFor();
   assert.match((await churn.textContent()) ?? '', /"period":\{"amount":2,"unit":"hours"\}/, 'the nested object reached the portal');
 
+  // Changing the rule: the form opens with its values, the type stays, the change reaches the portal.
+  await churn.getByTestId('rule-edit').click();
+  assert.ok(await page.getByTestId('rule-type').isDisabled(), 'the type of a rule cannot be changed');
+  assert.equal(await page.getByTestId('schema-field-period.amount').inputValue(), '2');
+  assert.equal(await page.getByTestId('schema-field-period.unit').inputValue(), 'hours');
+  assert.equal(await page.getByTestId('schema-field-limit').inputValue(), '5000');
+  await page.getByTestId('schema-field-period.amount').fill('3');
+  await page.getByTestId('schema-field-period.unit').selectOption('days');
+  await page.getByTestId('rule-recipients').fill('data-team@example.com');
+  await page.screenshot({ path: join(shots, 'portal-rule-edit.png'), fullPage: true });
+  await page.getByTestId('rule-create').click();
+  await page.getByTestId('rules-message').filter({ hasText: 'Rule “Churn” saved' }).waitFor();
+  await churn.filter({ hasText: '"period":{"amount":3,"unit":"days"}' }).filter({ hasText: 'data-team@example.com' }).waitFor();
+  assert.match((await churn.textContent()) ?? '', /"limit":5000/, 'untouched parameters are kept');
+  assert.equal(await page.getByTestId('rules').getByRole('row', { name: /Churn/ }).count(), 1, 'changed, not added');
+
   await page.getByTestId('rule-type').selectOption('pattern_match');
   await page.getByTestId('schema-field-metric').selectOption('Reason why stopped');
   await page.getByTestId('rule-name').fill('Timeouts');
@@ -304,15 +348,79 @@ test('a triggered rule shows as an alert on the subscription, its pipe and in th
   await page.getByTestId('portal-section-subscriptions').click();
 });
 
-test('the stored instance, opened in the workbench, shows the open alert as a badge on its pipe', async () => {
-  const row = page.getByTestId('instance-connections').getByTestId('instance-row').first();
-  await row.getByTestId('instance-open').click();
+test("Open instance on the subscription opens its stored instance; its badges follow the portal's alerts while shown", async () => {
+  await page.getByTestId('subscription-open-instance').filter({ hasText: /^\s*Open instance\s*$/ }).click();
+  await page.getByTestId('instance').filter({ hasText: 'Production EU (deploy)' }).waitFor();
   const orders = page.locator('[data-testid="pipe-row"][data-pipe="orders"]');
+  const quiet = page.locator('[data-testid="pipe-row"][data-pipe="quiet"]');
   await orders.getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
-  await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').waitFor();
-  assert.equal(await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').getByTestId('pipe-alerts').count(), 0, 'a pipe without alerts has no badge');
+  await quiet.waitFor();
+  assert.equal(await quiet.getByTestId('pipe-alerts').count(), 0, 'a pipe without alerts has no badge');
   await page.screenshot({ path: join(shots, 'remote-pipe-alert-badge.png'), fullPage: true });
+
+  // While the list is on screen, a new alert on quiet and the end of the one on orders show without a reload.
+  const portalConn = (await savedConnections()).find((c) => c.kind === 'portal')!;
+  const made = await fetch(`${hub.url}/desktop/portal/${portalConn.id}/subscriptions/sub-prod/pipes/quiet/notification-rules`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'pump_failed', name: 'Quiet fails' }),
+  });
+  const rule = (await made.json()) as { id: string };
+  portal.trigger('sub-prod', rule.id, 'quiet failed');
+  portal.resolve('sub-prod', 'orders');
+  await quiet.getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
+  await orders.getByTestId('pipe-alerts').waitFor({ state: 'detached' });
+  const pulls = portal.summaryQueries.slice(-2).map((q) => new URLSearchParams(q));
+  assert.ok(pulls.every((q) => q.get('since') !== null), `the refreshes pull only what changed: ${portal.summaryQueries.slice(-2).join(' | ')}`);
+
   await page.getByTestId('instance').getByRole('button').click(); // back to this computer
+  await page.getByRole('button', { name: /^Remote/ }).click();
+  await page.getByTestId('portal-connections').waitFor();
+});
+
+test('Open instance on a subscription without a stored connection creates a token into the keychain and opens it', async () => {
+  await page.getByTestId('portal-connection-Company portal').click();
+  await page.getByTestId('subscription-sub-test').click();
+  await page.getByTestId('subscription-view').getByRole('heading', { name: 'Test' }).waitFor();
+  const before = (await savedConnections()).length;
+  await page.getByTestId('subscription-open-instance').click();
+  const panel = page.getByTestId('open-instance-panel');
+  await panel.waitFor();
+  assert.ok(await page.getByTestId('open-instance-create').isDisabled(), 'the token needs a role');
+  await panel.getByLabel('Viewer').check();
+  await page.screenshot({ path: join(shots, 'portal-open-instance.png'), fullPage: true });
+  await page.getByTestId('open-instance-create').click();
+  await page.getByTestId('instance').filter({ hasText: 'Test' }).waitFor();
+  await page.locator('[data-testid="pipe-row"][data-pipe="orders"]').waitFor();
+  const after = await savedConnections();
+  assert.equal(after.length, before + 1);
+  const made = after.find((c) => c.label === 'Test' && c.kind === 'instance');
+  assert.ok(made, 'an instance connection was saved');
+  assert.equal(await keychain(made.id).getPassword(), remote.token, 'its token is in the keychain');
+  assert.ok(!(await page.content()).includes(remote.token), 'the page never saw the token');
+  await page.getByTestId('instance').getByRole('button').click();
+  await page.getByRole('button', { name: /^Remote/ }).click();
+  await page.getByTestId('portal-connections').waitFor();
+});
+
+test('a manually added instance is linked to a subscription and gets its alert badges', async () => {
+  const panel = page.getByTestId('instance-connections');
+  await panel.getByLabel('Instance name').fill('Manual');
+  await panel.getByLabel('Instance API address').fill(remote.api);
+  await panel.getByLabel('Instance token').fill(remote.token);
+  await panel.getByRole('button', { name: 'Add instance' }).click();
+  const row = panel.getByTestId('instance-row').filter({ hasText: 'Manual' });
+  await row.waitFor();
+  assert.equal(await row.getByTestId('instance-link').count(), 0);
+  await row.getByTestId('instance-link-toggle').click();
+  await row.getByTestId('instance-link-subscription').locator('option', { hasText: 'sub-prod' }).waitFor({ state: 'attached' });
+  await row.getByTestId('instance-link-subscription').selectOption('sub-prod');
+  await page.screenshot({ path: join(shots, 'remote-instance-link.png'), fullPage: true });
+  await row.getByTestId('instance-link-save').click();
+  await row.getByTestId('instance-link').filter({ hasText: 'sub-prod' }).filter({ hasText: 'Company portal' }).waitFor();
+  await row.getByTestId('instance-open').click();
+  await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
+  await page.getByTestId('instance').getByRole('button').click();
   await page.getByRole('button', { name: /^Remote/ }).click();
   await page.getByTestId('portal-connections').waitFor();
 });

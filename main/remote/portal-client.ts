@@ -40,6 +40,27 @@ export interface PortalClientOptions {
   timeoutMs?: number;
 }
 
+/** True for an address on this computer, where an unencrypted http:// connection exposes nothing on a network. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Refuses a plain http:// address off this computer unless the user confirmed it: a bearer token sent there
+ * travels unencrypted and can be read by anyone on the way.
+ */
+export function checkTransport(url: string, allowInsecure: boolean | undefined): void {
+  const u = new URL(url);
+  if (u.protocol === 'http:' && !isLoopback(u) && allowInsecure !== true) {
+    throw new PortalError(
+      400,
+      `${u.host} is reached over plain http://, so its token would travel unencrypted`,
+      'use its https:// address; or, if you trust every network in between, confirm that the token may be sent unencrypted (allowInsecure)',
+    );
+  }
+}
+
 /** Portal API root (…/api) from what a user typed: a portal address with or without /api. */
 export function portalApiRoot(url: string): string {
   const u = new URL(url.trim());
@@ -128,6 +149,8 @@ export class PortalClient {
     if (status === 403) return new PortalError(403, 'the portal does not allow this for your account', detail);
     if (status === 404) return new PortalError(404, 'not found on the portal', detail);
     if ((status === 409 || status === 412) && conflictMessage !== undefined) return new PortalError(409, conflictMessage, detail);
+    // Some portals answer a stale version with a 400 that names the `_updated` field: that is a conflict too.
+    if (status === 400 && conflictMessage !== undefined && detail !== null && detail.includes('_updated')) return new PortalError(409, conflictMessage, detail);
     if (status === 409) return new PortalError(409, 'the portal reports a conflict', detail);
     if (status >= 400 && status < 500) return new PortalError(400, 'the portal rejected the request', detail);
     return new PortalError(502, `the portal failed (HTTP ${status})`, detail);

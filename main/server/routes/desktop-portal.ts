@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
-import { PortalClient, instanceUrlOf } from '../../remote/portal-client.js';
+import { PortalClient, checkTransport, instanceUrlOf } from '../../remote/portal-client.js';
 import { SummaryCache } from '../../remote/summary-cache.js';
 import type { NewApiToken, NewApiTokenRequest, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
 import { anyObject, bool, int, replies, str } from '../schemas.js';
@@ -227,12 +227,13 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       return reply.code(204).send();
     },
   });
-  app.post<{ Params: SubP & { token: string }; Body: { label?: string } }>('/portal/:conn/subscriptions/:sub/api-tokens/:token/store', {
+  const allowInsecure = { type: 'boolean', description: 'the user confirmed sending the token over plain http:// to a host off this computer' } as const;
+  app.post<{ Params: SubP & { token: string }; Body: { label?: string; allowInsecure?: boolean } }>('/portal/:conn/subscriptions/:sub/api-tokens/:token/store', {
     schema: {
       tags: tag,
       summary: "Save a just-created API token in the OS keychain as a connection to the subscription's instance",
       params: params('conn', 'sub', 'token'),
-      body: { type: 'object', additionalProperties: false, properties: { label: { type: 'string', minLength: 1, maxLength: 200 } } },
+      body: { type: 'object', additionalProperties: false, properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, allowInsecure } },
       response: { ...replies({ 201: connectionSchema }), ...moreErrors },
     },
     handler: async (req, reply) => {
@@ -244,16 +245,59 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       const subscription = await upstream(() => client(conn).subscription(sub));
       const url = instanceUrlOf(subscription);
       if (url === null) throw new HubError(409, 'the subscription has no instance address yet', 'wait until it is provisioned');
-      const saved = await addVerifiedConnection(ctx, {
-        kind: 'instance',
-        label: req.body?.label ?? subscription.name,
-        url,
-        token: waiting.jwt,
-        subscription: sub,
-        portal: conn,
-      });
+      const saved = await addVerifiedConnection(
+        ctx,
+        { kind: 'instance', label: req.body?.label ?? subscription.name, url, token: waiting.jwt, subscription: sub, portal: conn },
+        req.body?.allowInsecure,
+      );
       pending.delete(key);
       return reply.code(201).send(saved);
+    },
+  });
+
+  app.post<{ Params: SubP; Body: { principals: string[]; days: number; label?: string; allowInsecure?: boolean } }>('/portal/:conn/subscriptions/:sub/instance-connection', {
+    schema: {
+      tags: tag,
+      summary: "Create an API token for the subscription's instance and save it in the OS keychain as an instance connection",
+      description: 'The signed token goes from the portal straight to the keychain; this answer carries only the new connection.',
+      params: params('conn', 'sub'),
+      body: {
+        type: 'object',
+        required: ['principals', 'days'],
+        additionalProperties: false,
+        properties: {
+          principals: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          days: { type: 'integer', minimum: 1, maximum: 3650, description: 'how long the token is valid' },
+          label: { type: 'string', minLength: 1, maxLength: 200 },
+          allowInsecure,
+        },
+      },
+      response: { ...replies({ 201: connectionSchema }), ...moreErrors },
+    },
+    handler: async (req, reply) => {
+      const { conn, sub } = req.params;
+      const portal = client(conn);
+      const subscription = await upstream(() => portal.subscription(sub));
+      const url = instanceUrlOf(subscription);
+      if (url === null) throw new HubError(409, 'the subscription has no instance address yet', 'wait until it is provisioned');
+      // Refuse an unconfirmed http:// address before a token exists that would have to travel over it.
+      await upstream(async () => checkTransport(url, req.body.allowInsecure));
+      const exp = Math.floor(Date.now() / 1000) + req.body.days * 86400;
+      const created = await upstream(() =>
+        portal.createApiToken(sub, { name: 'Datahub Desktop', description: 'created by Datahub Desktop to open the instance', exp, principals: req.body.principals }),
+      );
+      try {
+        const saved = await addVerifiedConnection(
+          ctx,
+          { kind: 'instance', label: req.body.label ?? subscription.name, url, token: created.jwt_string, subscription: sub, portal: conn },
+          req.body.allowInsecure,
+        );
+        return reply.code(201).send(saved);
+      } catch (e) {
+        // Not stored: revoke the token, so no usable credential is left behind that nobody holds.
+        await portal.deleteApiToken(sub, created.id).catch(() => undefined);
+        throw e;
+      }
     },
   });
 

@@ -23,6 +23,7 @@ export interface Provider {
 
 export interface PortalInfo {
   authentication_providers: Provider[];
+  tos_version?: number;
   status: Rec & { 'feature-level': number; health_status: { status: string; message?: string }; version?: string };
 }
 
@@ -150,7 +151,7 @@ export function portal(conn: string) {
   return {
     info: () => hostApi<PortalInfo>(`${base}/info`),
     profile: () => hostApi<Profile>(`${base}/profile`),
-    updateProfile: (p: { name?: string; nickname?: string }) => hostApi<Profile>(`${base}/profile`, json('PUT', p)),
+    updateProfile: (p: { name?: string; nickname?: string; approvedTos?: number }) => hostApi<Profile>(`${base}/profile`, json('PUT', p)),
     subscriptions: () => hostApi<Subscription[]>(`${base}/subscriptions`),
     subscription: (id: string) => hostApi<Subscription>(sub(id)),
     updateSubscription: (id: string, body: Rec) => hostApi<Subscription>(sub(id), json('PUT', body)),
@@ -165,11 +166,17 @@ export function portal(conn: string) {
     apiTokens: (id: string) => hostApi<ApiToken[]>(`${sub(id)}/api-tokens`),
     createApiToken: (id: string, body: NewApiToken) => hostApi<ApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
     deleteApiToken: (id: string, token: string) => hostApi<void>(`${sub(id)}/api-tokens/${e(token)}`, { method: 'DELETE' }),
-    storeApiToken: (id: string, token: string, label: string) => hostApi<Connection>(`${sub(id)}/api-tokens/${e(token)}/store`, json('POST', { label })),
+    storeApiToken: (id: string, token: string, label: string, allowInsecure?: boolean) =>
+      hostApi<Connection>(`${sub(id)}/api-tokens/${e(token)}/store`, json('POST', { label, ...(allowInsecure ? { allowInsecure } : {}) })),
+    /** Creates an API token and keeps it in the keychain as an instance connection; the token never comes here. */
+    connectInstance: (id: string, body: { principals: string[]; days: number; label: string; allowInsecure?: boolean }) =>
+      hostApi<Connection>(`${sub(id)}/instance-connection`, json('POST', body)),
     ruleTypes: (id: string, pipe: string) => hostApi<RuleType[]>(`${sub(id)}/pipes/${e(pipe)}/rule-types`),
     allRules: (id: string) => hostApi<Rule[]>(`${sub(id)}/notification-rules`),
     rules: (id: string, pipe: string) => hostApi<Rule[]>(`${sub(id)}/pipes/${e(pipe)}/notification-rules`),
     createRule: (id: string, pipe: string, rule: Rule) => hostApi<Rule>(`${sub(id)}/pipes/${e(pipe)}/notification-rules`, json('POST', rule)),
+    updateRule: (id: string, pipe: string, rule: string, body: Omit<Rule, 'type' | 'id' | 'pipe_id'>) =>
+      hostApi<Rule>(`${sub(id)}/pipes/${e(pipe)}/notification-rules/${e(rule)}`, json('PUT', body)),
     deleteRule: (id: string, pipe: string, rule: string) => hostApi<void>(`${sub(id)}/pipes/${e(pipe)}/notification-rules/${e(rule)}`, { method: 'DELETE' }),
     ruleNotifications: (id: string, pipe: string, rule: string) =>
       hostApi<Notification[]>(`${sub(id)}/pipes/${e(pipe)}/notification-rules/${e(rule)}/notifications?limit=20`),
@@ -184,9 +191,28 @@ export type PortalCalls = ReturnType<typeof portal>;
 
 export const connections = {
   list: () => hostApi<Connection[]>('/connections'),
-  add: (body: { kind: 'portal' | 'instance'; label: string; url: string; token: string }) => hostApi<Connection>('/connections', json('POST', body)),
+  add: (body: { kind: 'portal' | 'instance'; label: string; url: string; token: string; allowInsecure?: boolean }) => hostApi<Connection>('/connections', json('POST', body)),
   remove: (id: string) => hostApi<void>(`/connections/${e(id)}`, { method: 'DELETE' }),
+  /** Links an instance to a portal subscription (alert badges), or unlinks it with null. */
+  link: (id: string, to: { portal: string; subscription: string } | null) =>
+    hostApi<Connection>(`/connections/${e(id)}`, json('PATCH', to ?? { portal: null, subscription: null })),
 };
+
+/**
+ * True for a plain http:// address off this computer: a token sent there travels unencrypted. The host refuses
+ * such an address unless the user confirms (allowInsecure); the UI warns before that.
+ */
+export function insecureAddress(text: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(text.trim());
+  } catch {
+    return false;
+  }
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return u.protocol === 'http:' && !loopback;
+}
 
 /** A date as the user's locale shows it; the raw text when it does not parse. */
 export function when(iso: string | number | undefined): string {
