@@ -179,6 +179,16 @@ test('proxy failures answer JSON: unknown connection 404, rejected token 502, re
   await escape.text();
 });
 
+type Item = { kind: string; id: string; status: string; local: string | null; remote: string | null; localHash: string | null; remoteHash: string | null; removes?: string[] };
+type Diff = { items: Item[] };
+
+/** What the UI sends for an item it showed: the hashes of both sides as compared. */
+function choice(d: Diff, kind: string, id: string, confirmDelete?: boolean): Record<string, unknown> {
+  const i = d.items.find((x) => x.kind === kind && x.id === id);
+  assert.ok(i, `${kind} ${id} is in the comparison`);
+  return { kind, id, remoteHash: i.remoteHash, localHash: i.localHash, ...(confirmDelete !== undefined ? { confirmDelete } : {}) };
+}
+
 test('download, local change, diff shows exactly that pipe, upload puts it on the remote', async () => {
   const folder = join(tempDir('datahub-sync-'), 'project');
   const down = await host<{ written: string[]; env: number; secrets: number }>(`/remote/${conn}/sync/download`, { method: 'POST', json: { folder } });
@@ -192,7 +202,6 @@ test('download, local change, diff shows exactly that pipe, upload puts it on th
   assert.deepEqual(remoteEnv.secrets.node, ['crm-password']);
   assert.doesNotMatch(readFileSync(join(folder, 'node', 'remote-env.json'), 'utf8'), /hunter2/, 'secret values are never downloaded');
 
-  type Diff = { items: { kind: string; id: string; status: string; local: string | null; remote: string | null }[] };
   const clean = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
   assert.equal(clean.status, 200, JSON.stringify(clean.body));
   assert.deepEqual(clean.body.items.filter((i) => i.status !== 'same'), [], 'right after a download nothing differs');
@@ -208,7 +217,7 @@ test('download, local change, diff shows exactly that pipe, upload puts it on th
 
   const up = await host<{ results: { id: string; ok: boolean; action: string }[] }>(`/remote/${conn}/sync/upload`, {
     method: 'POST',
-    json: { folder, items: [{ kind: 'pipe', id: 'greet' }] },
+    json: { folder, items: [choice(changed.body, 'pipe', 'greet')] },
   });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   assert.deepEqual(up.body.results.map((r) => [r.id, r.action, r.ok]), [['greet', 'update', true]]);
@@ -227,7 +236,7 @@ test('download, local change, diff shows exactly that pipe, upload puts it on th
   ]);
   const created = await host<{ results: { id: string; ok: boolean; action: string }[] }>(`/remote/${conn}/sync/upload`, {
     method: 'POST',
-    json: { folder, items: [{ kind: 'pipe', id: 'extra' }] },
+    json: { folder, items: [choice(two.body, 'pipe', 'extra')] },
   });
   assert.deepEqual(created.body.results.map((r) => [r.id, r.action, r.ok]), [['extra', 'create', true]]);
   assert.equal((await remote.json<{ _id: string }>('/pipes/extra/config'))._id, 'extra');
@@ -247,10 +256,126 @@ test('download, local change, diff shows exactly that pipe, upload puts it on th
   removeDir(join(folder, '..'));
 });
 
+test('an upload is refused, writing nothing, when the remote changed since the comparison', async () => {
+  const folder = join(tempDir('datahub-sync-'), 'project');
+  await host(`/remote/${conn}/sync/download`, { method: 'POST', json: { folder } });
+  for (const id of ['greet', 'extra']) {
+    const file = join(folder, 'node', 'pipes', `${id}.conf.json`);
+    const pipe = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    pipe['description'] = `mine: ${id}`;
+    writeFileSync(file, JSON.stringify(pipe, null, 2));
+  }
+  const compared = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
+  assert.deepEqual(compared.body.items.filter((i) => i.status !== 'same').map((i) => i.id), ['extra', 'greet']);
+
+  // A colleague changes greet on the remote after the comparison.
+  const theirs = await remote.json<Record<string, unknown>>('/pipes/greet/config');
+  await remote.json('/pipes/greet/config', { method: 'PUT', json: { ...theirs, description: 'theirs' } });
+
+  const refused = await host<{ error: string; detail: string }>(`/remote/${conn}/sync/upload`, {
+    method: 'POST',
+    json: { folder, items: [choice(compared.body, 'pipe', 'extra'), choice(compared.body, 'pipe', 'greet')] },
+  });
+  assert.equal(refused.status, 409, JSON.stringify(refused.body));
+  assert.equal(refused.body.error, 'pipe greet changed on the remote since you compared; compare again');
+  assert.equal((await remote.json<Record<string, unknown>>('/pipes/greet/config'))['description'], 'theirs', "the colleague's change survives");
+  assert.equal((await remote.json<Record<string, unknown>>('/pipes/extra/config'))['description'], undefined, 'the batch wrote nothing, not even the unchanged item');
+
+  // The local file changing after the comparison is refused the same way.
+  const again = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
+  const extraFile = join(folder, 'node', 'pipes', 'extra.conf.json');
+  writeFileSync(extraFile, JSON.stringify({ ...(JSON.parse(readFileSync(extraFile, 'utf8')) as object), description: 'edited after comparing' }));
+  const stale = await host<{ error: string }>(`/remote/${conn}/sync/upload`, { method: 'POST', json: { folder, items: [choice(again.body, 'pipe', 'extra')] } });
+  assert.equal(stale.status, 409);
+  assert.equal(stale.body.error, 'the local file of pipe extra changed since you compared; compare again');
+
+  // Compared afresh, the same upload goes through.
+  const fresh = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
+  const ok = await host<{ results: { id: string; ok: boolean }[] }>(`/remote/${conn}/sync/upload`, {
+    method: 'POST',
+    json: { folder, items: [choice(fresh.body, 'pipe', 'extra'), choice(fresh.body, 'pipe', 'greet')] },
+  });
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  assert.deepEqual(ok.body.results.map((r) => [r.id, r.ok]), [['extra', true], ['greet', true]]);
+  assert.equal((await remote.json<Record<string, unknown>>('/pipes/greet/config'))['description'], 'mine: greet');
+
+  const twice = await host(`/remote/${conn}/sync/upload`, { method: 'POST', json: { folder, items: [choice(fresh.body, 'pipe', 'extra'), choice(fresh.body, 'pipe', 'extra')] } });
+  assert.equal(twice.status, 400);
+  const noHash = await host(`/remote/${conn}/sync/upload`, { method: 'POST', json: { folder, items: [{ kind: 'pipe', id: 'extra' }] } });
+  assert.equal(noHash.status, 400, 'an upload must name the versions it compared');
+  removeDir(join(folder, '..'));
+});
+
+test('a deletion on the remote (a pipe, the node metadata) needs its own confirmation', async () => {
+  const folder = join(tempDir('datahub-sync-'), 'project');
+  await remote.json('/metadata', { method: 'PUT', json: { _id: 'node', type: 'metadata', task_manager: { disable_pump_scheduler: true } } });
+  await host(`/remote/${conn}/sync/download`, { method: 'POST', json: { folder } });
+  rmSync(join(folder, 'node', 'pipes', 'extra.conf.json'));
+  rmSync(join(folder, 'node', 'node-metadata.conf.json'));
+  const compared = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
+  assert.deepEqual(compared.body.items.filter((i) => i.status !== 'same').map((i) => [i.kind, i.id, i.status]), [
+    ['metadata', 'node', 'removed'],
+    ['pipe', 'extra', 'removed'],
+  ]);
+
+  const unconfirmed = await host<{ error: string }>(`/remote/${conn}/sync/upload`, {
+    method: 'POST',
+    json: { folder, items: [choice(compared.body, 'pipe', 'extra'), choice(compared.body, 'metadata', 'node')] },
+  });
+  assert.equal(unconfirmed.status, 400);
+  assert.equal(unconfirmed.body.error, 'uploading pipe extra and the node metadata deletes on the remote and needs confirmation');
+  assert.equal((await remote.fetch('/pipes/extra')).status, 200, 'nothing was deleted');
+
+  const done = await host<{ results: { id: string; action: string; ok: boolean }[] }>(`/remote/${conn}/sync/upload`, {
+    method: 'POST',
+    json: { folder, items: [choice(compared.body, 'pipe', 'extra', true), choice(compared.body, 'metadata', 'node', true)] },
+  });
+  assert.equal(done.status, 200, JSON.stringify(done.body));
+  assert.deepEqual(done.body.results.map((r) => [r.id, r.action, r.ok]), [['extra', 'delete', true], ['node', 'delete', true]]);
+  const gone = await remote.fetch('/pipes/extra');
+  assert.equal(gone.status, 404, 'the pipe is deleted on the remote');
+  await gone.text();
+  const meta = await remote.json<Record<string, unknown>>('/metadata');
+  assert.notDeepEqual(meta['task_manager'], { disable_pump_scheduler: true }, 'the remote metadata is gone');
+  removeDir(join(folder, '..'));
+});
+
+test('env variables are compared and uploaded (deleting needs confirmation); secret values never travel', async () => {
+  const folder = join(tempDir('datahub-sync-'), 'project');
+  await remote.json('/env', { method: 'PUT', json: { region: 'north', tier: 'gold', retired: 'yes' } });
+  await host(`/remote/${conn}/sync/download`, { method: 'POST', json: { folder } });
+  const envFile = join(folder, 'node', 'remote-env.json');
+  const saved = JSON.parse(readFileSync(envFile, 'utf8')) as { env: Record<string, string>; secrets: unknown };
+  const clean = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
+  assert.equal(clean.body.items.find((i) => i.kind === 'env')?.status, 'same');
+
+  writeFileSync(envFile, JSON.stringify({ ...saved, env: { region: 'south', tier: 'gold', added: 'new' } }, null, 2));
+  const compared = await host<Diff>(`/remote/${conn}/sync/diff?folder=${encodeURIComponent(folder)}`);
+  const env = compared.body.items.find((i) => i.kind === 'env');
+  assert.ok(env);
+  assert.equal(env.status, 'changed');
+  assert.deepEqual(env.removes, ['retired']);
+  assert.match(env.local!, /"region": "south"/);
+  assert.match(env.remote!, /"region": "north"/);
+
+  const unconfirmed = await host(`/remote/${conn}/sync/upload`, { method: 'POST', json: { folder, items: [choice(compared.body, 'env', 'env')] } });
+  assert.equal(unconfirmed.status, 400, 'deleting a variable needs confirmation');
+  assert.equal((await remote.json<Record<string, string>>('/env'))['region'], 'north');
+
+  const up = await host<{ results: { ok: boolean; message: string }[] }>(`/remote/${conn}/sync/upload`, { method: 'POST', json: { folder, items: [choice(compared.body, 'env', 'env', true)] } });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  assert.deepEqual(up.body.results.map((r) => r.ok), [true]);
+  assert.match(up.body.results[0]!.message, /set 2, deleted 1/);
+  assert.deepEqual(await remote.json<Record<string, string>>('/env'), { added: 'new', region: 'south', tier: 'gold' });
+  assert.deepEqual(await remote.json<string[]>('/secrets'), ['crm-password'], 'secrets are untouched');
+  removeDir(join(folder, '..'));
+});
+
 test('no proxy or sync answer ever contains a token', () => {
   assert.ok(seen.length > 10);
   for (const text of seen) {
     assert.ok(!text.includes(remote.token), 'the remote token leaked into an answer');
     assert.ok(!text.includes(local.token), 'the local token leaked into an answer');
+    assert.ok(!text.includes('hunter2'), 'a secret value leaked into an answer');
   }
 });

@@ -67,7 +67,16 @@ after(async () => {
 
 test('adding a portal checks the token, keeps it in the keychain and lists the subscriptions', async () => {
   await page.getByTestId('portal-add-toggle').click();
+  // A plain http:// address off this computer: a clear warning, and no connection without confirming it.
+  await page.getByTestId('portal-url').fill('http://portal.example.invalid');
+  await page.getByTestId('portal-insecure-warning').filter({ hasText: 'travel over plain http://' }).waitFor();
+  await page.getByTestId('portal-token').fill(ada.token);
+  await page.getByTestId('portal-connect').click();
+  await page.getByTestId('portal-connections-error').filter({ hasText: 'not encrypted' }).waitFor();
+  await page.screenshot({ path: join(shots, 'portal-insecure-warning.png'), fullPage: true });
+  assert.deepEqual(await savedConnections(), []);
   await page.getByTestId('portal-url').fill(portal.url);
+  assert.equal(await page.getByTestId('portal-insecure-warning').count(), 0, 'an address on this computer needs no warning');
   await page.getByTestId('portal-label').fill('Company portal');
   await page.getByTestId('portal-token').fill('wrong-token');
   await page.getByTestId('portal-connect').click();
@@ -85,6 +94,13 @@ test('adding a portal checks the token, keeps it in the keychain and lists the s
 
   await page.getByTestId('portal-section-portal').click();
   await page.getByTestId('portal-providers').getByText('Sign in with Example SSO').waitFor();
+  await page.getByTestId('profile-nickname').fill('Countess');
+  await page.getByTestId('profile-save').click();
+  await page.getByTestId('profile-saved').waitFor();
+  assert.equal(await page.getByTestId('profile-nickname').inputValue(), 'Countess', 'the portal keeps the nickname');
+  await page.getByTestId('tos-approve').filter({ hasText: 'Approve version 4' }).click();
+  await page.getByTestId('tos-approved').filter({ hasText: 'You approved version 4' }).waitFor();
+  assert.equal(portal.approvedTos('ada'), 4, 'the approval reached the portal');
   await page.screenshot({ path: join(shots, 'portal-overview.png'), fullPage: true });
   await page.getByTestId('portal-section-subscriptions').click();
 });
@@ -115,6 +131,37 @@ test('a subscription is edited; a concurrent change gives a clear conflict messa
   assert.equal(await description.inputValue(), 'Changed by a colleague', "the reload shows the colleague's change");
   assert.equal(await page.getByTestId('subscription-conflict').count(), 0, 'the conflict message is gone after the reload');
   assert.equal(await page.getByTestId('subscription-name').inputValue(), 'Production EU');
+
+  // Replacing the VPN shared key: the new key goes to the portal and is never shown back.
+  await page.getByTestId('vpn-shared-key').fill('ui-rotated-key-3a9');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-saved').waitFor();
+  assert.equal(portal.storedSharedKey('sub-prod'), 'ui-rotated-key-3a9', 'the portal stored the typed key');
+  assert.equal(await page.getByTestId('vpn-shared-key').inputValue(), '', 'the key field is empty again');
+  assert.ok(!(await page.content()).includes('ui-rotated-key-3a9'), 'the page does not show the key');
+
+  // A new VPN connection cannot be saved without its shared key.
+  await page.getByTestId('vpn').getByRole('button', { name: 'Add VPN connection' }).click();
+  await page.getByTestId('vpn').getByLabel('Gateway').nth(1).fill('198.51.100.99');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-error').filter({ hasText: 'A new VPN connection needs a shared key (gateway 198.51.100.99)' }).waitFor();
+  await page.screenshot({ path: join(shots, 'portal-vpn-key-required.png'), fullPage: true });
+  await page.getByTestId('vpn-shared-key').nth(1).fill('second-site-key-51');
+  await page.getByTestId('subscription-save').click();
+  await page.getByTestId('subscription-saved').waitFor();
+  await page.getByTestId('vpn-shared-key').nth(1).waitFor();
+  assert.ok(!(await page.content()).includes('second-site-key-51'), 'the new key is not shown back');
+});
+
+test('the license is renewed from its tab', async () => {
+  await page.getByRole('tab', { name: 'License' }).click();
+  const expires = page.getByTestId('license-expires');
+  const before = (await expires.textContent()) ?? '';
+  await page.getByTestId('license-renew').click();
+  await page.getByTestId('licenses').locator('tbody tr').nth(1).waitFor();
+  assert.equal(await page.getByTestId('licenses').locator('tbody tr').count(), 2, 'a renewal adds a license');
+  assert.notEqual(await expires.textContent(), before, 'the current license expires later');
+  await page.screenshot({ path: join(shots, 'portal-license.png'), fullPage: true });
 });
 
 test('members page by page and an invitation', async () => {
@@ -134,9 +181,62 @@ test('members page by page and an invitation', async () => {
   await page.screenshot({ path: join(shots, 'portal-members.png'), fullPage: true });
 });
 
+test("a member's roles are changed; a concurrent change gives a clear conflict and a reload", async () => {
+  await page.getByTestId('members-prev').click();
+  await page.getByTestId('members-range').filter({ hasText: '1–10' }).waitFor();
+  const first = page.locator('[data-testid="member-row"][data-user="member01@example.com"]');
+  await first.getByTestId('member-roles-edit').click();
+  await first.getByLabel('Developer').check();
+  await first.getByTestId('member-roles-save').click();
+  await page.getByTestId('members-message').filter({ hasText: 'Roles of member01@example.com saved' }).waitFor();
+  await first.filter({ hasText: 'Developer' }).waitFor();
+  assert.deepEqual(portal.memberRoles('sub-prod', 'member01@example.com').sort(), ['group:Developer', 'group:Viewer']);
+
+  const second = page.locator('[data-testid="member-row"][data-user="member02@example.com"]');
+  await second.getByTestId('member-roles-edit').click();
+  portal.touchMember('sub-prod', 'member02@example.com', ['group:Admin']);
+  await second.getByLabel('Developer').check();
+  await second.getByTestId('member-roles-save').click();
+  await page.getByTestId('member-conflict').filter({ hasText: 'Someone else changed this member since you opened it; reload to see their change' }).waitFor();
+  assert.deepEqual(portal.memberRoles('sub-prod', 'member02@example.com'), ['group:Admin'], "the colleague's change stays");
+  await page.screenshot({ path: join(shots, 'portal-member-conflict.png'), fullPage: true });
+  await page.getByTestId('member-reload').click();
+  await page.getByTestId('member-conflict').waitFor({ state: 'detached' });
+  await second.filter({ hasText: 'Administrator' }).waitFor();
+});
+
+test('a custom role is created and changed; built-in roles offer no Delete', async () => {
+  await page.getByRole('tab', { name: 'Roles' }).click();
+  const builtIn = page.locator('[data-testid="role-row"][data-role="group:Admin"]');
+  await builtIn.waitFor();
+  assert.equal(await page.getByTestId('roles').getByTestId('role-delete').count(), 0, 'no Delete on built-in roles');
+  assert.match((await builtIn.textContent()) ?? '', /built-in/);
+
+  await page.getByTestId('role-name').fill('Auditor');
+  await page.getByTestId('role-description').fill('Reads logs');
+  await page.getByTestId('role-form').getByLabel('Viewer').check();
+  await page.getByTestId('role-save').click();
+  await page.getByTestId('roles-message').filter({ hasText: 'Role Auditor created' }).waitFor();
+  const custom = page.getByTestId('role-row').filter({ hasText: 'Auditor' });
+  await custom.filter({ hasText: 'Viewer' }).waitFor();
+  assert.equal(await custom.getByTestId('role-delete').count(), 1, 'a custom role can be deleted');
+
+  await custom.getByTestId('role-edit').click();
+  assert.equal(await page.getByTestId('role-name').inputValue(), 'Auditor', 'the form holds the role');
+  await page.getByTestId('role-name').fill('Log auditor');
+  await page.getByTestId('role-description').fill('Reads logs and pump history');
+  await page.getByTestId('role-save').click();
+  await page.getByTestId('roles-message').filter({ hasText: 'Role Log auditor saved' }).waitFor();
+  await page.getByTestId('role-row').filter({ hasText: 'Log auditor' }).filter({ hasText: 'Reads logs and pump history' }).waitFor();
+  assert.equal(await page.getByTestId('role-row').filter({ hasText: /^Auditor/ }).count(), 0, 'changed, not added');
+  await page.screenshot({ path: join(shots, 'portal-roles.png'), fullPage: true });
+});
+
 test('an API token is shown once, stored in the keychain as an instance connection, then deleted', async () => {
   await page.getByRole('tab', { name: 'API tokens' }).click();
   await page.getByTestId('api-token-name').fill('deploy');
+  assert.ok(await page.getByTestId('api-token-create').isDisabled(), 'a token needs at least one role');
+  await page.getByTestId('api-token-principals').getByLabel('Developer').check();
   await page.getByTestId('api-token-create').click();
   const jwt = page.getByTestId('api-token-jwt');
   await jwt.waitFor();
@@ -150,8 +250,28 @@ test('an API token is shown once, stored in the keychain as an instance connecti
 
   await page.getByTestId('api-token-dismiss').click();
   assert.equal(await jwt.count(), 0, 'the token is not shown again');
-  await page.getByTestId('api-tokens').getByText('deploy').waitFor();
-  await page.getByTestId('api-token-delete').click();
+  await page.getByTestId('api-tokens').getByRole('row', { name: /deploy/ }).filter({ hasText: 'Developer' }).waitFor();
+
+  // A short-lived token: its client id and secret are shown once, next to the JWT.
+  await page.getByTestId('api-token-name').fill('refresher');
+  await page.getByTestId('api-token-principals').getByLabel('Viewer').check();
+  await page.getByTestId('api-token-refreshing').check();
+  await page.getByTestId('api-token-refresh').fill('15');
+  await page.getByTestId('api-token-create').click();
+  const secret = page.getByTestId('api-token-client-secret');
+  await secret.waitFor();
+  assert.match(await secret.inputValue(), /\S{16}/);
+  assert.match(await page.getByTestId('api-token-client-id').inputValue(), /^client-/);
+  await page.screenshot({ path: join(shots, 'portal-api-token-refresh.png'), fullPage: true });
+  const shownSecret = await secret.inputValue();
+  await page.getByTestId('api-token-dismiss').click();
+  await page.getByTestId('api-tokens').getByRole('row', { name: /refresher/ }).filter({ hasText: 'refreshed every 15 min' }).waitFor();
+  assert.ok(!(await page.content()).includes(shownSecret), 'the client secret is not shown again');
+
+  for (let n = 2; n > 0; n--) {
+    await page.getByTestId('api-token-delete').first().click();
+    await page.getByTestId('api-token-row').nth(n - 1).waitFor({ state: 'detached' });
+  }
   await page.getByTestId('api-tokens').getByText('No API tokens.').waitFor();
 });
 
@@ -161,9 +281,35 @@ test('a notification rule is created from the form generated from its type schem
   await page.getByTestId('rules-open').click();
   await page.getByTestId('rules').getByText('No rules on this pipe.').waitFor();
 
+  // A rule whose parameters include a nested object: its fields are filled and sent as an object.
   await page.getByTestId('rule-type').selectOption('pump_completed_value_too_high_over_time');
   await page.getByTestId('schema-object-period').waitFor();
-  assert.equal(await page.getByTestId('schema-field-period.unit').count(), 1, 'nested objects get their own fields');
+  await page.getByTestId('schema-field-metric').selectOption('Changed entities');
+  await page.getByTestId('schema-field-limit').fill('5000');
+  await page.getByTestId('schema-field-period.amount').fill('2');
+  await page.getByTestId('schema-field-period.unit').selectOption('hours');
+  await page.getByTestId('rule-name').fill('Churn');
+  await page.getByTestId('rule-create').click();
+  await page.getByTestId('rules-message').filter({ hasText: 'Churn' }).waitFor();
+  const churn = page.getByTestId('rules').getByRole('row', { name: /Churn/ });
+  await churn.waitFor();
+  assert.match((await churn.textContent()) ?? '', /"period":\{"amount":2,"unit":"hours"\}/, 'the nested object reached the portal');
+
+  // Changing the rule: the form opens with its values, the type stays, the change reaches the portal.
+  await churn.getByTestId('rule-edit').click();
+  assert.ok(await page.getByTestId('rule-type').isDisabled(), 'the type of a rule cannot be changed');
+  assert.equal(await page.getByTestId('schema-field-period.amount').inputValue(), '2');
+  assert.equal(await page.getByTestId('schema-field-period.unit').inputValue(), 'hours');
+  assert.equal(await page.getByTestId('schema-field-limit').inputValue(), '5000');
+  await page.getByTestId('schema-field-period.amount').fill('3');
+  await page.getByTestId('schema-field-period.unit').selectOption('days');
+  await page.getByTestId('rule-recipients').fill('data-team@example.com');
+  await page.screenshot({ path: join(shots, 'portal-rule-edit.png'), fullPage: true });
+  await page.getByTestId('rule-create').click();
+  await page.getByTestId('rules-message').filter({ hasText: 'Rule “Churn” saved' }).waitFor();
+  await churn.filter({ hasText: '"period":{"amount":3,"unit":"days"}' }).filter({ hasText: 'data-team@example.com' }).waitFor();
+  assert.match((await churn.textContent()) ?? '', /"limit":5000/, 'untouched parameters are kept');
+  assert.equal(await page.getByTestId('rules').getByRole('row', { name: /Churn/ }).count(), 1, 'changed, not added');
 
   await page.getByTestId('rule-type').selectOption('pattern_match');
   await page.getByTestId('schema-field-metric').selectOption('Reason why stopped');
@@ -202,15 +348,79 @@ test('a triggered rule shows as an alert on the subscription, its pipe and in th
   await page.getByTestId('portal-section-subscriptions').click();
 });
 
-test('the stored instance, opened in the workbench, shows the open alert as a badge on its pipe', async () => {
-  const row = page.getByTestId('instance-connections').getByTestId('instance-row').first();
-  await row.getByTestId('instance-open').click();
+test("Open instance on the subscription opens its stored instance; its badges follow the portal's alerts while shown", async () => {
+  await page.getByTestId('subscription-open-instance').filter({ hasText: /^\s*Open instance\s*$/ }).click();
+  await page.getByTestId('instance').filter({ hasText: 'Production EU (deploy)' }).waitFor();
   const orders = page.locator('[data-testid="pipe-row"][data-pipe="orders"]');
+  const quiet = page.locator('[data-testid="pipe-row"][data-pipe="quiet"]');
   await orders.getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
-  await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').waitFor();
-  assert.equal(await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').getByTestId('pipe-alerts').count(), 0, 'a pipe without alerts has no badge');
+  await quiet.waitFor();
+  assert.equal(await quiet.getByTestId('pipe-alerts').count(), 0, 'a pipe without alerts has no badge');
   await page.screenshot({ path: join(shots, 'remote-pipe-alert-badge.png'), fullPage: true });
+
+  // While the list is on screen, a new alert on quiet and the end of the one on orders show without a reload.
+  const portalConn = (await savedConnections()).find((c) => c.kind === 'portal')!;
+  const made = await fetch(`${hub.url}/desktop/portal/${portalConn.id}/subscriptions/sub-prod/pipes/quiet/notification-rules`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'pump_failed', name: 'Quiet fails' }),
+  });
+  const rule = (await made.json()) as { id: string };
+  portal.trigger('sub-prod', rule.id, 'quiet failed');
+  portal.resolve('sub-prod', 'orders');
+  await quiet.getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
+  await orders.getByTestId('pipe-alerts').waitFor({ state: 'detached' });
+  const pulls = portal.summaryQueries.slice(-2).map((q) => new URLSearchParams(q));
+  assert.ok(pulls.every((q) => q.get('since') !== null), `the refreshes pull only what changed: ${portal.summaryQueries.slice(-2).join(' | ')}`);
+
   await page.getByTestId('instance').getByRole('button').click(); // back to this computer
+  await page.getByRole('button', { name: /^Remote/ }).click();
+  await page.getByTestId('portal-connections').waitFor();
+});
+
+test('Open instance on a subscription without a stored connection creates a token into the keychain and opens it', async () => {
+  await page.getByTestId('portal-connection-Company portal').click();
+  await page.getByTestId('subscription-sub-test').click();
+  await page.getByTestId('subscription-view').getByRole('heading', { name: 'Test' }).waitFor();
+  const before = (await savedConnections()).length;
+  await page.getByTestId('subscription-open-instance').click();
+  const panel = page.getByTestId('open-instance-panel');
+  await panel.waitFor();
+  assert.ok(await page.getByTestId('open-instance-create').isDisabled(), 'the token needs a role');
+  await panel.getByLabel('Viewer').check();
+  await page.screenshot({ path: join(shots, 'portal-open-instance.png'), fullPage: true });
+  await page.getByTestId('open-instance-create').click();
+  await page.getByTestId('instance').filter({ hasText: 'Test' }).waitFor();
+  await page.locator('[data-testid="pipe-row"][data-pipe="orders"]').waitFor();
+  const after = await savedConnections();
+  assert.equal(after.length, before + 1);
+  const made = after.find((c) => c.label === 'Test' && c.kind === 'instance');
+  assert.ok(made, 'an instance connection was saved');
+  assert.equal(await keychain(made.id).getPassword(), remote.token, 'its token is in the keychain');
+  assert.ok(!(await page.content()).includes(remote.token), 'the page never saw the token');
+  await page.getByTestId('instance').getByRole('button').click();
+  await page.getByRole('button', { name: /^Remote/ }).click();
+  await page.getByTestId('portal-connections').waitFor();
+});
+
+test('a manually added instance is linked to a subscription and gets its alert badges', async () => {
+  const panel = page.getByTestId('instance-connections');
+  await panel.getByLabel('Instance name').fill('Manual');
+  await panel.getByLabel('Instance API address').fill(remote.api);
+  await panel.getByLabel('Instance token').fill(remote.token);
+  await panel.getByRole('button', { name: 'Add instance' }).click();
+  const row = panel.getByTestId('instance-row').filter({ hasText: 'Manual' });
+  await row.waitFor();
+  assert.equal(await row.getByTestId('instance-link').count(), 0);
+  await row.getByTestId('instance-link-toggle').click();
+  await row.getByTestId('instance-link-subscription').locator('option', { hasText: 'sub-prod' }).waitFor({ state: 'attached' });
+  await row.getByTestId('instance-link-subscription').selectOption('sub-prod');
+  await page.screenshot({ path: join(shots, 'remote-instance-link.png'), fullPage: true });
+  await row.getByTestId('instance-link-save').click();
+  await row.getByTestId('instance-link').filter({ hasText: 'sub-prod' }).filter({ hasText: 'Company portal' }).waitFor();
+  await row.getByTestId('instance-open').click();
+  await page.locator('[data-testid="pipe-row"][data-pipe="quiet"]').getByTestId('pipe-alerts').filter({ hasText: '1' }).waitFor();
+  await page.getByTestId('instance').getByRole('button').click();
   await page.getByRole('button', { name: /^Remote/ }).click();
   await page.getByTestId('portal-connections').waitFor();
 });

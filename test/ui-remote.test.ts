@@ -2,7 +2,7 @@
 // the remote), then download its configuration, change a pipe on disk, compare and upload with confirmation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
@@ -137,4 +137,56 @@ test('download the remote config, change a pipe on disk, compare, upload after c
   await page.screenshot({ path: join(shots, 'remote-sync-uploaded.png'), fullPage: true });
   const now = await remote.json<{ pump: Record<string, unknown> }>('/pipes/welcome/config');
   assert.equal(now.pump['schedule_interval'], 3600, 'the remote holds the uploaded change');
+});
+
+test('an upload after a colleague changed the remote is refused with a clear message; compare again, then it goes', async () => {
+  const sync = page.getByTestId('sync-panel');
+  const file = join(folder, 'node', 'pipes', 'welcome.conf.json');
+  const mine = JSON.parse(readFileSync(file, 'utf8')) as { description?: string };
+  mine.description = 'mine';
+  writeFileSync(file, JSON.stringify(mine, null, 2));
+  await sync.getByTestId('sync-compare').click();
+  const item = sync.getByTestId('sync-item').filter({ hasText: 'welcome' });
+  await item.waitFor();
+  await item.getByRole('checkbox').check();
+
+  const theirs = await remote.json<Record<string, unknown>>('/pipes/welcome/config');
+  await remote.json('/pipes/welcome/config', { method: 'PUT', json: { ...theirs, description: 'theirs' } });
+
+  await sync.getByTestId('sync-upload').click();
+  await sync.getByTestId('sync-confirm-yes').click();
+  const conflict = sync.getByTestId('sync-conflict');
+  await conflict.filter({ hasText: 'pipe welcome changed on the remote since you compared; compare again' }).waitFor();
+  await page.screenshot({ path: join(shots, 'remote-sync-conflict.png'), fullPage: true });
+  assert.equal((await remote.json<{ description?: string }>('/pipes/welcome/config')).description, 'theirs', 'nothing was overwritten');
+
+  await sync.getByTestId('sync-compare-again').click();
+  await conflict.waitFor({ state: 'detached' });
+  await sync.getByTestId('sync-diff').filter({ hasText: 'theirs' }).waitFor();
+  await item.getByRole('checkbox').check();
+  await sync.getByTestId('sync-upload').click();
+  await sync.getByTestId('sync-confirm-yes').click();
+  await sync.getByTestId('sync-results').filter({ hasText: 'done' }).waitFor();
+  assert.equal((await remote.json<{ description?: string }>('/pipes/welcome/config')).description, 'mine');
+});
+
+test('deleting a pipe on the remote needs an explicit confirmation', async () => {
+  const sync = page.getByTestId('sync-panel');
+  rmSync(join(folder, 'node', 'pipes', 'welcome.conf.json'));
+  await sync.getByTestId('sync-compare').click();
+  const item = sync.getByTestId('sync-item').filter({ hasText: 'welcome' });
+  await item.filter({ hasText: 'deletes' }).waitFor();
+  assert.equal(await item.getAttribute('data-status'), 'removed');
+  await item.getByRole('checkbox').check();
+  await sync.getByTestId('sync-upload').click();
+  const confirm = sync.getByTestId('sync-confirm');
+  await confirm.filter({ hasText: 'delete from the remote' }).waitFor();
+  assert.ok(await sync.getByTestId('sync-confirm-yes').isDisabled(), 'a deletion cannot be sent without ticking the confirmation');
+  await sync.getByTestId('sync-confirm-delete').check();
+  await page.screenshot({ path: join(shots, 'remote-sync-confirm-delete.png'), fullPage: true });
+  await sync.getByTestId('sync-confirm-yes').click();
+  await sync.getByTestId('sync-results').filter({ hasText: 'delete' }).filter({ hasText: 'done' }).waitFor();
+  const gone = await remote.fetch('/pipes/welcome');
+  assert.equal(gone.status, 404, 'the pipe is deleted on the remote');
+  await gone.text();
 });

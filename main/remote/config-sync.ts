@@ -1,5 +1,6 @@
 // Moves configuration between a remote instance and a local workspace folder: download (remote → files in the
 // project layout), a per-pipe/system comparison, and upload of chosen local changes through the instance API.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '../../hub-core/config-store.js';
@@ -23,23 +24,28 @@ export interface RemoteSnapshot extends RemoteEnv {
 
 export type DiffStatus = 'added' | 'removed' | 'changed' | 'same';
 
-/** One pipe, system or the node metadata, compared. "added" exists only locally, "removed" only remotely. */
+/** What a sync item is: a pipe, a system, the node metadata, or the env variables (one item for all of them). */
+export type SyncKind = ConfigKind | 'env';
+
+/** The id of the one env item. */
+export const ENV_ITEM = 'env';
+
+/**
+ * One pipe, system, the node metadata or the env variables, compared. "added" exists only locally, "removed" only
+ * remotely. The hashes name the exact versions compared: an upload sends them back, and the host refuses it when
+ * either side has changed since.
+ */
 export interface DiffItem {
-  kind: ConfigKind;
+  kind: SyncKind;
   id: string;
   status: DiffStatus;
   /** Text of the local file (as the workspace writes it), or null when absent. */
   local: string | null;
   remote: string | null;
-}
-
-export interface UploadResult {
-  kind: ConfigKind;
-  id: string;
-  action: 'create' | 'update' | 'delete' | 'none';
-  ok: boolean;
-  status: number;
-  message: string;
+  localHash: string | null;
+  remoteHash: string | null;
+  /** Env only: names an upload would delete on the remote (set there, absent from the local file). */
+  removes?: string[];
 }
 
 /** Calls a remote instance's API with the connection's token; failures become HubErrors a user can read. */
@@ -92,7 +98,12 @@ export function messageOf(body: unknown): string {
   return typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300);
 }
 
-const key = (kind: ConfigKind, id: string): string => `${kind}:${id}`;
+export const key = (kind: SyncKind, id: string): string => `${kind}:${id}`;
+
+/** A short fingerprint of a version: equal content (whatever its formatting) gives the same value. */
+export function versionHash(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32);
+}
 
 /** Every pipe and system of the remote (all config groups), its metadata, env and secret names. */
 export async function fetchRemote(client: InstanceClient): Promise<RemoteSnapshot> {
@@ -150,13 +161,39 @@ function nodeDirFor(dir: string): string {
   return hasLayout ? dir : join(dir, 'node');
 }
 
-interface LocalEntity {
+export interface LocalEntity {
   entity: ConfigEntity;
   file: string;
 }
 
-/** The configuration files of a workspace folder, as the hub's workspace loader finds them. */
-export function readLocal(dir: string): { entities: Map<string, LocalEntity>; problems: string[] } {
+export interface LocalFolder {
+  entities: Map<string, LocalEntity>;
+  /** The env variables of remote-env.json; null when the folder has none (then env is not compared). */
+  env: Record<string, string> | null;
+  problems: string[];
+}
+
+function readLocalEnv(nodeDir: string, problems: string[]): Record<string, string> | null {
+  const file = join(nodeDir, REMOTE_ENV_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const env = isJsonObject(parsed) ? parsed['env'] : undefined;
+    if (!isJsonObject(env)) throw new Error('it needs an "env" object of name → value');
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) {
+      if (typeof v !== 'string') throw new Error(`the value of ${JSON.stringify(k)} is not a string`);
+      out[k] = v;
+    }
+    return out;
+  } catch (e) {
+    problems.push(`${REMOTE_ENV_FILE}: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
+}
+
+/** The configuration files of a workspace folder, as the hub's workspace loader finds them, and its env file. */
+export function readLocal(dir: string): LocalFolder {
   const nodeDir = nodeDirFor(dir);
   const entities = new Map<string, LocalEntity>();
   const problems: string[] = [];
@@ -179,21 +216,48 @@ export function readLocal(dir: string): { entities: Map<string, LocalEntity>; pr
       problems.push(`${file}: ${e instanceof HubError ? `${e.message}${e.detail ? ` (${e.detail})` : ''}` : e instanceof Error ? e.message : String(e)}`);
     }
   }
-  return { entities, problems };
+  return { entities, env: readLocalEnv(nodeDir, problems), problems };
 }
 
-export function diff(local: Map<string, LocalEntity>, remote: ConfigEntity[]): DiffItem[] {
-  const remoteByKey = new Map(remote.map((e) => [key(configKind(e), e._id), e]));
-  const keys = new Set([...remoteByKey.keys(), ...local.keys()]);
+const sortedEnv = (env: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
+const envText = (env: Record<string, string>): string => `${JSON.stringify(sortedEnv(env), null, 2)}\n`;
+
+/** The env item: compared only when the folder has an env file; secrets are never part of it. */
+function envItem(local: Record<string, string>, remote: Record<string, string>): DiffItem {
+  const same = canonicalJson(local) === canonicalJson(remote);
+  return {
+    kind: 'env',
+    id: ENV_ITEM,
+    status: same ? 'same' : 'changed',
+    local: envText(local),
+    remote: envText(remote),
+    localHash: versionHash(local),
+    remoteHash: versionHash(remote),
+    removes: Object.keys(remote).filter((k) => !(k in local)).sort(),
+  };
+}
+
+export function diff(local: LocalFolder, remote: RemoteSnapshot): DiffItem[] {
+  const remoteByKey = new Map(remote.entities.map((e) => [key(configKind(e), e._id), e]));
+  const keys = new Set([...remoteByKey.keys(), ...local.entities.keys()]);
   const items: DiffItem[] = [];
   for (const k of keys) {
-    const l = local.get(k)?.entity;
+    const l = local.entities.get(k)?.entity;
     const r = remoteByKey.get(k);
     const e = (l ?? r)!;
     const status: DiffStatus = !r ? 'added' : !l ? 'removed' : canonicalJson(l) === canonicalJson(r) ? 'same' : 'changed';
-    items.push({ kind: configKind(e), id: e._id, status, local: l ? configFileText(l) : null, remote: r ? configFileText(r) : null });
+    items.push({
+      kind: configKind(e),
+      id: e._id,
+      status,
+      local: l ? configFileText(l) : null,
+      remote: r ? configFileText(r) : null,
+      localHash: l ? versionHash(l) : null,
+      remoteHash: r ? versionHash(r) : null,
+    });
   }
-  const order: Record<ConfigKind, number> = { metadata: 0, system: 1, pipe: 2 };
+  if (local.env !== null) items.push(envItem(local.env, remote.env));
+  const order: Record<SyncKind, number> = { metadata: 0, env: 1, system: 2, pipe: 3 };
   return items.sort((a, b) => order[a.kind] - order[b.kind] || a.id.localeCompare(b.id));
 }
 
@@ -258,42 +322,4 @@ function fileHoldsOne(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Sends the chosen local changes to the remote, one call each, and reports every result. */
-export async function upload(client: InstanceClient, items: DiffItem[], local: Map<string, LocalEntity>, chosen: { kind: ConfigKind; id: string }[]): Promise<UploadResult[]> {
-  const byKey = new Map(items.map((i) => [key(i.kind, i.id), i]));
-  const results: UploadResult[] = [];
-  for (const { kind, id } of chosen) {
-    const item = byKey.get(key(kind, id));
-    const entity = local.get(key(kind, id))?.entity;
-    if (!item || item.status === 'same') {
-      results.push({ kind, id, action: 'none', ok: true, status: 200, message: item ? 'already the same on the remote' : 'neither the folder nor the remote has it' });
-      continue;
-    }
-    const base = `/${kind}s/${encodeURIComponent(id)}`;
-    let action: UploadResult['action'];
-    let call: Promise<{ status: number; body: unknown }>;
-    if (kind === 'metadata') {
-      action = 'update';
-      call = item.status === 'removed' ? client.call('DELETE', '/metadata') : client.call('PUT', '/metadata', entity);
-    } else if (item.status === 'added') {
-      action = 'create';
-      call = client.call('POST', `/${kind}s`, [entity]);
-    } else if (item.status === 'changed') {
-      action = 'update';
-      call = client.call('PUT', `${base}/config`, entity);
-    } else {
-      action = 'delete';
-      call = client.call('DELETE', base);
-    }
-    try {
-      const r = await call;
-      const ok = r.status >= 200 && r.status < 300;
-      results.push({ kind, id, action, ok, status: r.status, message: ok ? `${action}d on the remote` : messageOf(r.body) });
-    } catch (e) {
-      results.push({ kind, id, action, ok: false, status: e instanceof HubError ? e.status : 502, message: e instanceof HubError ? `${e.message}${e.detail ? `: ${e.detail}` : ''}` : String(e) });
-    }
-  }
-  return results;
 }

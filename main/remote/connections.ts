@@ -78,6 +78,17 @@ export class ConnectionStore {
     return connection;
   }
 
+  /** Links an instance to a portal subscription (its alert badges come from there), or unlinks it with null. */
+  link(id: string, to: { portal: string; subscription: string } | null): Connection | undefined {
+    const all = this.list();
+    const i = all.findIndex((c) => c.id === id);
+    if (i === -1) return undefined;
+    const { portal: _p, subscription: _s, ...rest } = all[i]!;
+    all[i] = to === null ? rest : { ...rest, portal: to.portal, subscription: to.subscription };
+    this.save(all);
+    return all[i];
+  }
+
   async setToken(id: string, token: string): Promise<void> {
     await this.secrets.set(accountOf(id), token);
   }

@@ -20,6 +20,7 @@ import type {
 } from './portal-types.js';
 
 export const SUBSCRIPTION_CONFLICT = 'Someone else changed this subscription since you opened it; reload to see their change';
+export const MEMBER_CONFLICT = 'Someone else changed this member since you opened it; reload to see their change';
 
 /** A failed portal call, with the status the desktop should answer and a message a user can act on. */
 export class PortalError extends Error {
@@ -37,6 +38,27 @@ export class PortalError extends Error {
 export interface PortalClientOptions {
   /** Milliseconds before a request is given up. */
   timeoutMs?: number;
+}
+
+/** True for an address on this computer, where an unencrypted http:// connection exposes nothing on a network. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Refuses a plain http:// address off this computer unless the user confirmed it: a bearer token sent there
+ * travels unencrypted and can be read by anyone on the way.
+ */
+export function checkTransport(url: string, allowInsecure: boolean | undefined): void {
+  const u = new URL(url);
+  if (u.protocol === 'http:' && !isLoopback(u) && allowInsecure !== true) {
+    throw new PortalError(
+      400,
+      `${u.host} is reached over plain http://, so its token would travel unencrypted`,
+      'use its https:// address; or, if you trust every network in between, confirm that the token may be sent unencrypted (allowInsecure)',
+    );
+  }
 }
 
 /** Portal API root (…/api) from what a user typed: a portal address with or without /api. */
@@ -127,6 +149,8 @@ export class PortalClient {
     if (status === 403) return new PortalError(403, 'the portal does not allow this for your account', detail);
     if (status === 404) return new PortalError(404, 'not found on the portal', detail);
     if ((status === 409 || status === 412) && conflictMessage !== undefined) return new PortalError(409, conflictMessage, detail);
+    // Some portals answer a stale version with a 400 that names the `_updated` field: that is a conflict too.
+    if (status === 400 && conflictMessage !== undefined && detail !== null && detail.includes('_updated')) return new PortalError(409, conflictMessage, detail);
     if (status === 409) return new PortalError(409, 'the portal reports a conflict', detail);
     if (status >= 400 && status < 500) return new PortalError(400, 'the portal rejected the request', detail);
     return new PortalError(502, `the portal failed (HTTP ${status})`, detail);
@@ -186,8 +210,11 @@ export class PortalClient {
   invite(sub: string, email: string, roles: string[]): Promise<Member> {
     return this.send('POST', `/subscriptions/${enc(sub)}/members`, { email, roles });
   }
+  member(sub: string, userId: string): Promise<Member> {
+    return this.get(`/subscriptions/${enc(sub)}/members/${enc(userId)}`);
+  }
   setMemberRoles(sub: string, userId: string, updated: unknown, roles: string[]): Promise<Member> {
-    return this.send('PUT', `/subscriptions/${enc(sub)}/members/${enc(userId)}`, { _updated: updated, roles }, 'Someone else changed this member since you opened it; reload to see their change');
+    return this.send('PUT', `/subscriptions/${enc(sub)}/members/${enc(userId)}`, { _updated: updated, roles }, MEMBER_CONFLICT);
   }
 
   apiTokens(sub: string): Promise<ApiToken[]> {
@@ -225,25 +252,43 @@ export class PortalClient {
     return this.get(`/notifications${queryString(query)}`);
   }
 
-  /** The whole notification summary, following the JSON Pull protocol page by page. */
-  async notificationSummary(options: { pageSize?: number; maxEntries?: number } = {}): Promise<SummaryEntry[]> {
+  /**
+   * The summary entries changed after `since` (all of them without it), deleted ones included, following the JSON
+   * Pull protocol page by page: each page continues after the last `_updated` of the one before. Answers the new
+   * `since` to continue from next time, and `reset` when the portal's highest `_updated` is below the `since` asked
+   * for (its summary was rebuilt), in which case everything was read afresh.
+   */
+  async summaryChanges(since: number | undefined, options: { pageSize?: number; maxEntries?: number } = {}): Promise<{ entries: SummaryEntry[]; since: number | undefined; reset: boolean }> {
     const pageSize = options.pageSize ?? 500;
     const max = options.maxEntries ?? 20_000;
-    const all = new Map<string, SummaryEntry>();
-    let since: number | undefined;
+    const changed = new Map<string, SummaryEntry>();
+    let reset = false;
+    let next = since;
     for (let fetched = 0; fetched < max; ) {
-      const q = new URLSearchParams({ limit: String(pageSize) });
-      if (since !== undefined) q.set('since', String(since));
-      const page = await this.get<SummaryEntry[]>(`/notifications-summary?${q}`);
+      const q = new URLSearchParams({ limit: String(pageSize), deleted: 'true' });
+      if (next !== undefined) q.set('since', String(next));
+      const { value: page, headers } = await this.call<SummaryEntry[]>('GET', `/notifications-summary?${q}`);
       if (!Array.isArray(page)) throw new PortalError(502, 'the portal sent a malformed notification summary', 'expected a JSON array');
-      for (const e of page) all.set(e._id, e);
+      const maxUpdated = Number(headers.get('x-dataset-max-updated'));
+      if (!reset && since !== undefined && next === since && page.length === 0 && Number.isFinite(maxUpdated) && maxUpdated < since) {
+        reset = true;
+        next = undefined;
+        continue;
+      }
+      for (const e of page) changed.set(e._id, e);
       fetched += page.length;
-      if (page.length < pageSize) break;
+      if (page.length === 0) break;
       const last = page[page.length - 1]!._updated;
-      if (since !== undefined && last <= since) break;
-      since = last;
+      if (typeof last !== 'number' || (next !== undefined && last <= next)) break;
+      next = last;
+      if (page.length < pageSize) break;
     }
-    return [...all.values()].filter((e) => !e._deleted);
+    return { entries: [...changed.values()], since: next, reset };
+  }
+
+  /** The whole notification summary (entries not deleted), read with JSON Pull. */
+  async notificationSummary(options: { pageSize?: number; maxEntries?: number } = {}): Promise<SummaryEntry[]> {
+    return (await this.summaryChanges(undefined, options)).entries.filter((e) => !e._deleted);
   }
 
   monitoring(sub: string, pipe?: string): Promise<PortalRecord> {

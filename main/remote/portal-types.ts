@@ -81,10 +81,13 @@ export interface ApiToken extends PortalRecord {
   id: string;
   name?: string;
   description: string;
-  payload: PortalRecord & { api_token_id: string; exp: number; iat: number; user_id: string };
+  /** Only when refresh_interval is set. */
+  client_id?: string;
+  refresh_interval?: number;
+  payload: PortalRecord & { api_token_id: string; exp: number; iat: number; user_id: string; principals?: Record<string, string[]> };
 }
 
-/** Only the answer to a create carries the signed token. */
+/** Only the answer to a create carries the signed token (and, with a refresh interval, the client secret). */
 export interface NewApiToken extends ApiToken {
   jwt_string: string;
   client_secret?: string;

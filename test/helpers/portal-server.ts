@@ -3,8 +3,10 @@
 // roles, licenses, API tokens, notification rule types with JSON schemas, notifications and the
 // notification summary as a JSON Pull stream. State is in memory; tests seed it through options.
 // Where the spec says "not shown" (error bodies, the subscription list path, built-in role names, rule type
-// identifiers), this server picks something plausible: errors are {error, detail} with 401/403/404/409/400,
-// the list is GET /api/subscriptions.
+// identifiers other than the three it names, metric property names, the license-expiry warning period), this
+// server picks something plausible: errors are {error, detail} with 401/403/404/409/400, the list is
+// GET /api/subscriptions, rule types are `pump_*` / `pattern_match`, metrics are keyed by their labels, and a
+// license warns 30 days ahead.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv } from 'ajv';
@@ -16,6 +18,8 @@ export interface PortalUser {
   email: string;
   name: string;
   token: string;
+  /** A portal administrator: may switch on isPortalAdmin powers. */
+  portalAdmin?: boolean;
 }
 
 export interface SeedSubscription {
@@ -28,6 +32,8 @@ export interface SeedSubscription {
   /** Extra invited members (pagination tests). */
   extraMembers?: number;
   vpnSharedKey?: string;
+  /** The license expires this many days from now (default 90); within 30 days it raises license_expiration_date. */
+  licenseExpiresInDays?: number;
 }
 
 export interface PortalOptions {
@@ -35,6 +41,11 @@ export interface PortalOptions {
   subscriptions: SeedSubscription[];
   /** Makes the `jwt_string` of a new API token; defaults to an HS256 JWT signed by this portal. */
   mintJwt?: (payload: Json) => string;
+  /**
+   * The status of a write with a stale `_updated`. The spec does not show it; 409 by default, and 400 (naming the
+   * field) stands for portals that report it as a validation error.
+   */
+  staleStatus?: 409 | 400;
 }
 
 export interface PortalServer {
@@ -44,18 +55,32 @@ export interface PortalServer {
   setInstanceUrl(subscription: string, url: string): void;
   /** Change a subscription behind the clients' backs (a concurrent editor): gives it a new `_updated`. */
   touch(subscription: string, changes?: Json): void;
+  /** Change a member behind the clients' backs: gives it a new `_updated` (and roles, if given). */
+  touchMember(subscription: string, userId: string, roles?: string[]): void;
+  /** The roles a member has now. */
+  memberRoles(subscription: string, userId: string): string[];
+  /** The Terms of Service version a user approved last (request-only, so not in the profile). */
+  approvedTos(userId: string): number | undefined;
+  /** The query string of every notification-summary request, in order. */
+  readonly summaryQueries: string[];
   /** The stored (unmasked) VPN shared key of a subscription's first VPN connection. */
   storedSharedKey(subscription: string): string | undefined;
   /** Raise a notification for a rule, as if a pump run triggered it. */
   trigger(subscription: string, ruleId: string, msg: string): Json;
   /** Clear a pipe's notifications, as after a successful run. */
   resolve(subscription: string, pipeId: string): void;
+  /** Raise one of the built-in subscription rules (too much disk used, license close to expiry). */
+  raiseSubscriptionAlert(subscription: string, type: SubscriptionRuleType, msg: string): Json;
+  clearSubscriptionAlert(subscription: string, type: SubscriptionRuleType): void;
+  /** The node went silent: the built-in heartbeat rule alerts on every pipe with user-defined rules. */
+  heartbeatOverdue(subscription: string): Json[];
   /** Every Authorization header received, for checking what clients send. */
   readonly seenAuthorization: string[];
   close(): Promise<void>;
 }
 
 const MASK = '****';
+const TOS_VERSION = 4;
 
 const BUILTIN_ROLES: Json[] = [
   { id: 'group:Admin', name: 'Administrator', description: 'Full control of the subscription', 'child-roles': ['group:Developer'] },
@@ -63,58 +88,55 @@ const BUILTIN_ROLES: Json[] = [
   { id: 'group:Viewer', name: 'Viewer', description: 'Read-only access', 'child-roles': [] },
 ];
 
-const NUMERIC_METRICS = ['Entities processed', 'Changed entities', 'Failed retries', 'Dead entities', 'Read errors', 'Write errors', 'Sink time', 'Source time', 'Transform time'];
+const NUMERIC_METRICS = [
+  'Entities processed',
+  'Changed entities',
+  'Failed retries',
+  'Dead entities',
+  'Failed retried entities',
+  'Successfully retried entities',
+  'Read errors',
+  'Write errors',
+  'Sink time',
+  'Source time',
+  'Transform time',
+];
 const TEXT_METRICS = ['Reason why stopped', 'Traceback', 'Additional low-level errormessage', 'Additional low-level traceback'];
 
-export const RULE_TYPES: Json[] = [
-  {
-    type: 'pump_completed_value_too_low',
-    name: 'Value too low',
-    description: 'Triggers when a metric of a completed run is below the limit',
-    schema: {
-      type: 'object',
-      required: ['metric', 'limit'],
-      properties: {
-        metric: { type: 'string', title: 'Metric', enum: NUMERIC_METRICS },
-        limit: { type: 'number', title: 'Limit', minimum: 0 },
-      },
-      additionalProperties: false,
-    },
+const period = {
+  type: 'object',
+  title: 'Period',
+  required: ['amount', 'unit'],
+  properties: { amount: { type: 'integer', title: 'Amount', minimum: 1 }, unit: { type: 'string', title: 'Unit', enum: ['minutes', 'hours', 'days'] } },
+  additionalProperties: false,
+};
+const limitSchema = (withPeriod: boolean): Json => ({
+  type: 'object',
+  required: withPeriod ? ['metric', 'limit', 'period'] : ['metric', 'limit'],
+  properties: {
+    metric: { type: 'string', title: 'Metric', enum: NUMERIC_METRICS },
+    limit: { type: 'number', title: 'Limit', minimum: 0 },
+    ...(withPeriod ? { period } : {}),
   },
+  additionalProperties: false,
+});
+const noParameters: Json = { type: 'object', properties: {}, additionalProperties: false };
+
+/** The rule types a user can put on a pipe (section 2.10), in the spec's order. */
+export const RULE_TYPES: Json[] = [
+  { type: 'pump_completed_value_too_low', name: 'Value too low', description: 'Triggers when a metric of a completed run is below the limit', schema: limitSchema(false) },
+  { type: 'pump_completed_value_too_high', name: 'Value too high', description: 'Triggers when a metric of a completed run is above the limit', schema: limitSchema(false) },
   {
-    type: 'pump_completed_value_too_high',
-    name: 'Value too high',
-    description: 'Triggers when a metric of a completed run is above the limit',
-    schema: {
-      type: 'object',
-      required: ['metric', 'limit'],
-      properties: {
-        metric: { type: 'string', title: 'Metric', enum: NUMERIC_METRICS },
-        limit: { type: 'number', title: 'Limit', minimum: 0 },
-      },
-      additionalProperties: false,
-    },
+    type: 'pump_completed_value_too_low_over_time',
+    name: 'Value too low over time',
+    description: 'Triggers when a metric stays below the limit for a period',
+    schema: limitSchema(true),
   },
   {
     type: 'pump_completed_value_too_high_over_time',
     name: 'Value too high over time',
     description: 'Triggers when a metric stays above the limit for a period',
-    schema: {
-      type: 'object',
-      required: ['metric', 'limit', 'period'],
-      properties: {
-        metric: { type: 'string', title: 'Metric', enum: NUMERIC_METRICS },
-        limit: { type: 'number', title: 'Limit' },
-        period: {
-          type: 'object',
-          title: 'Period',
-          required: ['amount', 'unit'],
-          properties: { amount: { type: 'integer', title: 'Amount', minimum: 1 }, unit: { type: 'string', title: 'Unit', enum: ['minutes', 'hours', 'days'] } },
-          additionalProperties: false,
-        },
-      },
-      additionalProperties: false,
-    },
+    schema: limitSchema(true),
   },
   {
     type: 'pump_started_overdue',
@@ -128,23 +150,36 @@ export const RULE_TYPES: Json[] = [
     description: 'Triggers when a run lasts longer than 300 seconds plus the limit',
     schema: { type: 'object', required: ['limit'], properties: { limit: { type: 'integer', title: 'Limit (seconds)', minimum: 0 } }, additionalProperties: false },
   },
-  { type: 'pump_failed', name: 'Pump failed', description: 'Triggers when the last run failed', schema: { type: 'object', properties: {}, additionalProperties: false } },
+  { type: 'pump_failed', name: 'Pump failed', description: 'Triggers when the last run failed', schema: noParameters },
+  { type: 'pump_restore_completed', name: 'Restore completed', description: 'Triggers when the pipe, its state and data were restored from backup', schema: noParameters },
+  { type: 'pump_offset_set', name: 'Pump offset set', description: "Triggers when the pipe's offset is set, by hand or automatically", schema: noParameters },
   {
     type: 'pattern_match',
     name: 'Pattern match',
-    description: 'Triggers when a text metric matches one of the patterns (* any characters, ? one)',
+    description: 'Triggers when a text metric matches one of the patterns anywhere (* any characters, ? one); an empty value never matches',
     schema: {
       type: 'object',
       required: ['metric', 'patterns'],
       properties: {
         metric: { type: 'string', title: 'Value', enum: TEXT_METRICS },
-        patterns: { type: 'array', title: 'Patterns', items: { type: 'string' }, minItems: 1 },
-        case_sensitive: { type: 'boolean', title: 'Case sensitive' },
+        patterns: { type: 'array', title: 'Patterns', items: { type: 'string', minLength: 1 }, minItems: 1 },
+        case_sensitive: { type: 'boolean', title: 'Case sensitive', default: false },
       },
       additionalProperties: false,
     },
   },
 ];
+
+/** Built in, never offered: on every pipe with user-defined rules; alerts in the alert list only. */
+const HEARTBEAT_RULE = { type: 'node_heartbeat_overdue', name: 'Node heartbeat overdue' };
+/** Built in on every subscription (section 4.5.3). */
+export const SUBSCRIPTION_RULES = {
+  store_disk_usage_upper_limit: 'Store disk usage upper limit',
+  license_expiration_date: 'License expiration date',
+} as const;
+export type SubscriptionRuleType = keyof typeof SUBSCRIPTION_RULES;
+/** How far ahead an expiring license raises license_expiration_date (the spec leaves it open). */
+const LICENSE_WARNING_MS = 30 * 86_400_000;
 
 interface TokenRecord {
   public: Json;
@@ -196,8 +231,9 @@ function maskVpn(data: Json): Json {
   return copy;
 }
 
-function wildcard(pattern: string): RegExp {
-  return new RegExp(pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.'));
+/** `*` any number of characters, `?` exactly one; a match anywhere in the value counts. */
+function wildcard(pattern: string, caseSensitive: boolean): RegExp {
+  return new RegExp(pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.'), caseSensitive ? '' : 'i');
 }
 
 export async function startPortal(options: PortalOptions): Promise<PortalServer> {
@@ -208,9 +244,12 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
   const subs = new Map<string, SubState>();
   const ajv = new Ajv({ allErrors: true });
   const seenAuthorization: string[] = [];
+  const summaryQueries: string[] = [];
+  const staleStatus = options.staleStatus ?? 409;
   let notificationIds = 0;
   let summaryCounter = 0;
-  const summaryState = new Map<string, { signature: string; updated: number; deleted: boolean }>();
+  /** Per summary entry: what it showed last, its `_updated`, and who could see it (member user ids). */
+  const summaryState = new Map<string, { signature: string; updated: number; deleted: boolean; subscription: string; pipe?: string; audience: Set<string> }>();
 
   const person = (u: PortalUser): Json => ({ email: u.email, name: u.name, picture: `https://pictures.invalid/${u.user_id}.png`, user_id: u.user_id });
   const now = (): string => new Date().toISOString();
@@ -281,7 +320,49 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     subs.set(seed.id, state);
     return state;
   };
-  for (const seed of options.subscriptions) provision(seed);
+
+  /** A notification for a triggered rule; at most one alert per rule (and pipe) per hour: later ones are merged. */
+  const raise = (s: SubState, rule: { id: string; name: string; type: string; pipe?: string }, msg: string): Json => {
+    const ts = now();
+    const existing = s.notifications.find((n) => n['notification_rule_id'] === rule.id && n['pipe_id'] === rule.pipe && n['is_ongoing'] === true);
+    if (existing && Date.now() - Date.parse(String(existing['event_timestamp'])) < 3_600_000) {
+      existing['event_count'] = Number(existing['event_count']) + 1;
+      existing['last_event_timestamp'] = ts;
+      return existing;
+    }
+    const n: Json = {
+      notification_id: ++notificationIds,
+      notification_rule_id: rule.id,
+      notification_rule_name: rule.name,
+      notification_rule_type: rule.type,
+      msg,
+      event_timestamp: ts,
+      last_event_timestamp: ts,
+      event_count: 1,
+      is_ongoing: true,
+      alerts_will_be_visible_for_the_current_user: true,
+      ...(rule.pipe !== undefined ? { pipe_id: rule.pipe } : {}),
+      subscription_id: s.data['id'],
+    };
+    s.notifications.push(n);
+    return n;
+  };
+  const clearBuiltIn = (s: SubState, type: string): void => {
+    for (const n of s.notifications) if (n['notification_rule_type'] === type && n['pipe_id'] === undefined) n['is_ongoing'] = false;
+  };
+  /** The built-in license rule: an alert while the current license expires within the warning period. */
+  const checkLicense = (s: SubState): void => {
+    const current = (s.data['licenses'] as Json[]).find((l) => l['is-active-license'] === true);
+    const expires = Date.parse(String((current?.['original'] as Json | undefined)?.['expires']));
+    if (Number.isFinite(expires) && expires - Date.now() < LICENSE_WARNING_MS) {
+      raise(s, { id: 'license_expiration_date', name: SUBSCRIPTION_RULES.license_expiration_date, type: 'license_expiration_date' }, `the license expires ${new Date(expires).toISOString().slice(0, 10)}`);
+    } else clearBuiltIn(s, 'license_expiration_date');
+  };
+
+  for (const seed of options.subscriptions) {
+    const expires = seed.licenseExpiresInDays !== undefined ? new Date(Date.now() + seed.licenseExpiresInDays * 86_400_000).toISOString() : undefined;
+    checkLicense(provision(seed, expires));
+  }
 
   const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true });
 
@@ -361,6 +442,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     return n;
   };
 
+  const startTime = now();
   app.get('/api', async () => ({
     authentication_providers: [
       { id: 'internal', login_url: '/api/login/internal', login_button_text: 'Sign in with e-mail' },
@@ -371,22 +453,30 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
       health_status: { status: 'ok' },
       version: '2026.11.1',
       revision: 'c0ffee1',
-      start_time: now(),
+      'git-revision': 'c0ffee1d2e3f',
+      'build-date': '2026-11-02T08:00:00Z',
+      'ci-buildnumber': '4711',
+      start_time: startTime,
+      uptime: `${Math.round((Date.now() - Date.parse(startTime)) / 1000)} s`,
       is_email_verification_required: true,
       is_fallback_mode: false,
       is_internal_users_enabled: true,
       is_itest_mode: true,
-      tos_version: 4,
+      tos_version: TOS_VERSION,
     },
-    tos_version: 4,
+    tos_version: TOS_VERSION,
   }));
 
+  // Profile changes a user may make (section 2.2); approvedTos and isPortalAdmin are request-only fields.
   const profiles = new Map<string, Json>();
+  const approvedTos = new Map<string, number>();
+  const adminPowers = new Map<string, boolean>();
   const profileOf = (u: PortalUser): Json => {
     const extra = profiles.get(u.user_id) ?? {};
+    const { providerIds, providerWhitelist, ...profile } = extra;
     return {
       'supported-operations': {
-        activate_portal_admin_powers: false,
+        activate_portal_admin_powers: u.portalAdmin === true,
         create_paymentmethod: true,
         create_subscription: true,
         create_trial_subscription: true,
@@ -399,18 +489,39 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
       userInfo: {
         isLoggedIn: true,
         user_id: u.user_id,
-        profile: { email: u.email, email_is_verified: true, name: u.name, nickname: '', picture: '', ...extra },
-        providerIds: ['internal'],
-        providerWhitelist: [],
+        profile: { email: u.email, email_is_verified: true, name: u.name, nickname: '', picture: '', ...profile },
+        providerIds: providerIds ?? ['internal'],
+        providerWhitelist: providerWhitelist ?? [],
       },
     };
+  };
+  const strings = (v: unknown, name: string): string[] => {
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new PortalError(400, 'invalid request', `${name} must be a list of strings`);
+    return v as string[];
   };
   app.get('/api/profile', async (req) => profileOf(userOnly(req)));
   app.put('/api/profile', async (req) => {
     const u = userOnly(req);
-    const profile = ((body(req)['userInfo'] as Json | undefined)?.['profile'] ?? {}) as Json;
+    const info = (body(req)['userInfo'] ?? {}) as Json;
+    const profile = (info['profile'] ?? {}) as Json;
     const changes: Json = { ...(profiles.get(u.user_id) ?? {}) };
-    for (const key of ['name', 'nickname', 'picture']) if (typeof profile[key] === 'string') changes[key] = profile[key];
+    for (const key of ['name', 'nickname', 'picture']) {
+      if (key in profile && typeof profile[key] !== 'string') throw new PortalError(400, 'invalid request', `${key} must be a string`);
+      if (typeof profile[key] === 'string') changes[key] = profile[key];
+    }
+    if ('providerIds' in info) changes['providerIds'] = strings(info['providerIds'], 'providerIds');
+    if ('providerWhitelist' in info) changes['providerWhitelist'] = strings(info['providerWhitelist'], 'providerWhitelist');
+    if ('approvedTos' in info) {
+      const v = info['approvedTos'];
+      if (typeof v !== 'number' || v < 0 || v > TOS_VERSION) throw new PortalError(400, 'invalid request', `approvedTos must be a Terms of Service version up to ${TOS_VERSION}`);
+    }
+    if ('isPortalAdmin' in info) {
+      if (u.portalAdmin !== true) throw new PortalError(403, 'forbidden', 'only portal administrators can switch on their powers');
+      if (typeof info['isPortalAdmin'] !== 'boolean') throw new PortalError(400, 'invalid request', 'isPortalAdmin must be a boolean');
+    }
+    // Everything checked: apply.
+    if (typeof info['approvedTos'] === 'number') approvedTos.set(u.user_id, info['approvedTos']);
+    if (typeof info['isPortalAdmin'] === 'boolean') adminPowers.set(u.user_id, info['isPortalAdmin']);
     if (typeof changes['name'] === 'string') u.name = changes['name'];
     profiles.set(u.user_id, changes);
     return profileOf(u);
@@ -429,7 +540,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     const b = body(req);
     if (!('_updated' in b)) throw new PortalError(400, 'invalid request', '_updated is required');
     if (JSON.stringify(b['_updated']) !== JSON.stringify(sub.data['_updated'])) {
-      throw new PortalError(409, 'conflict', 'the subscription was modified by someone else since it was read; _updated does not match');
+      throw new PortalError(staleStatus, 'conflict', 'the subscription was modified by someone else since it was read; _updated does not match');
     }
     for (const key of ['connections', 'description', 'name', 'network', 'paymentmethod_id', 'url']) if (key in b) sub.data[key] = b[key];
     if (typeof sub.data['name'] !== 'string' || sub.data['name'] === '') throw new PortalError(400, 'invalid request', 'name must be a non-empty string');
@@ -472,6 +583,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     const conns = b['connections'] as { url?: unknown }[] | undefined;
     const instanceUrl = typeof conns?.[0]?.url === 'string' ? conns[0].url : 'https://pending.invalid/api';
     const sub = provision({ id, name: b['name'], instanceUrl, members: [{ user_id: u.user_id, roles: ['group:Admin'] }] }, expires);
+    checkLicense(sub);
     for (const key of ['description', 'url', 'type', 'service', 'provisioner_version', 'network', 'paymentmethod_id']) if (key in b) sub.data[key] = b[key];
     if (b['products'] && typeof b['products'] === 'object') sub.data['products'] = b['products'];
     return view(sub);
@@ -490,6 +602,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     for (const l of licenses) l['is-active-license'] = false;
     licenses.push({ 'is-active-license': true, original: { ...original, _id: randomUUID(), created: now(), expires } });
     touch(sub, userOnly(req));
+    checkLicense(sub);
     return view(sub);
   });
 
@@ -577,7 +690,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     const sub = subFor(req, req.params['sub']!);
     const m = findMember(sub, req.params['user']!);
     const b = body(req);
-    if (JSON.stringify(b['_updated']) !== JSON.stringify(m['_updated'])) throw new PortalError(409, 'conflict', 'the member was modified since it was read; _updated does not match');
+    if (JSON.stringify(b['_updated']) !== JSON.stringify(m['_updated'])) throw new PortalError(staleStatus, 'conflict', 'the member was modified since it was read; _updated does not match');
     m['roles'] = knownRoles(sub, b['roles']);
     m['_updated'] = newVersion();
     return m;
@@ -593,13 +706,19 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     const exp = b['exp'];
     if (typeof exp !== 'number' || !Number.isFinite(exp)) throw new PortalError(400, 'invalid request', 'exp (seconds since the epoch) is required');
     if (exp <= Date.now() / 1000) throw new PortalError(400, 'invalid request', 'exp is in the past');
-    const principalsList = b['principals'] ?? ['group:Admin'];
-    if (!Array.isArray(principalsList) || principalsList.some((x) => typeof x !== 'string')) throw new PortalError(400, 'invalid request', 'principals must be a list of strings');
+    // The spec leaves the default principals open; here a token gets its creator's roles when none are named.
+    const principalsList = b['principals'] === undefined ? (memberOf(sub, u.user_id)?.['roles'] as string[]) : knownRoles(sub, b['principals']);
+    const refresh = b['refresh_interval'];
+    if (refresh !== undefined && (typeof refresh !== 'number' || !Number.isFinite(refresh) || refresh <= 0)) {
+      throw new PortalError(400, 'invalid request', 'refresh_interval must be a positive number of seconds');
+    }
     const id = randomUUID();
+    const iat = Math.floor(Date.now() / 1000);
     const payload: Json = {
       api_token_id: id,
-      exp,
-      iat: Math.floor(Date.now() / 1000),
+      // With a refresh interval the JWT lives one interval; the client refreshes it with its client_id/secret.
+      exp: refresh === undefined ? exp : Math.min(exp, iat + Math.ceil(refresh)),
+      iat,
       principals: { [subId]: principalsList },
       user_id: u.user_id,
       user_principal: 'group:Everyone',
@@ -610,13 +729,14 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
       id,
       name: typeof b['name'] === 'string' ? b['name'] : '',
       description: typeof b['description'] === 'string' ? b['description'] : '',
+      ...(refresh !== undefined ? { refresh_interval: refresh, client_id: `client-${randomBytes(8).toString('hex')}` } : {}),
       payload,
       audit: { created_by: person(u), last_modified_by: person(u), created_ts: ts, last_modified_ts: ts },
       'supported-operations': { delete_api_jwt_token: true },
     };
     const jwt = mint(payload);
     sub.tokens.push({ public: record, jwt, subscription: subId });
-    return { ...record, jwt_string: jwt };
+    return { ...record, jwt_string: jwt, ...(refresh !== undefined ? { client_secret: randomBytes(24).toString('base64url') } : {}) };
   });
   app.delete<P>('/api/subscriptions/:sub/api_json_web_tokens/:token', async (req, reply) => {
     const sub = subFor(req, req.params['sub']!);
@@ -721,27 +841,36 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
   });
 
   // The notification summary: JSON Pull over entries whose `_updated` is assigned when the endpoint is called.
+  // Pipe entries carry the user-defined rules' notifications (the built-in heartbeat rule alerts in the alert list
+  // only); the subscription entry carries the built-in subscription rules. An entry that goes away (a deleted
+  // subscription, a pipe whose last rule was removed) is reported as deleted to those who could see it, nobody else.
   app.get<P>('/api/notifications-summary', async (req, reply) => {
     const p = who(req);
+    summaryQueries.push(req.url.split('?')[1] ?? '');
     const since = intQuery(req.query['since'], 'since');
     const limit = intQuery(req.query['limit'], 'limit');
     const withDeleted = req.query['deleted'] === 'true';
     const entries: Json[] = [];
     const present = new Set<string>();
+    const visible = (subId: string): boolean => p.onlySubscription === undefined || p.onlySubscription === subId;
     for (const [id, sub] of subs) {
-      if (!memberOf(sub, p.user.user_id) || (p.onlySubscription !== undefined && p.onlySubscription !== id)) continue;
+      const audience = new Set(sub.members.map((m) => String((m['user'] as Json)['user_id'])));
       const pipes = new Set(sub.rules.map((r) => String(r['pipe_id'])));
-      const candidates: [string, string | undefined][] = [[id, undefined], ...[...pipes].map((pipe): [string, string] => [`${id}_${pipe}`, pipe])];
+      const candidates: [string, string | undefined][] = [[id, undefined], ...[...pipes].sort().map((pipe): [string, string] => [`${id}_${pipe}`, pipe])];
       for (const [key, pipe] of candidates) {
         present.add(key);
-        const notes = sub.notifications.filter((n) => n['subscription_id'] === id && n['pipe_id'] === pipe && n['is_ongoing'] === true);
+        const notes = sub.notifications.filter(
+          (n) => n['subscription_id'] === id && n['pipe_id'] === pipe && n['is_ongoing'] === true && n['notification_rule_type'] !== HEARTBEAT_RULE.type,
+        );
         const status = notes.length > 0 ? 'failed' : 'ok';
         const signature = JSON.stringify([status, notes.map((n) => [n['notification_id'], n['event_count']])]);
         const prior = summaryState.get(key);
-        if (!prior || prior.signature !== signature || prior.deleted) summaryState.set(key, { signature, updated: ++summaryCounter, deleted: false });
+        const updated = !prior || prior.signature !== signature || prior.deleted ? ++summaryCounter : prior.updated;
+        summaryState.set(key, { signature, updated, deleted: false, subscription: id, ...(pipe !== undefined ? { pipe } : {}), audience });
+        if (!audience.has(p.user.user_id) || !visible(id)) continue;
         entries.push({
           _id: key,
-          _updated: summaryState.get(key)!.updated,
+          _updated: updated,
           _deleted: false,
           subscription_id: id,
           ...(pipe !== undefined ? { pipe_id: pipe } : {}),
@@ -753,12 +882,15 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     }
     for (const [key, state] of summaryState) {
       if (present.has(key)) continue;
-      const [subId] = key.split('_');
-      const sub = subs.get(subId ?? '');
-      if (sub && !memberOf(sub, p.user.user_id)) continue;
-      if (!state.deleted) summaryState.set(key, { signature: '', updated: ++summaryCounter, deleted: true });
-      const pipe = key.slice((subId ?? '').length + 1);
-      entries.push({ _id: key, _updated: summaryState.get(key)!.updated, _deleted: true, subscription_id: subId, ...(pipe ? { pipe_id: pipe } : {}) });
+      if (!state.deleted) summaryState.set(key, { ...state, signature: '', updated: ++summaryCounter, deleted: true });
+      if (!state.audience.has(p.user.user_id) || !visible(state.subscription)) continue;
+      entries.push({
+        _id: key,
+        _updated: summaryState.get(key)!.updated,
+        _deleted: true,
+        subscription_id: state.subscription,
+        ...(state.pipe !== undefined ? { pipe_id: state.pipe } : {}),
+      });
     }
     const out = entries
       .filter((e) => (withDeleted || e['_deleted'] !== true) && (since === undefined || Number(e['_updated']) > since))
@@ -801,6 +933,19 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
     url,
     api: `${url}/api`,
     seenAuthorization,
+    summaryQueries,
+    approvedTos: (userId) => approvedTos.get(userId),
+    touchMember(subscription, userId, roles) {
+      const m = mustSub(subscription).members.find((x) => (x['user'] as Json)['user_id'] === userId);
+      if (!m) throw new Error(`no member ${userId}`);
+      if (roles) m['roles'] = roles;
+      m['_updated'] = newVersion();
+    },
+    memberRoles(subscription, userId) {
+      const m = mustSub(subscription).members.find((x) => (x['user'] as Json)['user_id'] === userId);
+      if (!m) throw new Error(`no member ${userId}`);
+      return [...(m['roles'] as string[])];
+    },
     setInstanceUrl(subscription, instanceUrl) {
       const s = mustSub(subscription);
       s.data['connections'] = [{ id: 'default', name: 'Default node', type: 'node', url: instanceUrl }];
@@ -819,35 +964,27 @@ export async function startPortal(options: PortalOptions): Promise<PortalServer>
       const rule = s.rules.find((r) => r['id'] === ruleId);
       if (!rule) throw new Error(`no rule ${ruleId}`);
       const extra = (rule['extra_rule_info'] ?? {}) as Json;
-      if (rule['type'] === 'pattern_match' && !((extra['patterns'] ?? []) as string[]).some((p) => wildcard(p).test(msg))) throw new Error('the message does not match the rule');
-      const ts = now();
-      const existing = s.notifications.find((n) => n['notification_rule_id'] === ruleId && n['is_ongoing'] === true);
-      if (existing) {
-        // At most one alert per rule per hour: later triggerings are merged into the open one.
-        existing['event_count'] = Number(existing['event_count']) + 1;
-        existing['last_event_timestamp'] = ts;
-        return existing;
+      if (rule['type'] === 'pattern_match') {
+        const patterns = (extra['patterns'] ?? []) as string[];
+        // A missing or empty value never matches.
+        if (msg === '' || !patterns.some((p) => wildcard(p, extra['case_sensitive'] === true).test(msg))) throw new Error('the message does not match the rule');
       }
-      const n: Json = {
-        notification_id: ++notificationIds,
-        notification_rule_id: ruleId,
-        notification_rule_name: rule['name'],
-        notification_rule_type: rule['type'],
-        msg,
-        event_timestamp: ts,
-        last_event_timestamp: ts,
-        event_count: 1,
-        is_ongoing: true,
-        alerts_will_be_visible_for_the_current_user: true,
-        pipe_id: rule['pipe_id'],
-        subscription_id: subscription,
-      };
-      s.notifications.push(n);
-      return n;
+      return raise(s, { id: ruleId, name: String(rule['name']), type: String(rule['type']), pipe: String(rule['pipe_id']) }, msg);
     },
     resolve(subscription, pipeId) {
       const s = mustSub(subscription);
       for (const n of s.notifications) if (n['pipe_id'] === pipeId) n['is_ongoing'] = false;
+    },
+    raiseSubscriptionAlert(subscription, type, msg) {
+      return raise(mustSub(subscription), { id: type, name: SUBSCRIPTION_RULES[type], type }, msg);
+    },
+    clearSubscriptionAlert(subscription, type) {
+      clearBuiltIn(mustSub(subscription), type);
+    },
+    heartbeatOverdue(subscription) {
+      const s = mustSub(subscription);
+      const pipes = [...new Set(s.rules.map((r) => String(r['pipe_id'])))].sort();
+      return pipes.map((pipe) => raise(s, { id: HEARTBEAT_RULE.type, name: HEARTBEAT_RULE.name, type: HEARTBEAT_RULE.type, pipe }, 'the portal has not heard from the node for a long time'));
     },
     close: () => app.close(),
   };

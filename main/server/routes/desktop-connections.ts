@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
 import type { Connection, NewConnection } from '../../remote/connections.js';
-import { PortalClient, PortalError, portalApiRoot } from '../../remote/portal-client.js';
+import { PortalClient, PortalError, checkTransport, portalApiRoot } from '../../remote/portal-client.js';
 import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
 import { replies, str } from '../schemas.js';
 
@@ -61,10 +61,11 @@ function apiRootOf(url: string): string {
   }
 }
 
-/** Verify, then store (token in the keychain, the rest in connections.json). */
-export async function addVerifiedConnection(ctx: DesktopContext, input: NewConnection): Promise<Connection> {
+/** Check the transport and the token, then store (token in the keychain, the rest in connections.json). */
+export async function addVerifiedConnection(ctx: DesktopContext, input: NewConnection, allowInsecure?: boolean): Promise<Connection> {
   return upstream(async () => {
     const url = apiRootOf(input.url);
+    checkTransport(url, allowInsecure);
     if (input.kind === 'portal') await PortalClient.withToken(url, input.token).profile();
     else await verifyInstance(url, input.token);
     return ctx.connections.add({ ...input, url });
@@ -77,7 +78,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: DesktopContext
     handler: async () => ctx.connections.list(),
   });
 
-  app.post<{ Body: NewConnection }>('/connections', {
+  app.post<{ Body: NewConnection & { allowInsecure?: boolean } }>('/connections', {
     schema: {
       tags: ['desktop'],
       summary: 'Verify a token against its portal or instance, then save the connection with the token in the OS keychain',
@@ -92,19 +93,47 @@ export async function connectionRoutes(app: FastifyInstance, ctx: DesktopContext
           token: { type: 'string', minLength: 1, maxLength: 20000 },
           subscription: { type: 'string', minLength: 1, maxLength: 500 },
           portal: { type: 'string', minLength: 1, maxLength: 100 },
+          allowInsecure: { type: 'boolean', description: 'the user confirmed sending the token over plain http:// to a host off this computer' },
         },
       },
       response: { ...replies({ 201: connectionSchema }), ...moreErrors },
     },
     handler: async (req, reply) => {
-      const body = req.body;
+      const { allowInsecure, ...body } = req.body;
       if (body.portal !== undefined && ctx.connections.get(body.portal)?.kind !== 'portal') {
         throw new HubError(400, 'unknown portal connection', `no saved portal connection ${JSON.stringify(body.portal)}`);
       }
       const token = body.token.trim();
       if (/\s/.test(token)) throw new HubError(400, 'a token has no spaces', 'paste only the token, without "Bearer"');
-      const saved = await addVerifiedConnection(ctx, { ...body, label: body.label.trim(), token });
+      const saved = await addVerifiedConnection(ctx, { ...body, label: body.label.trim(), token }, allowInsecure);
       return reply.code(201).send(saved);
+    },
+  });
+
+  app.patch<{ Params: { id: string }; Body: { portal: string | null; subscription: string | null } }>('/connections/:id', {
+    schema: {
+      tags: ['desktop'],
+      summary: "Link an instance connection to a portal subscription (for its alert badges), or unlink it with nulls",
+      params: { type: 'object', required: ['id'], properties: { id: str } },
+      body: {
+        type: 'object',
+        required: ['portal', 'subscription'],
+        additionalProperties: false,
+        properties: { portal: { type: ['string', 'null'], minLength: 1, maxLength: 100 }, subscription: { type: ['string', 'null'], minLength: 1, maxLength: 500 } },
+      },
+      response: { ...replies({ 200: connectionSchema }), ...moreErrors },
+    },
+    handler: async (req) => {
+      const { portal, subscription } = req.body;
+      const target = ctx.connections.get(req.params.id);
+      if (!target) throw new HubError(404, 'connection not found', `no saved connection ${JSON.stringify(req.params.id)}`);
+      if (target.kind !== 'instance') throw new HubError(400, 'only an instance connection can be linked to a subscription');
+      if ((portal === null) !== (subscription === null)) throw new HubError(400, 'name both the portal and the subscription, or neither');
+      if (portal === null || subscription === null) return ctx.connections.link(target.id, null);
+      if (ctx.connections.get(portal)?.kind !== 'portal') throw new HubError(400, 'unknown portal connection', `no saved portal connection ${JSON.stringify(portal)}`);
+      // The subscription must exist and be visible with the portal's token.
+      await upstream(() => PortalClient.forConnection(ctx.connections, portal).subscription(subscription));
+      return ctx.connections.link(target.id, { portal, subscription });
     },
   });
 

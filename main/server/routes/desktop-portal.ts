@@ -4,8 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
-import { PortalClient, instanceUrlOf } from '../../remote/portal-client.js';
-import type { NewApiToken, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
+import { PortalClient, checkTransport, instanceUrlOf } from '../../remote/portal-client.js';
+import { SummaryCache } from '../../remote/summary-cache.js';
+import type { NewApiToken, NewApiTokenRequest, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
 import { anyObject, bool, int, replies, str } from '../schemas.js';
 import { addVerifiedConnection, connectionRoutes, connectionSchema, moreErrors, upstream } from './desktop-connections.js';
 
@@ -47,15 +48,29 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
     schema: { tags: tag, summary: 'Your portal profile', params: params('conn'), response: ok(anyObject) },
     handler: async (req) => upstream(() => client(req.params.conn).profile()),
   });
-  app.put<{ Params: ConnP; Body: { name?: string; nickname?: string; picture?: string } }>('/portal/:conn/profile', {
+  app.put<{ Params: ConnP; Body: { name?: string; nickname?: string; picture?: string; approvedTos?: number } }>('/portal/:conn/profile', {
     schema: {
       tags: tag,
-      summary: 'Change the changeable profile fields',
+      summary: 'Change the changeable profile fields, or approve a Terms of Service version',
       params: params('conn'),
-      body: { type: 'object', additionalProperties: false, properties: { name, nickname: name, picture: { type: 'string', maxLength: 2000 } } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          name,
+          nickname: name,
+          picture: { type: 'string', maxLength: 2000 },
+          approvedTos: { type: 'number', minimum: 0, description: 'the Terms of Service version (tos_version of the portal) the user approves' },
+        },
+      },
       response: ok(anyObject),
     },
-    handler: async (req) => upstream(() => client(req.params.conn).updateProfile({ userInfo: { profile: req.body } })),
+    handler: async (req) => {
+      const { approvedTos, ...profile } = req.body;
+      const userInfo = { ...(Object.keys(profile).length > 0 ? { profile } : {}), ...(approvedTos !== undefined ? { approvedTos } : {}) };
+      return upstream(() => client(req.params.conn).updateProfile({ userInfo }));
+    },
   });
 
   app.get<{ Params: ConnP }>('/portal/:conn/subscriptions', {
@@ -150,12 +165,21 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
     },
     handler: async (req) => upstream(() => client(req.params.conn).invite(req.params.sub, req.body.email, req.body.roles)),
   });
-  app.put<{ Params: SubP & { user: string }; Body: { _updated?: unknown; roles: string[] } }>('/portal/:conn/subscriptions/:sub/members/:user', {
+  app.get<{ Params: SubP & { user: string } }>('/portal/:conn/subscriptions/:sub/members/:user', {
+    schema: { tags: tag, summary: 'One member, with its current `_updated`', params: params('conn', 'sub', 'user'), response: ok(anyObject) },
+    handler: async (req) => upstream(() => client(req.params.conn).member(req.params.sub, req.params.user)),
+  });
+  app.put<{ Params: SubP & { user: string }; Body: { _updated: unknown; roles: string[] } }>('/portal/:conn/subscriptions/:sub/members/:user', {
     schema: {
       tags: tag,
-      summary: "Change a member's roles",
+      summary: "Change a member's roles; 409 when someone else changed the member since `_updated` was read",
       params: params('conn', 'sub', 'user'),
-      body: { type: 'object', required: ['roles'], additionalProperties: false, properties: { _updated: {}, roles: { type: 'array', items: str } } },
+      body: {
+        type: 'object',
+        required: ['_updated', 'roles'],
+        additionalProperties: false,
+        properties: { _updated: { description: 'the version of the member as read' }, roles: { type: 'array', uniqueItems: true, items: str } },
+      },
       response: ok(anyObject),
     },
     handler: async (req) => upstream(() => client(req.params.conn).setMemberRoles(req.params.sub, req.params.user, req.body._updated, req.body.roles)),
@@ -168,18 +192,24 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       return list.map(({ jwt_string: _j, client_secret: _c, ...rest }) => rest);
     },
   });
-  app.post<{ Params: SubP; Body: { name?: string; description?: string; exp: number; principals?: string[] } }>('/portal/:conn/subscriptions/:sub/api-tokens', {
+  app.post<{ Params: SubP; Body: NewApiTokenRequest & { principals: string[] } }>('/portal/:conn/subscriptions/:sub/api-tokens', {
     schema: {
       tags: tag,
-      summary: 'Create an API token; the answer carries its jwt_string this once',
+      summary: 'Create an API token; the answer carries its jwt_string (and with refresh_interval its client_secret) this once',
       params: params('conn', 'sub'),
       body: {
         type: 'object',
-        required: ['exp'],
+        required: ['exp', 'principals'],
         additionalProperties: false,
-        properties: { name, description: name, exp: { type: 'number', description: 'expiry, seconds since the epoch' }, principals: { type: 'array', items: str } },
+        properties: {
+          name,
+          description: name,
+          exp: { type: 'number', description: 'expiry, seconds since the epoch' },
+          principals: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 }, description: 'role ids the token acts with' },
+          refresh_interval: { type: 'number', minimum: 1, maximum: 31_536_000, description: 'seconds; the token must then be refreshed at this rate with its client_id and client_secret' },
+        },
       },
-      response: ok({ ...anyObject, required: ['id', 'jwt_string'], properties: { id: str, jwt_string: str } }),
+      response: ok({ ...anyObject, required: ['id', 'jwt_string'], properties: { id: str, jwt_string: str, client_id: str, client_secret: str, refresh_interval: { type: 'number' } } }),
     },
     handler: async (req) => {
       if (req.body.exp * 1000 <= Date.now()) throw new HubError(400, 'the expiry date is in the past', 'choose a date in the future');
@@ -197,12 +227,13 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       return reply.code(204).send();
     },
   });
-  app.post<{ Params: SubP & { token: string }; Body: { label?: string } }>('/portal/:conn/subscriptions/:sub/api-tokens/:token/store', {
+  const allowInsecure = { type: 'boolean', description: 'the user confirmed sending the token over plain http:// to a host off this computer' } as const;
+  app.post<{ Params: SubP & { token: string }; Body: { label?: string; allowInsecure?: boolean } }>('/portal/:conn/subscriptions/:sub/api-tokens/:token/store', {
     schema: {
       tags: tag,
       summary: "Save a just-created API token in the OS keychain as a connection to the subscription's instance",
       params: params('conn', 'sub', 'token'),
-      body: { type: 'object', additionalProperties: false, properties: { label: { type: 'string', minLength: 1, maxLength: 200 } } },
+      body: { type: 'object', additionalProperties: false, properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, allowInsecure } },
       response: { ...replies({ 201: connectionSchema }), ...moreErrors },
     },
     handler: async (req, reply) => {
@@ -214,16 +245,59 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       const subscription = await upstream(() => client(conn).subscription(sub));
       const url = instanceUrlOf(subscription);
       if (url === null) throw new HubError(409, 'the subscription has no instance address yet', 'wait until it is provisioned');
-      const saved = await addVerifiedConnection(ctx, {
-        kind: 'instance',
-        label: req.body?.label ?? subscription.name,
-        url,
-        token: waiting.jwt,
-        subscription: sub,
-        portal: conn,
-      });
+      const saved = await addVerifiedConnection(
+        ctx,
+        { kind: 'instance', label: req.body?.label ?? subscription.name, url, token: waiting.jwt, subscription: sub, portal: conn },
+        req.body?.allowInsecure,
+      );
       pending.delete(key);
       return reply.code(201).send(saved);
+    },
+  });
+
+  app.post<{ Params: SubP; Body: { principals: string[]; days: number; label?: string; allowInsecure?: boolean } }>('/portal/:conn/subscriptions/:sub/instance-connection', {
+    schema: {
+      tags: tag,
+      summary: "Create an API token for the subscription's instance and save it in the OS keychain as an instance connection",
+      description: 'The signed token goes from the portal straight to the keychain; this answer carries only the new connection.',
+      params: params('conn', 'sub'),
+      body: {
+        type: 'object',
+        required: ['principals', 'days'],
+        additionalProperties: false,
+        properties: {
+          principals: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          days: { type: 'integer', minimum: 1, maximum: 3650, description: 'how long the token is valid' },
+          label: { type: 'string', minLength: 1, maxLength: 200 },
+          allowInsecure,
+        },
+      },
+      response: { ...replies({ 201: connectionSchema }), ...moreErrors },
+    },
+    handler: async (req, reply) => {
+      const { conn, sub } = req.params;
+      const portal = client(conn);
+      const subscription = await upstream(() => portal.subscription(sub));
+      const url = instanceUrlOf(subscription);
+      if (url === null) throw new HubError(409, 'the subscription has no instance address yet', 'wait until it is provisioned');
+      // Refuse an unconfirmed http:// address before a token exists that would have to travel over it.
+      await upstream(async () => checkTransport(url, req.body.allowInsecure));
+      const exp = Math.floor(Date.now() / 1000) + req.body.days * 86400;
+      const created = await upstream(() =>
+        portal.createApiToken(sub, { name: 'Datahub Desktop', description: 'created by Datahub Desktop to open the instance', exp, principals: req.body.principals }),
+      );
+      try {
+        const saved = await addVerifiedConnection(
+          ctx,
+          { kind: 'instance', label: req.body.label ?? subscription.name, url, token: created.jwt_string, subscription: sub, portal: conn },
+          req.body.allowInsecure,
+        );
+        return reply.code(201).send(saved);
+      } catch (e) {
+        // Not stored: revoke the token, so no usable credential is left behind that nobody holds.
+        await portal.deleteApiToken(sub, created.id).catch(() => undefined);
+        throw e;
+      }
     },
   });
 
@@ -286,10 +360,11 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
 
   const alertsReply = {
     type: 'object',
-    required: ['entries', 'pipes'],
+    required: ['entries', 'pipes', 'subscriptions'],
     properties: {
       entries: objects,
       pipes: { type: 'object', additionalProperties: int, description: 'pipe id → open alerts, for the subscription asked about' },
+      subscriptions: { type: 'object', additionalProperties: int, description: "subscription id → open alerts of the subscription's own (built-in) rules" },
     },
   } as const;
   app.get<{ Params: ConnP; Querystring: { subscription?: string } }>('/portal/:conn/notification-summary', {
@@ -313,21 +388,25 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
       const conn = ctx.connections.get(req.params.conn);
       if (!conn) throw new HubError(404, 'connection not found', `no saved connection ${JSON.stringify(req.params.conn)}`);
       if (conn.kind === 'portal') return alerts(conn.id, undefined);
-      if (conn.portal === undefined || conn.subscription === undefined || ctx.connections.get(conn.portal) === undefined) return { entries: [], pipes: {} };
+      if (conn.portal === undefined || conn.subscription === undefined || ctx.connections.get(conn.portal) === undefined) return { entries: [], pipes: {}, subscriptions: {} };
       return alerts(conn.portal, conn.subscription);
     },
   });
 
-  async function alerts(conn: string, subscription: string | undefined): Promise<{ entries: SummaryEntry[]; pipes: Record<string, number> }> {
-    const all = await upstream(() => client(conn).notificationSummary());
-    const entries = subscription === undefined ? all : all.filter((e) => e.subscription_id === subscription);
+  const summaries = new SummaryCache();
+  type Alerts = { entries: SummaryEntry[]; pipes: Record<string, number>; subscriptions: Record<string, number> };
+  async function alerts(conn: string, subscription: string | undefined): Promise<Alerts> {
+    summaries.prune((id) => ctx.connections.get(id) !== undefined);
+    const all = await upstream(() => summaries.read(conn, client(conn)));
+    const entries = (subscription === undefined ? all : all.filter((e) => e.subscription_id === subscription)).sort((a, b) => a._id.localeCompare(b._id));
     const pipes: Record<string, number> = {};
+    const subscriptions: Record<string, number> = {};
     for (const e of entries) {
-      if (e.pipe_id === undefined) continue;
-      const open = (e.notifications ?? []).filter((n) => n.is_ongoing !== false).length;
-      pipes[e.pipe_id] = (pipes[e.pipe_id] ?? 0) + (e.status === 'failed' ? Math.max(open, 1) : 0);
+      const open = e.status === 'failed' ? Math.max((e.notifications ?? []).filter((n) => n.is_ongoing !== false).length, 1) : 0;
+      if (e.pipe_id === undefined) subscriptions[e.subscription_id] = (subscriptions[e.subscription_id] ?? 0) + open;
+      else pipes[e.pipe_id] = (pipes[e.pipe_id] ?? 0) + open;
     }
-    return { entries, pipes };
+    return { entries, pipes, subscriptions };
   }
 
   app.get<{ Params: SubP; Querystring: { pipe?: string } }>('/portal/:conn/monitoring/:sub', {

@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import type { DesktopContext } from '../desktop.js';
 import type { Connection } from '../../remote/connections.js';
 import { forward } from '../../remote/instance-proxy.js';
-import { InstanceClient, diff, fetchRemote, readLocal, syncFolder, upload, writeDownload } from '../../remote/config-sync.js';
+import { InstanceClient, diff, fetchRemote, readLocal, syncFolder, writeDownload } from '../../remote/config-sync.js';
+import { upload, type UploadChoice } from '../../remote/sync-upload.js';
 import { HubError, badRequest, notFound } from '../../../hub-core/errors.js';
 import { bool, replies, str } from '../schemas.js';
 import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
@@ -84,20 +85,31 @@ async function proxyRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<v
 }
 
 const folderProp = { ...str, description: 'absolute path of the local folder; default: the workspace the hub was opened on' };
+const hash = { type: ['string', 'null'], maxLength: 200 } as const;
 const itemRef = {
   type: 'object',
-  required: ['kind', 'id'],
-  properties: { kind: { type: 'string', enum: ['pipe', 'system', 'metadata'] }, id: str },
+  required: ['kind', 'id', 'remoteHash', 'localHash'],
+  additionalProperties: false,
+  properties: {
+    kind: { type: 'string', enum: ['pipe', 'system', 'metadata', 'env'] },
+    id: str,
+    remoteHash: { ...hash, description: 'remoteHash of the item as compared (null: the remote did not have it)' },
+    localHash: { ...hash, description: 'localHash of the item as compared (null: the folder did not have it)' },
+    confirmDelete: { ...bool, description: 'the user confirmed that this upload deletes on the remote' },
+  },
 } as const;
 const diffItem = {
   type: 'object',
-  required: ['kind', 'id', 'status', 'local', 'remote'],
+  required: ['kind', 'id', 'status', 'local', 'remote', 'localHash', 'remoteHash'],
   properties: {
-    kind: str,
+    kind: { type: 'string', enum: ['pipe', 'system', 'metadata', 'env'] },
     id: str,
     status: { type: 'string', enum: ['added', 'removed', 'changed', 'same'] },
     local: { type: ['string', 'null'] },
     remote: { type: ['string', 'null'] },
+    localHash: hash,
+    remoteHash: hash,
+    removes: { type: 'array', items: str, description: 'env only: variables an upload deletes on the remote' },
   },
 } as const;
 
@@ -129,7 +141,7 @@ async function syncRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<vo
       const folder = syncFolder(req.query.folder, ctx.workspaceDir, true);
       const remote = await fetchRemote(client);
       const local = readLocal(folder);
-      return { folder, items: diff(local.entities, remote.entities), problems: local.problems };
+      return { folder, items: diff(local, remote), problems: local.problems };
     },
   });
 
@@ -164,10 +176,13 @@ async function syncRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<vo
     },
   });
 
-  app.post<{ Params: ConnParams; Body: { folder?: string; items: { kind: 'pipe' | 'system' | 'metadata'; id: string }[] } }>('/remote/:conn/sync/upload', {
+  app.post<{ Params: ConnParams; Body: { folder?: string; items: UploadChoice[] } }>('/remote/:conn/sync/upload', {
     schema: {
       tags,
-      summary: 'Send the chosen local pipes and systems to the remote instance (create, update or delete each)',
+      summary: 'Send the chosen local pipes, systems, metadata and env variables to the remote instance (create, update or delete each)',
+      description:
+        'Each item carries the hashes of both sides as compared. The host compares again first: when any chosen item changed on ' +
+        'either side since, the answer is 409 and nothing is written; an item that deletes on the remote needs confirmDelete.',
       params: connParams,
       body: {
         type: 'object',
@@ -197,10 +212,14 @@ async function syncRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<vo
     handler: async (req) => {
       const { client } = await clientOf(req.params.conn);
       const folder = syncFolder(req.body.folder, ctx.workspaceDir, true);
+      const seen = new Set<string>();
+      for (const i of req.body.items) {
+        const k = `${i.kind}:${i.id}`;
+        if (seen.has(k)) throw badRequest(`${i.kind} ${i.id} is listed twice`);
+        seen.add(k);
+      }
       const remote = await fetchRemote(client);
-      const local = readLocal(folder);
-      const items = diff(local.entities, remote.entities);
-      return { results: await upload(client, items, local.entities, req.body.items) };
+      return { results: await upload(client, readLocal(folder), remote, req.body.items) };
     },
   });
 }

@@ -21,10 +21,16 @@ export async function refreshInstances(): Promise<InstanceConnection[]> {
   return instances.list;
 }
 
-export async function addInstance(label: string, url: string, token: string): Promise<InstanceConnection> {
-  const saved = await hostApi<InstanceConnection>('/connections', json('POST', { kind: 'instance', label, url, token }));
+export async function addInstance(label: string, url: string, token: string, allowInsecure = false): Promise<InstanceConnection> {
+  const saved = await hostApi<InstanceConnection>('/connections', json('POST', { kind: 'instance', label, url, token, ...(allowInsecure ? { allowInsecure } : {}) }));
   await refreshInstances();
   return saved;
+}
+
+/** Links an instance to a portal subscription, so its pipes get that subscription's alert badges; null unlinks. */
+export async function linkInstance(id: string, to: { portal: string; subscription: string } | null): Promise<void> {
+  await hostApi<InstanceConnection>(`/connections/${encodeURIComponent(id)}`, json('PATCH', to ?? { portal: null, subscription: null }));
+  await refreshInstances();
 }
 
 export async function removeInstance(id: string): Promise<void> {
