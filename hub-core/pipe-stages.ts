@@ -11,6 +11,7 @@ import { hasErrors, type ConfigError } from './pipe-config.js';
 import { DtlRuntimeError } from './dtl/context.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
+import type { CompiledTransform } from './dtl/transform.js';
 
 export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
 export type PipeStage = (typeof PIPE_STAGES)[number];
@@ -106,11 +107,16 @@ export interface PreviewRunError {
   elements: string | null;
 }
 
+/** What one transform of a chain made of the entities the one before it made; a failing one ends the chain. */
+export type PreviewChainStep = { entities: JsonObject[] } | { error: PreviewRunError };
+
 /** What one sample entity became; `error` when the transform failed on it (then both lists are empty). */
 export interface PreviewResult {
   'after-transforms': JsonObject[];
   sink: JsonObject[];
   error: PreviewRunError | null;
+  /** With a chain of transforms: what each of them produced, in order. */
+  chain?: PreviewChainStep[];
 }
 
 export interface PipePreview {
@@ -136,6 +142,29 @@ function draftConfig(pipeId: string, value: unknown): ConfigEntity {
     throw badRequest('the draft configuration must be a JSON object', `got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
   }
   return { ...value, _id: pipeId, type: typeof value['type'] === 'string' ? value['type'] : 'pipe' } as ConfigEntity;
+}
+
+function runError(e: DtlRuntimeError): PreviewRunError {
+  return { kind: e.kind, msg: e.message, elements: e.elements ?? null };
+}
+
+/** Each transform of a chain on its own, fed what the one before it made. */
+function chainSteps(chain: readonly CompiledTransform[], entity: JsonObject): PreviewChainStep[] {
+  const out: PreviewChainStep[] = [];
+  let current: JsonObject[] = [entity];
+  for (const step of chain) {
+    const next: JsonObject[] = [];
+    try {
+      for (const e of current) next.push(...step.run(e).entities);
+    } catch (e) {
+      if (!(e instanceof DtlRuntimeError)) throw e;
+      out.push({ error: runError(e) });
+      return out;
+    }
+    out.push({ entities: next });
+    current = next;
+  }
+  return out;
 }
 
 function errorText(e: unknown): string {
@@ -202,8 +231,9 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
         result.sink = result['after-transforms'].map(run.toSink);
       } catch (e) {
         if (!(e instanceof DtlRuntimeError)) throw e;
-        result.error = { kind: e.kind, msg: e.message, elements: e.elements ?? null };
+        result.error = runError(e);
       }
+      if (run.chain) result.chain = chainSteps(run.chain, entity);
     }
     after.push(...result['after-transforms']);
     sink.push(...result.sink);

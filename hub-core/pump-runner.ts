@@ -28,6 +28,8 @@ export interface PipeDryRun {
   pipe: EffectivePipe;
   /** Undefined without a transform; check `ok` before running it. */
   transform: CompiledTransform | undefined;
+  /** For a chain of transforms, each of them on its own (to show what each one makes). */
+  chain: CompiledTransform[] | undefined;
   toSink: SinkStep;
   openSource(): PumpSource;
 }
@@ -221,7 +223,12 @@ export class PumpRunner {
    * Compile a pipe's transform as its runs do. `tracked`: record what hops look up (dependency tracking), which
    * writes pump state; dry runs leave it off. `$ids` are left to the sink step.
    */
-  private compile(config: ConfigEntity, transform: JsonValue, tracked: boolean): { compiled: CompiledTransform; tracking: TrackingLookup | undefined } {
+  private compile(
+    config: ConfigEntity,
+    transform: JsonValue,
+    tracked: boolean,
+    configPath = '$.transform',
+  ): { compiled: CompiledTransform; tracking: TrackingLookup | undefined } {
     const source = isJsonObject(config['source']) ? config['source'] : {};
     const sourceDataset = source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
     const namespaces = this.namespaceSettings?.(config._id);
@@ -236,6 +243,7 @@ export class PumpRunner {
         : undefined;
     const lookup = tracking ?? this.dtlLookup;
     const compiled = compileTransform(transform, {
+      configPath,
       ...(lookup ? { lookup } : {}),
       ...(namespaces ? { namespaces, addIds: false } : {}),
       // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
@@ -287,10 +295,12 @@ export class PumpRunner {
    */
   dryRun(config: ConfigEntity): PipeDryRun {
     const pipe = effectivePipeConfig(config);
-    const transform = config['transform'] === undefined ? undefined : this.compile(config, config['transform'], false).compiled;
+    const value = config['transform'];
+    const transform = value === undefined ? undefined : this.compile(config, value, false).compiled;
     return {
       pipe,
       transform,
+      chain: Array.isArray(value) && value.length > 1 ? value.map((t, i) => this.compile(config, t, false, `$.transform[${i}]`).compiled) : undefined,
       toSink: this.sinkStepFor(config._id),
       openSource: () => this.sourceFor(substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup })),
     };

@@ -15,7 +15,7 @@ interface Preview {
   'source-error': string | null;
   'more-in-source': boolean;
   stages: Record<'source' | 'before-transforms' | 'after-transforms' | 'sink', JsonObject[]>;
-  results: { 'after-transforms': JsonObject[]; sink: JsonObject[]; error: { kind: string; msg: string; elements: string | null } | null }[];
+  results: { 'after-transforms': JsonObject[]; sink: JsonObject[]; error: { kind: string; msg: string; elements: string | null } | null; chain?: unknown[] }[];
 }
 
 let hub: HubProcess;
@@ -104,6 +104,16 @@ test('every stage of the stored configuration or a draft, for source entities or
   assert.match(failing.results[1]!.error?.msg ?? '', /no alans here/);
   assert.equal(failing.results[0]!.error, null);
   assert.deepEqual(ids(failing.stages.sink), ['ada', 'grace']);
+
+  // A chain of transforms also shows what each of them made; a failing one ends the chain for that entity.
+  const chained = await preview({
+    entities: [{ _id: 'a', name: 'Ann' }, { _id: 'b', name: 'Bob' }],
+    config: draft({ transform: [dtl(['copy', '*'], ['add', 'n', 1]), dtl(['copy', '*'], ['if', ['eq', '_S._id', 'b'], ['fail!', 'no b']], ['add', 'm', 2])] }),
+  });
+  assert.deepEqual(chained.results[0]!.chain, [{ entities: [{ _id: 'a', name: 'Ann', n: 1 }] }, { entities: [{ _id: 'a', name: 'Ann', n: 1, m: 2 }] }]);
+  assert.deepEqual(chained.results[1]!.chain?.[0], { entities: [{ _id: 'b', name: 'Bob', n: 1 }] });
+  assert.match(JSON.stringify(chained.results[1]!.chain?.[1]), /no b/);
+  assert.match(chained.results[1]!.error?.msg ?? '', /no b/);
 
   // A compile error: reported at its JSON path like the pipe's config-errors; the source is still shown.
   const broken = await preview({ config: draft({ transform: dtl(['copy', '_id'], ['add', 'loud', ['shoutify', '_S.name']]) }) });

@@ -12,6 +12,8 @@ const configError = {
   properties: { elements: str, level: { type: 'string', enum: ['error', 'warning'] }, msg: str },
 } as const;
 
+const runError = { type: 'object', required: ['kind', 'msg', 'elements'], properties: { kind: str, msg: str, elements: { type: ['string', 'null'] } } } as const;
+
 const previewReply = {
   type: 'object',
   required: ['config-errors', 'is-valid-config', 'transform-compiles', 'sample', 'source-error', 'more-in-source', 'stages', 'results'],
@@ -36,11 +38,16 @@ const previewReply = {
         properties: {
           'after-transforms': entities,
           sink: entities,
-          error: {
-            anyOf: [
-              { type: 'null' },
-              { type: 'object', required: ['kind', 'msg', 'elements'], properties: { kind: str, msg: str, elements: { type: ['string', 'null'] } } },
-            ],
+          error: { anyOf: [{ type: 'null' }, runError] },
+          chain: {
+            type: 'array',
+            description: 'with a chain of transforms: what each of them produced, in order (a failing one ends it)',
+            items: {
+              anyOf: [
+                { type: 'object', required: ['entities'], properties: { entities } },
+                { type: 'object', required: ['error'], properties: { error: runError } },
+              ],
+            },
           },
         },
       },
