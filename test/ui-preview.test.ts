@@ -88,6 +88,18 @@ test('the Preview tab: Monaco editors, output that follows typing, error markers
   assert.match(await editorText(transform), /"upper"/, 'the editor holds the pipe transform');
   await page.screenshot({ path: join(shots, 'preview-tab.png'), fullPage: true });
 
+  // The same DTL help as the Config tab: hover documentation, completion of function names, the transform schema.
+  await transform.getByText('"upper"').first().hover();
+  await page.locator('.monaco-hover').filter({ hasText: /upper.*expression function/ }).waitFor();
+  await transform.getByText('"upper"').first().dblclick();
+  await page.keyboard.type('conc');
+  await page.keyboard.press('ControlOrMeta+Space');
+  await transform.locator('.suggest-widget').filter({ hasText: 'concat' }).waitFor();
+  await page.keyboard.press('Escape');
+  await replaceText(transform, { type: 'dtl', rulez: { default: [] } });
+  await page.getByTestId('preview-transform-problems').locator('button.warning').filter({ hasText: /rules/ }).waitFor();
+  assert.doesNotMatch((await page.getByTestId('preview-transform-problems').textContent()) ?? '', /_id/, 'a transform is not checked as a whole pipe');
+
   // Typing changes the output: "computing…" shows while the hub is asked, then the new output.
   await replaceText(transform, { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['lower', '_S.name']]] } });
   await page.getByTestId('preview-computing').waitFor();
@@ -175,6 +187,13 @@ test('one draft in both tabs: the Config tab preview pane follows unsaved edits,
   await page.keyboard.press('Shift+Alt+F');
   await config.locator('.view-line').nth(10).waitFor();
   await page.screenshot({ path: join(shots, 'config-tab-preview-pane.png'), fullPage: true });
+  // Text that is not JSON (half typed): the pane says so and keeps the last output, dimmed.
+  await config.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('{"_id": "shout", ');
+  await pane.getByTestId('preview-problem').filter({ hasText: 'The configuration is not valid JSON' }).waitFor();
+  assert.match((await pane.getByTestId('preview-output').getAttribute('class')) ?? '', /stale/);
+  assert.match((await pane.getByTestId('preview-output').textContent()) ?? '', /Xena!/);
   await replaceText(config, edited);
   await pane.getByTestId('preview-output').filter({ hasText: 'Ada Lovelace!' }).waitFor();
   assert.deepEqual((await hub.json<{ transform: unknown }>('/pipes/shout/config')).transform, TRANSFORM, 'nothing saved yet');

@@ -62,7 +62,7 @@ export class PipeDraft {
     return { value: p.value, error: null };
   });
 
-  /** The draft configuration the preview runs: the latest text that parsed (null before any did). */
+  /** The latest configuration text that parsed (null before any did): what the transform text follows. */
   readonly current = $derived.by((): JsonObject | null => {
     const v = this.parsed.value;
     if (v !== null) this.#lastValid = v;
@@ -142,7 +142,7 @@ export class PipeDraft {
 
   /** What to ask the hub for: the draft configuration and the sample. */
   previewBody(): PreviewBody {
-    const config = this.current;
+    const config = this.parsed.value;
     if (config === null) return { ok: false, problem: this.parsed.error ?? 'The configuration is not valid JSON.' };
     if (this.transformError !== null) return { ok: false, problem: this.transformError };
     if (this.sampleMode === 'source') return { ok: true, body: { config, limit: this.sampleSize } };
