@@ -49,7 +49,7 @@ export class Hub {
     this.pumps.runner.setDtlLookup(new DatasetLookup(this.datasets));
     this.pumps.runner.setNamespaceSettings((pipeId) => this.namespaceSettings(pipeId));
     this.pumps.runner.setEnv((name) => this.env.get(name));
-    this.receiver.setTransforms((config) => this.pumps.runner.transformFor(config));
+    this.receiver.setProcessors((config) => this.pumps.runner.processorFor(config));
     this.pumps.runner.setVariables((name, scope) => this.secrets.value(name, scope), (id) => this.config.get('system', id));
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {

@@ -2,7 +2,6 @@ import type { Db } from './database.js';
 import type { PipeRegistry } from './pipes.js';
 import { prepareEntity, PreparedEntities, type PreparedEntity } from './entity.js';
 import type { ConfigEntity } from './config-store.js';
-import type { CompiledTransform } from './dtl/transform.js';
 import { DtlRuntimeError } from './dtl/context.js';
 import type { JsonObject } from './json.js';
 import { HubError, badRequest, conflict } from './errors.js';
@@ -34,22 +33,22 @@ interface SequenceRow {
 
 /** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. */
 export class JsonPushReceiver {
-  /** The pipe's compiled DTL transform (the pump runner's, so both paths run the same rules). */
-  private transformOf: ((config: ConfigEntity) => CompiledTransform | undefined) | undefined;
+  /** What the pump does to an entity on its way to the sink (the runner's, so both paths do the same). */
+  private processorOf: ((config: ConfigEntity) => ((entity: JsonObject) => JsonObject[]) | undefined) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly pipes: PipeRegistry,
   ) {}
 
-  setTransforms(fn: (config: ConfigEntity) => CompiledTransform | undefined): void {
-    this.transformOf = fn;
+  setProcessors(fn: (config: ConfigEntity) => ((entity: JsonObject) => JsonObject[]) | undefined): void {
+    this.processorOf = fn;
   }
 
-  /** Received entities go through the pipe's transform before the sink, as with any other source. */
+  /** Received entities go through the pipe's transform and sink step, as with any other source. */
   private transformed(pipeId: string, prepared: readonly PreparedEntity[]): readonly PreparedEntity[] {
-    const transform = this.transformOf?.(this.pipes.require(pipeId));
-    if (!transform) return prepared;
+    const processEntity = this.processorOf?.(this.pipes.require(pipeId));
+    if (!processEntity) return prepared;
     const out: PreparedEntity[] = [];
     for (const p of prepared) {
       const entity = JSON.parse(p.body) as JsonObject;
@@ -57,7 +56,7 @@ export class JsonPushReceiver {
       if (p.deleted) entity['_deleted'] = true;
       let outputs: JsonObject[];
       try {
-        outputs = transform.run(entity).entities;
+        outputs = processEntity(entity);
       } catch (e) {
         if (e instanceof DtlRuntimeError || e instanceof HubError) {
           throw badRequest(`the transform of pipe ${JSON.stringify(pipeId)} failed on entity ${JSON.stringify(p.id)}`, e.message);

@@ -67,7 +67,7 @@ export class PipeRegistry {
       if (e.type !== 'pipe') {
         throw badRequest(`${e._id}: a pipe has "type": "pipe", not ${JSON.stringify(e.type)}`, 'systems and node metadata have endpoints of their own');
       }
-      const errors = configErrors(e);
+      const errors = pipeConfigErrors(e);
       if (hasErrors(errors)) problems.push(...errors.filter((x) => x.level === 'error').map((x) => `${e._id}: ${x.elements}: ${x.msg}`));
       return e;
     });
@@ -101,7 +101,7 @@ export class PipeRegistry {
   info(id: string): PipeInfo {
     const original = this.require(id);
     const effective = effectivePipeConfig(original);
-    const errors = configErrors(original);
+    const errors = pipeConfigErrors(original);
     const pump = effective.pump;
     const pumps = this.pumps;
     return {
@@ -157,8 +157,8 @@ export class PipeRegistry {
   }
 }
 
-/** The configuration's problems, those of its pump settings included. */
-function configErrors(config: ConfigEntity): ConfigError[] {
+/** The configuration's problems, those of its pump settings included (its runtime config-errors). */
+export function pipeConfigErrors(config: ConfigEntity): ConfigError[] {
   return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
 }
 

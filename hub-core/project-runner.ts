@@ -1,6 +1,6 @@
 // Runs a project (its node/ folder) in a throwaway hub: load the configuration and test env into a fresh data dir,
-// then pump every pipe, upstream pipes first, round after round until a whole round changes nothing. Also computes
-// what a pipe would produce at each stage (source, before/after transforms, sink) without writing anything.
+// then pump every pipe, upstream pipes first, round after round until a whole round changes nothing. What a pipe
+// produces at each stage is computed by pipe-stages.ts.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,8 @@ import { Hub } from './hub.js';
 import { Workspace, type WorkspaceLoad } from './workspace.js';
 import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { isPumpable } from './pump-runner.js';
-import { SOURCES } from './sources/index.js';
-import { compileTransform } from './dtl/transform.js';
-import { DatasetLookup } from './dataset-lookup.js';
-import { HubError, badRequest } from './errors.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import type { Dataset, ReadOptions } from './dataset-log.js';
+import { HubError } from './errors.js';
+import { isJsonObject, type JsonValue } from './json.js';
 
 export const DEFAULT_MAX_ROUNDS = 20;
 
@@ -180,75 +176,4 @@ export async function runProject(dir: string, options: { maxRounds?: number } = 
     loaded.close();
     throw e;
   }
-}
-
-export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
-export type PipeStage = (typeof PIPE_STAGES)[number];
-
-export interface StageOptions {
-  /** At most this many entities. */
-  limit?: number;
-  /** Where to start: the source's position (a dataset offset), or for a dataset sink an offset in the sink dataset. */
-  since?: string;
-}
-
-/**
- * For the `sink` stage of a pipe with a dataset sink: the sink dataset (undefined while it does not exist) and how to
- * read it (latest versions, deletes included), so that a caller can stream it. Undefined for any other stage or sink.
- */
-export function sinkDatasetRead(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): { dataset: Dataset | undefined; read: ReadOptions } | undefined {
-  const pipe = effectivePipeConfig(hub.pipes.require(pipeId));
-  if (stage !== 'sink' || pipe.sink.type !== 'dataset') return undefined;
-  const name = pipe.sink['dataset'];
-  let since: number | undefined;
-  if (options.since !== undefined && options.since !== '') {
-    since = Number(options.since);
-    if (!Number.isInteger(since) || since < 0) throw badRequest(`invalid since value ${JSON.stringify(options.since)}`, 'a dataset sink is read from an integer offset');
-  }
-  const read: ReadOptions = { history: false, deleted: true, ...(since !== undefined ? { since } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) };
-  return { dataset: typeof name === 'string' ? hub.datasets.get(name) : undefined, read };
-}
-
-/**
- * The entities of a pipe at one stage, computed by reading its source and running its transform; nothing is written.
- * A dataset sink's `sink` stage is what the sink dataset holds (latest versions, deletes included).
- */
-export async function pipeStageEntities(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): Promise<JsonObject[]> {
-  const config = hub.pipes.require(pipeId);
-  const pipe = effectivePipeConfig(config);
-  const limit = options.limit ?? Infinity;
-  const out: JsonObject[] = [];
-  if (limit <= 0) return out;
-  const sink = sinkDatasetRead(hub, pipeId, stage, options);
-  if (sink) {
-    if (!sink.dataset) return out;
-    for (const page of sink.dataset.readJson(sink.read)) for (const text of page) out.push(JSON.parse(text) as JsonObject);
-    return out;
-  }
-  const factory = SOURCES.get(pipe.source.type);
-  if (!factory) throw badRequest(`this hub cannot read a ${pipe.source.type} source`, `readable source types: ${[...SOURCES.keys()].join(', ')}`);
-  const source = factory(pipe, { datasets: hub.datasets, env: (name) => hub.env.get(name) });
-  let transform: ReturnType<typeof compileTransform> | undefined;
-  if ((stage === 'after-transforms' || stage === 'sink') && config['transform'] !== undefined) {
-    const namespaces = hub.namespaceSettings(pipeId);
-    transform = compileTransform(config['transform'], {
-      lookup: new DatasetLookup(hub.datasets),
-      ...(namespaces ? { namespaces } : {}),
-      ...(source.previousVersion ? { previousVersion: (e: JsonObject) => source.previousVersion!(e) } : {}),
-    });
-    if (!transform.ok) {
-      throw badRequest('the transform does not compile', transform.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`).join('; '));
-    }
-  }
-  const since = options.since === undefined || options.since === '' ? undefined : options.since;
-  for await (const batch of source.batches(since, 1000)) {
-    for (const e of batch.entities) {
-      const produced = transform ? transform.run(e).entities : [e];
-      for (const p of produced) {
-        out.push(p);
-        if (out.length >= limit) return out;
-      }
-    }
-  }
-  return out;
 }

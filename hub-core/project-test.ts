@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { badRequest } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { PIPE_STAGES, pipeStageEntities, type PipeStage } from './project-runner.js';
+import { PIPE_STAGES, pipeStageEntities, type PipeStage } from './pipe-stages.js';
 import type { Hub } from './hub.js';
 
 export interface TestSpec {

@@ -21,6 +21,18 @@ import { parseOffset } from './sources/basic-sources.js';
 import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
 import { substituteVariables } from './config-variables.js';
 import { TrackingLookup, changedKeys, trackedDatasets, type Dependency } from './dependency-tracking.js';
+import { sinkStep, type SinkStep } from './pipe-flow.js';
+
+/** A configuration's source, transform and sink step as a pump run would use them; see PumpRunner.dryRun. */
+export interface PipeDryRun {
+  pipe: EffectivePipe;
+  /** Undefined without a transform; check `ok` before running it. */
+  transform: CompiledTransform | undefined;
+  /** For a chain of transforms, each of them on its own (to show what each one makes). */
+  chain: CompiledTransform[] | undefined;
+  toSink: SinkStep;
+  openSource(): PumpSource;
+}
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
@@ -195,7 +207,10 @@ export class PumpRunner {
 
   private sourceFor(pipe: EffectivePipe): PumpSource {
     const factory = SOURCES.get(pipe.source.type);
-    if (!factory) throw new HubError(400, `this hub does not pump a ${pipe.source.type} source`);
+    if (!factory) {
+      const how = pipe.source.type === 'http_endpoint' ? 'it receives its entities by JSON Push' : `the source types read here: ${[...SOURCES.keys()].join(', ')}`;
+      throw new HubError(400, `this hub does not pump a ${pipe.source.type} source`, how);
+    }
     const vars = { env: (name: string) => this.envLookup(name), secret: this.secretLookup };
     const system = (id: string): JsonObject | undefined => {
       const s = this.systemLookup(id);
@@ -204,13 +219,16 @@ export class PumpRunner {
     return factory(pipe, { datasets: this.datasets, env: (name) => this.envLookup(name), system });
   }
 
-  /** The pipe's compiled transform, cached per configuration (receivers use it too). */
-  transformFor(config: ConfigEntity): CompiledTransform | undefined {
-    const transform = config['transform'];
-    if (transform === undefined) return undefined;
-    const key = JSON.stringify(transform);
-    const cached = this.transforms.get(config._id);
-    if (cached && cached.key === key + JSON.stringify(this.namespaceSettings?.(config._id) ?? null)) return cached.compiled;
+  /**
+   * Compile a pipe's transform as its runs do. `tracked`: record what hops look up (dependency tracking), which
+   * writes pump state; dry runs leave it off. `$ids` are left to the sink step.
+   */
+  private compile(
+    config: ConfigEntity,
+    transform: JsonValue,
+    tracked: boolean,
+    configPath = '$.transform',
+  ): { compiled: CompiledTransform; tracking: TrackingLookup | undefined } {
     const source = isJsonObject(config['source']) ? config['source'] : {};
     const sourceDataset = source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
     const namespaces = this.namespaceSettings?.(config._id);
@@ -218,15 +236,16 @@ export class PumpRunner {
     const pipeId = config._id;
     const hops = trackedDatasets(transform);
     const tracking =
-      this.dtlLookup && sourceDataset !== undefined && hops.hops
+      tracked && this.dtlLookup && sourceDataset !== undefined && hops.hops
         ? new TrackingLookup(this.dtlLookup, hops.tracked, (dataset) =>
             this.state.startTracking(pipeId, dataset, this.datasets.get(dataset)?.row().max_updated ?? -1),
           )
         : undefined;
     const lookup = tracking ?? this.dtlLookup;
     const compiled = compileTransform(transform, {
+      configPath,
       ...(lookup ? { lookup } : {}),
-      ...(namespaces ? { namespaces } : {}),
+      ...(namespaces ? { namespaces, addIds: false } : {}),
       // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
       ...(sourceDataset !== undefined
         ? {
@@ -237,8 +256,54 @@ export class PumpRunner {
           }
         : {}),
     });
-    this.transforms.set(config._id, { key: key + JSON.stringify(namespaces ?? null), compiled, tracking });
+    return { compiled, tracking };
+  }
+
+  /** The pipe's compiled transform, cached per configuration. */
+  transformFor(config: ConfigEntity): CompiledTransform | undefined {
+    const transform = config['transform'];
+    if (transform === undefined) return undefined;
+    const key = JSON.stringify(transform) + JSON.stringify(this.namespaceSettings?.(config._id) ?? null);
+    const cached = this.transforms.get(config._id);
+    if (cached && cached.key === key) return cached.compiled;
+    const { compiled, tracking } = this.compile(config, transform, true);
+    this.transforms.set(config._id, { key, compiled, tracking });
     return compiled;
+  }
+
+  /** The sink step of a pipe's runs (see pipe-flow.ts). */
+  sinkStepFor(pipeId: string): SinkStep {
+    return sinkStep(this.namespaceSettings?.(pipeId));
+  }
+
+  /**
+   * What a pump run does to one entity on its way to the sink (the transform, then the sink step), for entities that
+   * arrive another way (JSON Push receivers); undefined when it leaves them as they are.
+   */
+  processorFor(config: ConfigEntity): ((entity: JsonObject) => JsonObject[]) | undefined {
+    const transform = this.transformFor(config);
+    const namespaces = this.namespaceSettings?.(config._id);
+    if (!transform && namespaces?.enabled !== true) return undefined;
+    const toSink = sinkStep(namespaces);
+    return (entity) => (transform ? transform.run(entity).entities : [entity]).map(toSink);
+  }
+
+  /**
+   * A dry run of a configuration (stored or a draft): the pump's own source, transform and sink step for it, with
+   * nothing cached, tracked or written. The source is opened on demand; opening it throws a HubError when it cannot
+   * be read (a type this hub does not pump, a missing variable).
+   */
+  dryRun(config: ConfigEntity): PipeDryRun {
+    const pipe = effectivePipeConfig(config);
+    const value = config['transform'];
+    const transform = value === undefined ? undefined : this.compile(config, value, false).compiled;
+    return {
+      pipe,
+      transform,
+      chain: Array.isArray(value) && value.length > 1 ? value.map((t, i) => this.compile(config, t, false, `$.transform[${i}]`).compiled) : undefined,
+      toSink: this.sinkStepFor(config._id),
+      openSource: () => this.sourceFor(substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup })),
+    };
   }
 
   /** What the pipe's running run (an incremental run first) has done so far, or null when none runs. */
@@ -423,6 +488,7 @@ export class PumpRunner {
     const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
     const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
     const pushSink = pipe.sink.type === 'json';
+    const toSink = this.sinkStepFor(id);
 
     // A json sink pushes over HTTP: it is set up on the first write (a full run is one full sequence), sends the
     // pending retries first, and is closed after the last batch unless one of its writes failed.
@@ -481,12 +547,12 @@ export class PumpRunner {
       for (const e of entities) {
         if (transform && tracking) {
           tracking.begin();
-          for (const o of transform.run(e).entities) out.push(o);
+          for (const o of transform.run(e).entities) out.push(toSink(o));
           const eid = e['_id'];
           if (typeof eid === 'string') deps.push({ eid, deps: e['_deleted'] === true ? [] : tracking.end() });
           else tracking.end();
-        } else if (transform) for (const o of transform.run(e).entities) out.push(o);
-        else out.push(e);
+        } else if (transform) for (const o of transform.run(e).entities) out.push(toSink(o));
+        else out.push(toSink(e));
       }
       const recordDeps = (): void => {
         for (const d of deps) this.state.replaceDependencies(id, d.eid, d.deps);

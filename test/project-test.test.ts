@@ -351,24 +351,35 @@ describe('pipe stages over HTTP', () => {
     assert.equal(after[0]!['price'], '~f12.90');
     assert.equal(after[0]!['published'], '~t1974-05-01T00:00:00Z');
     assert.equal((await entities('books', '?stage=after-transforms&limit=2')).length, 2);
-    // A dataset sink that was never written holds nothing, and reading the stages created no dataset.
-    assert.deepEqual(await entities('books'), []);
+    // The sink stage (the default) is what would enter the sink, computed like the others: the sink dataset was never
+    // written, and reading the stages created no dataset.
+    const sink = await entities('books');
+    assert.deepEqual(sink.map((e) => e['_id']), ['b1', 'b2', 'b3', 'b4']);
+    assert.equal(sink[0]!['price'], '~f12.90');
+    assert.equal(sink[3]!['_deleted'], true, 'a deleted source entity enters the sink deleted');
     assert.equal((await hub.fetch('/datasets/books')).status, 404);
   });
 
-  test('the sink stage of a dataset sink reads the sink dataset (limit, since); a dataset source honours since', async () => {
+  test('the sink stage is what enters the sink, not what the sink dataset holds (limit, since); a dataset source honours since', async () => {
     await runPump('authors');
     await runPump('books');
-    const sink = await entities('books', '?stage=sink');
-    assert.deepEqual(sink.map((e) => e['_id']), ['b1', 'b2', 'b3', 'b4']);
-    assert.equal(typeof sink[0]!['_updated'], 'number');
-    assert.equal(sink[3]!['_deleted'], true);
+    const books = await hub.json<JsonObject[]>('/datasets/books/entities');
+    assert.equal(books.length, 4);
+    // A dataset source gives entities with the hub's bookkeeping (_updated, _ts, ...); the sink is given them without.
+    const source = await entities('catalogue', '?stage=source');
+    assert.equal(typeof source[0]!['_updated'], 'number');
     assert.deepEqual(await entities('books', '?limit=0'), []);
     assert.deepEqual(await entities('books', '?stage=source&limit=0'), []);
-    const limited = await entities('books', '?limit=1');
+    const limited = await entities('catalogue', '?stage=source&limit=1');
     assert.deepEqual(limited.map((e) => e['_id']), ['b1']);
-    const rest = await entities('books', `?since=${String(limited[0]!['_updated'])}`);
+    const rest = await entities('catalogue', `?since=${String(limited[0]!['_updated'])}`);
     assert.deepEqual(rest.map((e) => e['_id']), ['b2', 'b3', 'b4']);
+    for (const e of rest) assert.equal(e['_updated'], undefined, `no bookkeeping in ${JSON.stringify(e)}`);
+    await hub.json('/pipes', { method: 'POST', json: [{ _id: 'books-copy', type: 'pipe', source: { type: 'dataset', dataset: 'books' }, pump: { mode: 'manual' } }] });
+    const copy = await entities('books-copy');
+    assert.deepEqual(copy.map((e) => e['_id']), ['b1', 'b2', 'b3', 'b4']);
+    assert.deepEqual(Object.keys(copy[0]!).filter((k) => k.startsWith('_')).sort(), ['_deleted', '_id']);
+    assert.equal((await hub.fetch('/datasets/books-copy')).status, 404, 'the stages of a pipe that never ran write nothing');
 
     // catalogue reads the books dataset and hops into authors; its sink dataset is not written by this.
     const catalogue = await entities('catalogue', '?stage=after-transforms');
@@ -383,7 +394,7 @@ describe('pipe stages over HTTP', () => {
     });
     const since = await entities('catalogue', `?stage=source&since=${String(limited[0]!['_updated'])}`);
     assert.deepEqual(since.map((e) => e['_id']), ['b2', 'b3', 'b4']);
-    assert.deepEqual(await entities('catalogue'), []);
+    assert.deepEqual(await entities('catalogue'), catalogue, 'without bookkeeping or namespaces, the sink is given the transform output');
     assert.equal((await hub.fetch('/datasets/catalogue')).status, 404);
   });
 
@@ -401,6 +412,8 @@ describe('pipe stages over HTTP', () => {
     assert.equal((await hub.fetch('/pipes/nope/generate-schema-definition')).status, 404);
     const bad = await hub.fetch('/pipes/books/entities?stage=middle');
     assert.equal(bad.status, 400);
-    assert.equal((await hub.fetch('/pipes/books/entities?stage=sink&since=abc')).status, 400);
+    const since = await hub.fetch('/pipes/catalogue/entities?stage=sink&since=abc');
+    assert.equal(since.status, 400);
+    assert.match(((await since.json()) as { detail: string }).detail, /integer offset/);
   });
 });

@@ -55,12 +55,17 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   await output.filter({ hasText: 'person 0' }).waitFor();
   assert.doesNotMatch((await output.textContent()) ?? '', /PERSON 0/);
   const loud = { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'name', ['upper', '_S.name']], ['add', 'greeting', ['concat', 'HELLO ', '_S.city']]] } };
-  await page.getByTestId('preview-transform').fill(JSON.stringify(loud, null, 2));
+  const transformEditor = page.getByTestId('preview-transform-editor');
+  await transformEditor.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(JSON.stringify(loud));
+  await page.keyboard.press('Shift+ControlOrMeta+End');
+  await page.keyboard.press('Delete');
   await output.filter({ hasText: /PERSON 0/ }).waitFor();
   assert.match((await output.textContent()) ?? '', /HELLO Oslo/);
-  assert.match((await page.getByTestId('preview-saved-state').textContent()) ?? '', /not saved/);
+  assert.equal(await page.getByTestId('preview-dirty').textContent(), '● unsaved changes');
   await page.getByTestId('preview-save').click();
-  await page.getByTestId('preview-save-message').waitFor();
+  await page.getByTestId('preview-status').filter({ hasText: /Saved at/ }).waitFor();
   const stored = await hub.json<{ transform: unknown }>('/pipes/people-loud/config');
   assert.deepEqual(stored.transform, loud, 'the edited transform is stored in the pipe');
 

@@ -33,6 +33,8 @@ export interface DtlTransformOptions {
   registry?: FunctionRegistry;
   /** Namespaced identifiers (service metadata `namespaced_identifiers`); when enabled, outputs get `$ids`. */
   namespaces?: NamespaceSettings;
+  /** False: leave `$ids` to the caller (a pipe adds them in its sink step, transform or not). Default true. */
+  addIds?: boolean;
   /** The previous version of a source entity, for `is-changed` (dataset sources). */
   previousVersion?: PreviousVersionLookup;
 }
@@ -124,7 +126,7 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
     stages.push({ rules: compiled.defaultRule, state });
   });
   const ok = !errors.some((e) => e.level === 'error');
-  const withIds = options.namespaces?.enabled === true;
+  const withIds = options.namespaces?.enabled === true && options.addIds !== false;
   const run = withIds ? (entity: JsonObject): DtlRunResult => addIds(runPlain(entity)) : (entity: JsonObject): DtlRunResult => runPlain(entity);
   const runPlain = (entity: JsonObject): DtlRunResult => {
     if (!ok) throw new DtlCompileError(errors);

@@ -12,6 +12,7 @@ import { receiverRoutes } from './routes/receivers.js';
 import { publisherRoutes } from './routes/publishers.js';
 import { pipeRoutes } from './routes/pipes.js';
 import { pipeEntityRoutes } from './routes/pipe-entities.js';
+import { pipePreviewRoutes } from './routes/pipe-preview.js';
 import { pumpRoutes } from './routes/pumps.js';
 import { systemRoutes } from './routes/systems.js';
 import { configRoutes } from './routes/config.js';
@@ -125,6 +126,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(publisherRoutes, ctx);
       await api.register(pipeRoutes, ctx);
       await api.register(pipeEntityRoutes, ctx);
+      await api.register(pipePreviewRoutes, ctx);
       await api.register(pumpRoutes, ctx);
       await api.register(systemRoutes, ctx);
       await api.register(configRoutes, ctx);

@@ -40,3 +40,27 @@ export function eager<T>(gen: Generator<T, void, undefined>): Iterable<T> {
     },
   };
 }
+
+/**
+ * A JSON array streamed from values an async generator yields. Its first value is awaited before anything is sent, so
+ * that what it throws up to then (a HubError, say) is answered as an error status; a later failure ends the stream.
+ */
+export async function sendJsonStream(reply: FastifyReply, values: AsyncGenerator<unknown, void, undefined>): Promise<FastifyReply> {
+  const first = await values.next();
+  async function* chunks(): AsyncGenerator<string> {
+    if (first.done) {
+      yield '[]';
+      return;
+    }
+    let page = '[' + JSON.stringify(first.value);
+    for await (const v of values) {
+      page += ',' + JSON.stringify(v);
+      if (page.length >= 1 << 16) {
+        yield page;
+        page = '';
+      }
+    }
+    yield page + ']';
+  }
+  return reply.type('application/json; charset=utf-8').send(Readable.from(chunks(), { objectMode: false }));
+}

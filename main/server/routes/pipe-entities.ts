@@ -1,10 +1,10 @@
-// What a pipe produces at each stage, computed on demand without writing anything (hub-core/project-runner.ts),
-// and a schema description sampled from its sink-stage entities.
+// What a pipe produces at each stage, computed on demand by a dry run of the pump without writing anything
+// (hub-core/pipe-stages.ts), and a schema description sampled from its sink-stage entities.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { PIPE_STAGES, pipeStageEntities, sinkDatasetRead, type PipeStage } from '../../../hub-core/project-runner.js';
-import { eager, sendJsonText } from '../json-pull.js';
+import { PIPE_STAGES, pipeStageEntities, pipeStageStream, type PipeStage } from '../../../hub-core/pipe-stages.js';
+import { sendJsonStream } from '../json-pull.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
@@ -26,12 +26,9 @@ export async function pipeEntityRoutes(app: FastifyInstance, { hub }: RouteConte
     },
     handler: async (req, reply) => {
       const q = req.query;
-      const stage = q.stage ?? 'sink';
       const options = { ...(q.limit !== undefined ? { limit: q.limit } : {}), ...(q.since !== undefined ? { since: q.since } : {}) };
-      // A dataset sink is streamed from the dataset; the other stages are computed (and buffered) here.
-      const sink = sinkDatasetRead(hub, req.params.pipe_id, stage, options);
-      if (sink) return sendJsonText(reply, sink.dataset && q.limit !== 0 ? eager(sink.dataset.readJsonText(sink.read)) : []);
-      return pipeStageEntities(hub, req.params.pipe_id, stage, options);
+      // Streamed: what makes the stage unreadable is found before the first byte and answered as a 4xx.
+      return sendJsonStream(reply, pipeStageStream(hub, req.params.pipe_id, q.stage ?? 'sink', options));
     },
   });
 

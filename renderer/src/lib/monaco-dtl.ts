@@ -22,10 +22,13 @@ function rulesIndex(path: Location['path']): number {
   return -1;
 }
 
-/** Where a DTL function name goes: the first element of an array inside a transform's rules. */
-export function dtlCallSite(text: string, offset: number): CallSite | null {
+/**
+ * Where a DTL function name goes: the first element of an array inside a transform's rules. `root` is the path of the
+ * text in a configuration: [] for a whole configuration entity, ["transform"] for a pipe's transform alone.
+ */
+export function dtlCallSite(text: string, offset: number, root: Location['path'] = []): CallSite | null {
   const location = getLocation(text, offset);
-  const path = location.path;
+  const path = [...root, ...location.path];
   if (location.isAtPropertyKey || path[path.length - 1] !== 0) return null;
   const k = rulesIndex(path);
   // rules, <rule set>, <step>, 0 at least.
@@ -53,13 +56,15 @@ export function functionMarkdown(doc: FunctionDoc): string {
 
 export function registerDtlLanguageFeatures(monaco: MonacoApi, functions: readonly FunctionDoc[]): void {
   const byName = new Map(functions.map((f) => [f.name, f]));
+  /** A model holding a pipe's transform alone (named "*.transform.json") is rooted at "transform". */
+  const rootOf = (model: Monaco.editor.ITextModel): Location['path'] => (model.uri.path.endsWith('.transform.json') ? ['transform'] : []);
 
   monaco.languages.registerCompletionItemProvider('json', {
     triggerCharacters: ['"', '['],
     provideCompletionItems(model, position) {
       const text = model.getValue();
       const offset = model.getOffsetAt(position);
-      const site = dtlCallSite(text, offset);
+      const site = dtlCallSite(text, offset, rootOf(model));
       if (!site) return { suggestions: [] };
       // Inside a string: replace its contents; after a bare "[": insert a quoted name.
       const quoted = site.name !== undefined;
@@ -85,7 +90,7 @@ export function registerDtlLanguageFeatures(monaco: MonacoApi, functions: readon
   monaco.languages.registerHoverProvider('json', {
     provideHover(model, position) {
       const offset = model.getOffsetAt(position);
-      const site = dtlCallSite(model.getValue(), offset);
+      const site = dtlCallSite(model.getValue(), offset, rootOf(model));
       const node = site?.name;
       if (!node || typeof node.value !== 'string') return null;
       const doc = byName.get(node.value);

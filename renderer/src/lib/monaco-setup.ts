@@ -28,6 +28,17 @@ export const CONFIG_SCHEMA_URI = 'https://datahub.local/schemas/config.json';
 
 let ready: Promise<void> | null = null;
 
+/** A pipe's "transform" value on its own: one transform or a chain, with the config schema's definitions. */
+function transformSchema(config: Record<string, unknown>): Record<string, unknown> {
+  const one = { $ref: '#/definitions/transform' };
+  return { definitions: config['definitions'], anyOf: [one, { type: 'array', items: one, minItems: 1 }] };
+}
+
+const SAMPLE_SCHEMA = {
+  description: 'sample entities: a JSON array of objects (or one object)',
+  anyOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object' }],
+};
+
 /**
  * Fetch the config schema and the DTL catalogue from the local hub (both describe this hub's own config language,
  * whichever instance is shown) and wire them into the JSON language. Runs once; a failure is retried next time.
@@ -45,7 +56,12 @@ export function prepareMonaco(): Promise<void> {
       enableSchemaRequest: false,
       // The schema is advisory (the hub decides); its findings are warnings, the hub's and DTL's are errors.
       schemaValidation: 'warning',
-      schemas: [{ uri: CONFIG_SCHEMA_URI, fileMatch: ['*'], schema }],
+      schemas: [
+        // Whole configuration entities; a pipe's transform alone and sample entities have schemas of their own.
+        { uri: CONFIG_SCHEMA_URI, fileMatch: ['*', '!*.transform.json', '!*.sample.json'], schema },
+        { uri: `${CONFIG_SCHEMA_URI}#transform`, fileMatch: ['*.transform.json'], schema: transformSchema(schema) },
+        { uri: `${CONFIG_SCHEMA_URI}#sample`, fileMatch: ['*.sample.json'], schema: SAMPLE_SCHEMA },
+      ],
     });
     registerDtlLanguageFeatures(monaco, functions);
   })().catch((e: unknown) => {
