@@ -87,7 +87,7 @@ test('a pipe config: schema and live DTL markers, completion, Ctrl+S, diff, hub 
   const dtlProblem = problems().locator('button.error').filter({ hasText: /shoutify/ });
   await dtlProblem.waitFor({ timeout: 5000 });
   assert.match((await dtlProblem.textContent()) ?? '', /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
-  assert.ok((await editor.locator('.squiggly-error').count()) > 0, 'a red squiggle in the text');
+  await editor.locator('.squiggly-error').first().waitFor(); // a red squiggle in the text
   await page.screenshot({ path: join(shots, 'editor-pipe-dtl-error.png'), fullPage: true });
 
   // Completion of DTL function names where a call starts: typing `["` as a new rule step offers transform functions.

@@ -215,6 +215,7 @@ test('a system page links to its history; the palette opens a pipe\'s history', 
   await page.goto(`${hub.url}/#/systems/erp`);
   await page.getByTestId('system-history').click();
   await page.waitForURL(/#\/config\/erp$/);
+  await page.getByTestId('history-version').nth(1).waitFor();
   assert.equal(await page.getByTestId('history-version').count(), 2);
   await page.getByTestId('text-diff').filter({ hasText: 'erp2.invalid' }).waitFor();
 
@@ -223,5 +224,6 @@ test('a system page links to its history; the palette opens a pipe\'s history', 
   assert.equal(await page.getByTestId('palette-items').locator('li[data-key]').first().getAttribute('data-key'), 'history:alpha');
   await page.getByTestId('palette-input').press('Enter');
   await page.waitForURL(/#\/config\/alpha$/);
+  await page.getByTestId('history-version').nth(3).waitFor();
   assert.equal(await page.getByTestId('history-version').count(), 4);
 });

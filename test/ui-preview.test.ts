@@ -112,7 +112,7 @@ test('the Preview tab: Monaco editors, output that follows typing, error markers
   const marker = page.getByTestId('preview-transform-problems').locator('button.error').filter({ hasText: 'shoutify' });
   await marker.waitFor();
   assert.match((await marker.textContent()) ?? '', /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
-  assert.ok((await transform.locator('.squiggly-error').count()) > 0, 'a red squiggle under the name');
+  await transform.locator('.squiggly-error').first().waitFor(); // a red squiggle under the name
   assert.match((await page.getByTestId('preview-errors').textContent()) ?? '', /unknown function/);
   await page.keyboard.press('Shift+Alt+F');
   await transform.locator('.view-line').nth(10).waitFor();
