@@ -190,7 +190,8 @@ test('live status from one request per poll: a running run counts up in the list
   const first = await waitForNumber(progress, 'data-processed', 'the list to show entities processed', (n) => n >= 1);
   const later = await waitForNumber(progress, 'data-processed', 'the count in the list to grow', (n) => n > first);
   assert.ok(later < BIG);
-  assert.match((await progress.textContent()) ?? '', /^[\d,]+ processed$/);
+  assert.match((await progress.textContent()) ?? '', /^[\d,]+$/);
+  assert.equal(await progress.getAttribute('title'), 'Entities this run has processed so far');
   await page.screenshot({ path: join(shots, 'pipes-list-running.png') });
   await row('crew-broken').getByTestId('pipe-last-run').filter({ hasText: 'failed' }).waitFor({ timeout: 15_000 });
   assert.match((await row('crew-broken').getByTestId('pipe-last-run').textContent()) ?? '', /alan is not welcome/);
@@ -230,6 +231,13 @@ test('the pipe page disables operations the pipe does not support, and start whi
   assert.ok(!(await opButton('update-last-seen').isDisabled()), 'a dataset source can be repositioned');
   await page.locator('[data-testid="run-chart"][data-runs="1"]').waitFor();
 
+  // Clearing last-seen starts over: the next run reads the whole source again (a run of several seconds).
+  assert.notEqual((await pumpOf('big-slow'))['last-seen'], null);
+  await opButton('update-last-seen').click();
+  await page.getByTestId('last-seen-clear').click();
+  await page.getByTestId('op-message').filter({ hasText: 'Last-seen cleared: the next run reads the source from the beginning.' }).waitFor();
+  assert.equal((await pumpOf('big-slow'))['last-seen'], null);
+
   await opButton('start').click();
   await page.getByTestId('run-progress').waitFor({ timeout: 5000 });
   await controls().locator('button[data-op="start"][disabled]').waitFor();
@@ -264,13 +272,6 @@ test('the pipe page disables operations the pipe does not support, and start whi
   await stoppedRow.filter({ hasText: 'pump-completed' }).waitFor();
   assert.match((await stoppedRow.textContent()) ?? '', /stopped.*stopped by the "stop" operation/);
   await page.getByRole('tab', { name: 'Overview' }).click();
-
-  // Clearing last-seen starts over: the next run reads the whole source again.
-  assert.notEqual(after['last-seen'], null);
-  await opButton('update-last-seen').click();
-  await page.getByTestId('last-seen-clear').click();
-  await page.getByTestId('op-message').filter({ hasText: 'Last-seen cleared: the next run reads the source from the beginning.' }).waitFor();
-  assert.equal((await pumpOf('big-slow'))['last-seen'], null);
 });
 
 test('update-last-seen is prefilled with the current position; set-last-seen-to-end and reset-tracking ask first; a refused value is shown in words', async () => {
@@ -316,6 +317,17 @@ test('update-last-seen is prefilled with the current position; set-last-seen-to-
   await page.getByTestId('op-message').filter({ hasText: 'Dependency tracking reset' }).waitFor();
   assert.notEqual((await pumpOf('crew-names'))['tracking-reset-at'], null);
   await page.screenshot({ path: join(shots, 'pipe-page.png'), fullPage: true });
+
+  // A profiled run: the hub writes the CPU profile files and names them in the run's log entry.
+  await opButton('update-last-seen').click();
+  await page.getByTestId('last-seen-clear').click();
+  await page.getByTestId('op-message').filter({ hasText: 'Last-seen cleared' }).waitFor();
+  await page.getByTestId('start-profiler').check();
+  await opButton('start').click();
+  await page.getByTestId('op-message').filter({ hasText: /It is profiled: the profile files go to the hub’s logs folder/ }).waitFor();
+  await page.getByTestId('pump-log').getByTestId('log-row').first().filter({ hasText: 'pump-completed' }).waitFor();
+  const end = (await hub.json<LogEntry[]>('/pipes/crew-names/log?reverse=true&limit=1'))[0]!;
+  assert.deepEqual((end['profile_files'] as string[]).map((f) => f.slice(f.lastIndexOf('.'))), ['.cpuprofile', '.calltree']);
 });
 
 test('disable and enable switch the schedule on the page and in the list', async () => {
@@ -423,6 +435,14 @@ test('the run chart draws processed, changed, errors and durations of the runs i
   assert.equal(await chart.getAttribute('data-max-duration'), max(ends, 'duration'));
   assert.equal(await chart.getAttribute('data-first-run'), new Date(String(ends[0]!['end_time'])).toISOString());
   await chart.screenshot({ path: join(shots, 'pipe-run-chart.png') });
+  // The dark theme: the legend takes the theme's text colour, the series the theme's colours.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const legendColour = async (): Promise<string> => String(await page.evaluate('getComputedStyle(document.querySelector(\'[data-testid="run-chart"] .u-legend\')).color'));
+  const bodyColour = String(await page.evaluate('getComputedStyle(document.documentElement).color'));
+  assert.equal(await legendColour(), bodyColour, 'the legend reads in the dark theme');
+  assert.equal(bodyColour, 'rgb(230, 233, 237)');
+  await chart.screenshot({ path: join(shots, 'pipe-run-chart-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The Log tab pages the same way: 200 entries, then the older 60, then the start of the log.
   await page.reload();
@@ -470,7 +490,7 @@ test('"New pipe" creates a pipe from a template and opens its Config tab', async
   await dialog.waitFor({ state: 'detached' });
 });
 
-test('with 1,000 more pipes the list renders every row, searches, filters by group and sorts', async () => {
+test('with 1,000 more pipes the list renders the rows in view, scrolls, searches, filters by group and sorts', async () => {
   const bulk = Array.from({ length: 1000 }, (_, i) => ({
     _id: `bulk-${String(i).padStart(4, '0')}`,
     type: 'pipe',
@@ -482,22 +502,37 @@ test('with 1,000 more pipes the list renders every row, searches, filters by gro
   await hub.json('/pipes?force=true', { method: 'POST', json: bulk });
   const total = (await hub.json<unknown[]>('/pipes')).length;
   assert.ok(total >= 1005);
-  await page.getByTestId('pipe-count').filter({ hasText: `${total} of ${total}` }).waitFor({ timeout: 15_000 });
-  assert.equal(await page.getByTestId('pipe-row').count(), total);
+  const count = page.getByTestId('pipe-count');
+  await count.filter({ hasText: `${total} of ${total}` }).waitFor({ timeout: 15_000 });
+  // Only the rows in view are in the DOM; scrolling brings the others.
+  const inDom = await page.getByTestId('pipe-row').count();
+  assert.ok(inDom >= 20 && inDom < 120, `a window of rows is rendered: ${inDom}`);
+  assert.deepEqual((await shownIds()).slice(0, 3), ['big-slow', 'bulk-0000', 'bulk-0001']);
   await page.screenshot({ path: join(shots, 'pipes-list-1000.png') });
+  const scroller = page.getByTestId('pipes').locator('xpath=..');
+  await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await row('ticker').waitFor();
+  assert.equal((await shownIds()).at(-1), 'ticker', 'the last pipe by id at the bottom');
+  await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+  await waitForIds('the middle of the list', (ids) => ids.some((id) => id >= 'bulk-0480' && id <= 'bulk-0520'));
+  await scroller.evaluate((el) => el.scrollTo(0, 0));
 
   await page.getByTestId('pipe-search').fill('bulk-0999');
   assert.deepEqual(await waitForIds('one bulk pipe', (ids) => ids.length === 1), ['bulk-0999']);
   await page.getByTestId('pipe-search').fill('bulk-');
+  await count.filter({ hasText: `1000 of ${total}` }).waitFor();
   await page.getByTestId('pipe-group').selectOption('bulk-2');
-  const group2 = await waitForIds('the bulk-2 group', (ids) => ids.length === 250);
-  assert.ok(group2.every((id) => Number(id.slice(5)) % 4 === 2));
+  await count.filter({ hasText: `250 of ${total}` }).waitFor();
+  const group2 = await waitForIds('the bulk-2 group', (ids) => ids[0] === 'bulk-0002');
+  assert.ok(group2.every((id) => Number(id.slice(5)) % 4 === 2), 'only pipes of the group');
   await page.getByTestId('pipe-group').selectOption({ label: 'all groups' });
+  await count.filter({ hasText: `1000 of ${total}` }).waitFor();
   await page.getByTestId('sort-config').click();
-  const byConfig = await waitForIds('the broken bulk pipes first', (ids) => ids.length === 1000 && ids[0]!.startsWith('bulk-') && ids[0] !== 'bulk-0000');
+  const byConfig = await waitForIds('the broken bulk pipes first', (ids) => ids[0] === 'bulk-0042');
   assert.deepEqual(byConfig.slice(0, 10), Array.from({ length: 10 }, (_, k) => `bulk-${String(k * 100 + 42).padStart(4, '0')}`));
   assert.equal((await row('bulk-0042').getByTestId('pipe-config-state').textContent())?.trim(), '1 error');
   await page.getByTestId('pipe-search').fill('');
   await page.getByTestId('sort-id').click();
-  await waitForIds('all pipes by id', (ids) => ids.length === total && ids[0] === 'big-slow' && ids[1] === 'bulk-0000');
+  await count.filter({ hasText: `${total} of ${total}` }).waitFor();
+  await waitForIds('all pipes by id', (ids) => ids[0] === 'big-slow' && ids[1] === 'bulk-0000');
 });
