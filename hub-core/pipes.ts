@@ -7,6 +7,7 @@ import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { pumpConfigErrors } from './pump-scheduler.js';
+import type { LastRun } from './pump-state.js';
 
 /** What pipe information needs to know of the pumps (PumpService provides it). */
 export interface PumpStatus {
@@ -14,6 +15,16 @@ export interface PumpStatus {
   isDisabled(id: string, pipe: EffectivePipe): boolean;
   supportedOperations(pipe: EffectivePipe): string[];
   queues(id: string, pipe: EffectivePipe): JsonObject;
+  runtimeSummary(id: string): JsonObject;
+}
+
+/** The run in progress: pipe information's `runtime.current-run`. */
+export interface RunProgress extends JsonObject {
+  run_type: string;
+  start_time: string;
+  processed: number;
+  changes: number;
+  failed: number;
 }
 
 export interface PipeInfo extends JsonObject {
@@ -28,6 +39,12 @@ export interface PipeInfo extends JsonObject {
     dependencies: string[];
     queues: JsonObject;
     'supported-operations': string[];
+    // Additive fields (not in instance-api §2.3) so that one GET /pipes carries what a pipe list shows; a remote
+    // service may leave them out.
+    'is-rescanning'?: boolean;
+    'current-run'?: RunProgress | null;
+    'last-run'?: LastRun | null;
+    'next-run'?: string | null;
   };
 }
 
@@ -116,6 +133,7 @@ export class PipeRegistry {
         dependencies: pipeDependencies(effective),
         queues: pumps ? pumps.queues(id, effective) : {},
         'supported-operations': pumps ? pumps.supportedOperations(effective) : [],
+        ...(pumps ? pumps.runtimeSummary(id) : {}),
       },
     };
   }

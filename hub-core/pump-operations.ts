@@ -2,9 +2,11 @@
 // the scheduler and the persisted pump state together.
 
 import { timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
 import type { Db } from './database.js';
 import type { DatasetStore } from './dataset-store.js';
+import type { Dataset } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { PumpRunner, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
@@ -58,7 +60,7 @@ export class PumpService {
     dataDir: string,
   ) {
     this.state = new PumpStateStore(db);
-    this.runner = new PumpRunner(pipes, datasets, this.state);
+    this.runner = new PumpRunner(pipes, datasets, this.state, join(dataDir, 'logs'));
     this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
     // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
@@ -119,7 +121,7 @@ export class PumpService {
     if (pipe.source.type === 'dataset' && typeof pipe.source['dataset'] === 'string') {
       const ds = this.datasets.get(pipe.source['dataset']);
       const since = s.lastSeen === null || s.lastSeen === '' ? -1 : Number(s.lastSeen);
-      if (ds && Number.isInteger(since)) out['source'] = ds.countAfter(since, 100_000);
+      if (ds && Number.isInteger(since)) out['source'] = this.countAfter(ds, since);
     }
     let pending = 0;
     for (const t of this.state.trackingOffsets(id)) {
@@ -128,6 +130,38 @@ export class PumpService {
     }
     out['dependencies'] = pending;
     return out;
+  }
+
+  /**
+   * Source entities after an offset, counted up to 100,000. Counting is a scan, and the pipe list asks for every
+   * pipe on every poll: the count is kept until the dataset's log grows (any write moves its end), so pipes that
+   * share a source and a position, and polls of an unchanged dataset, count once.
+   */
+  private countAfter(ds: Dataset, since: number): number {
+    const key = `${ds.tables.log}\u0000${since}\u0000${ds.row().max_updated}`;
+    let n = this.backlogCounts.get(key);
+    if (n === undefined) {
+      n = ds.countAfter(since, 100_000);
+      if (this.backlogCounts.size >= 2000) this.backlogCounts.clear();
+      this.backlogCounts.set(key, n);
+    }
+    return n;
+  }
+
+  private readonly backlogCounts = new Map<string, number>();
+
+  /**
+   * What the pipe list shows of a pump beside the pipe information of the spec (additive `runtime` fields): the
+   * last run's summary, the progress of the run in progress, whether a rescan runs and when the next scheduled run is.
+   */
+  runtimeSummary(id: string): JsonObject {
+    const next = this.scheduler.nextRun(id);
+    return {
+      'is-rescanning': this.runner.isRescanning(id),
+      'current-run': this.runner.progress(id),
+      'last-run': this.state.get(id).lastRun,
+      'next-run': next ? next.toISOString() : null,
+    };
   }
 
   pipeDeleted(id: string): void {
@@ -168,6 +202,8 @@ export class PumpService {
       runs: s.runs,
       'last-run': s.lastRun,
       'webhook-token': token,
+      // `start` takes profiler=true here (instance-api §4.2): the run's CPU profile goes to the logs folder.
+      'supports-profiler': true,
     };
   }
 
@@ -185,9 +221,14 @@ export class PumpService {
       );
     }
     switch (operation as PumpOperation) {
-      case 'start':
-        this.runner.start(id, 'incremental', 'manual');
+      case 'start': {
+        const profiler = form['profiler'];
+        if (profiler !== undefined && profiler !== 'true' && profiler !== 'false' && profiler !== true && profiler !== false) {
+          throw badRequest(`invalid profiler value ${JSON.stringify(profiler)}`, 'profiler is "true" or "false"');
+        }
+        this.runner.start(id, 'incremental', 'manual', { profile: profiler === 'true' || profiler === true });
         break;
+      }
       case 'start-rescan':
         this.runner.start(id, 'rescan', 'manual');
         break;

@@ -21,6 +21,7 @@ import { parseOffset } from './sources/basic-sources.js';
 import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
 import { substituteVariables } from './config-variables.js';
 import { TrackingLookup, changedKeys, trackedDatasets, type Dependency } from './dependency-tracking.js';
+import { RunProfiler } from './pump-profiler.js';
 import { sinkStep, type SinkStep } from './pipe-flow.js';
 
 /** A configuration's source, transform and sink step as a pump run would use them; see PumpRunner.dryRun. */
@@ -62,6 +63,8 @@ interface ActiveRun {
   readonly kind: RunKind;
   stopRequested: boolean;
   done: Promise<void>;
+  /** Profile the run (the `profiler=true` option of `start`); the profiler is reserved for it. */
+  profile?: boolean;
   /** Live counters of the run, for progress while it goes. */
   counters?: Counters;
   startTime?: string;
@@ -107,11 +110,17 @@ export class PumpRunner {
    */
   private dtlLookup: DtlLookup | undefined;
 
+  /** CPU profiles of runs started with `profiler=true`, written to the logs folder. */
+  readonly profiler: RunProfiler;
+
   constructor(
     private readonly pipes: PumpPipes,
     private readonly datasets: DatasetStore,
     private readonly state: PumpStateStore,
-  ) {}
+    logsDir: string,
+  ) {
+    this.profiler = new RunProfiler(logsDir);
+  }
 
   /** Namespaced-identifier settings of a pipe (from the service metadata), when they are on. */
   private namespaceSettings: ((pipeId: string) => NamespaceSettings | undefined) | undefined;
@@ -135,12 +144,16 @@ export class PumpRunner {
     return this.active.get(id)?.rescan !== undefined;
   }
 
-  /** Start a run unless one of this kind runs already; returns whether a run started. */
-  start(id: string, kind: RunKind, trigger: RunTrigger): boolean {
+  /**
+   * Start a run unless one of this kind runs already; returns whether a run started. With `profile` the run is
+   * profiled (409 while another run is being profiled).
+   */
+  start(id: string, kind: RunKind, trigger: RunTrigger, options: { profile?: boolean } = {}): boolean {
     if (this.closed) return false;
     const slots = this.active.get(id) ?? {};
     if (slots[kind]) return false;
-    const run: ActiveRun = { id, kind, stopRequested: false, done: Promise.resolve() };
+    if (options.profile) this.profiler.reserve(id);
+    const run: ActiveRun = { id, kind, stopRequested: false, done: Promise.resolve(), ...(options.profile ? { profile: true } : {}) };
     slots[kind] = run;
     this.active.set(id, slots);
     run.done = this.execute(run, trigger).finally(() => {
@@ -312,7 +325,7 @@ export class PumpRunner {
     const run = slots?.incremental ?? slots?.rescan;
     if (!run?.counters || run.startTime === undefined) return null;
     const c = run.counters;
-    return { run_type: run.kind, start_time: run.startTime, processed: c.processed, changes: c.changes, failed: c.failed };
+    return { run_type: run.kind, start_time: run.startTime, processed: c.processed, changes: c.changes, failed: c.failed, profiling: run.profile === true };
   }
 
   private async execute(run: ActiveRun, trigger: RunTrigger): Promise<void> {
@@ -330,8 +343,10 @@ export class PumpRunner {
     let stopped = false;
     // Let the caller answer first: a run never starts inside the request that asked for it.
     await nextTick();
+    const profileFiles = async (): Promise<string[]> => (run.profile ? this.profiler.end(id, start).catch(() => []) : []);
     try {
       if (this.closed) throw new RunStopped();
+      if (run.profile) await this.profiler.begin();
       const config = this.pipes.get(id);
       if (!config) throw new HubError(404, `pipe ${JSON.stringify(id)} not found`, 'it was deleted');
       const pipe = effectivePipeConfig(config);
@@ -363,8 +378,10 @@ export class PumpRunner {
       // Variables are replaced only in the configuration the run uses; the log above keeps the references.
       const resolved = substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup });
       stopped = !(await this.pump(run, resolved, transform, this.transforms.get(id)?.tracking, counters));
-      this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null);
+      const files = await profileFiles();
+      this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null, files);
     } catch (e) {
+      const files = await profileFiles();
       if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
       // DTL's trip! fails the run and trips the circuit breaker of the pipe's sink dataset.
       if (e instanceof DtlRuntimeError && e.kind === 'trip') {
@@ -378,7 +395,7 @@ export class PumpRunner {
       const reason = e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e);
       const traceback = e instanceof Error && e.stack ? e.stack : '';
       try {
-        this.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback });
+        this.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback }, files);
       } catch {
         // The database went away (the hub is closing): nothing more can be recorded.
       }
@@ -403,6 +420,7 @@ export class PumpRunner {
     c: Counters,
     status: LastRun['status'],
     failure: { reason: string; traceback: string } | null,
+    profileFiles: string[] = [],
   ): void {
     const end = new Date();
     const startTime = base['start_time'] as string;
@@ -439,6 +457,7 @@ export class PumpRunner {
       traceback: failure ? failure.traceback : '',
       additional_errormessage: '',
       additional_traceback: '',
+      ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
     });
     this.state.update(id, (s) => {
       if (run.kind === 'rescan') s.rescanRunning = false;
@@ -453,7 +472,10 @@ export class PumpRunner {
         end_time: end.toISOString(),
         processed: c.processed,
         changes: c.changes,
-        reason_why_stopped: failure ? failure.reason : null,
+        // As the run metrics chart counts them: refused entities, write errors (a failed run is one) and dead entities.
+        errors: c.failed + c.writeErrors + (failure ? 1 : 0) + c.dead,
+        duration,
+        reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : null,
       };
     });
   }

@@ -13,6 +13,10 @@ export interface LastRun extends JsonObject {
   end_time: string;
   processed: number;
   changes: number;
+  /** Errors of the run (refused entities, write errors, dead entities). State saved by older versions lacks it. */
+  errors: number;
+  /** Seconds the run took. State saved by older versions lacks it. */
+  duration: number;
   reason_why_stopped: string | null;
 }
 

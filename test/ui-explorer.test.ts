@@ -248,7 +248,7 @@ test('an operation the hub refuses is shown in words', async () => {
   await page.getByTestId('pump-log').filter({ hasText: 'pump-discard-retries' }).waitFor();
   // Deleting the pipe behind the page's back: the next operation fails with the hub's reason.
   await hub.fetch('/pipes/copy', { method: 'DELETE' });
-  await page.getByTestId('pump-controls').locator('button[data-op="stop"]').click();
+  await page.getByTestId('pump-controls').locator('button[data-op="start"]').click();
   assert.match((await page.getByTestId('op-error').textContent()) ?? '', /failed \(404\)/);
 });
 
