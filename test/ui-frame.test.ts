@@ -178,7 +178,7 @@ test('a pump operation from the palette starts a run, says so in a toast, and th
   assert.equal((await paletteKeys())[0], 'pump:shout:start');
   assert.match((await page.getByTestId('palette-items').locator('li[aria-selected="true"] mark').allTextContents()).join('|'), /start/);
   await page.getByTestId('palette-input').press('Enter');
-  await page.getByTestId('toast').filter({ hasText: /“start” on shout done/ }).waitFor();
+  await page.getByTestId('toast').filter({ hasText: /shout: Started a run/ }).waitFor();
 
   await palette('shout exec');
   assert.equal((await paletteKeys())[0], 'pipe:shout:log');
@@ -187,6 +187,12 @@ test('a pump operation from the palette starts a run, says so in a toast, and th
   await page.getByTestId('pump-log').filter({ hasText: 'pump-completed' }).waitFor({ timeout: 20_000 });
   const sink = await hub.json<{ count: number }>('/datasets/shout');
   assert.equal(sink.count, 3, 'the run wrote the sink');
+
+  // An operation that does not apply in the pump's state now is not sent; the toast says why.
+  await palette('stop shout');
+  assert.equal((await paletteKeys())[0], 'pump:shout:stop');
+  await page.getByTestId('palette-input').press('Enter');
+  await page.getByTestId('toast').filter({ hasText: /“stop” on shout: nothing to do\. Nothing runs/ }).waitFor();
 });
 
 test('a pump operation the hub refuses ends in an error toast in words', async () => {

@@ -107,6 +107,17 @@ export const PUMP_OPERATIONS: readonly PumpOperation[] = [
   },
 ];
 
+/** The state the operations depend on, from the hub's pump information. */
+export function pumpStateOf(pump: PumpInfo): PumpState {
+  return {
+    running: pump['is-running'],
+    rescanning: pump['is-rescanning'] === true,
+    disabled: pump['is-disabled'],
+    lastSeen: pump['last-seen'] ?? null,
+    pendingRetries: pump['pending-retries'] ?? 0,
+  };
+}
+
 /** Why an operation the pipe supports does not apply in the pump's current state (null: it applies). */
 export function notNow(op: OperationName, s: PumpState): string | null {
   switch (op) {

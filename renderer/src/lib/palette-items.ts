@@ -4,7 +4,7 @@
 import type { DatasetInfo, PipeInfo } from './types';
 import type { View } from './nav.svelte';
 import { VIEW_LIST, shortcutText } from './views';
-import { PUMP_OPERATIONS } from '../components/pipe-pump';
+import { PUMP_OPERATIONS, type PumpOperation } from '../components/pipe-pump';
 
 export interface PaletteItem {
   /** Stable across reloads: remembered as a recent item. */
@@ -27,7 +27,7 @@ export const PIPE_TABS: readonly [tab: string, label: string][] = [
 
 export interface PaletteActions {
   go(view: View, item?: string | null, tab?: string | null): void;
-  pump(pipe: string, operation: string, confirm: string | undefined): void;
+  pump(pipe: string, operation: PumpOperation): void;
   newPipe(): void;
   newSystem(): void;
   runTests(): void;
@@ -78,7 +78,7 @@ export function paletteItems(
     const supported = p.runtime['supported-operations'];
     for (const o of PALETTE_OPERATIONS) {
       if (!supported.includes(o.op)) continue;
-      items.push({ key: `pump:${id}:${o.op}`, kind: 'pump', label: `${o.op} ${id}`, hint: o.help, run: () => actions.pump(id, o.op, o.confirm) });
+      items.push({ key: `pump:${id}:${o.op}`, kind: 'pump', label: `${o.op} ${id}`, hint: o.help, run: () => actions.pump(id, o) });
     }
     items.push({ key: `history:${id}`, kind: 'action', label: `Config history of ${id}`, run: () => actions.go('config', id) });
   }
