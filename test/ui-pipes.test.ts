@@ -461,6 +461,33 @@ test('the run chart draws processed, changed, errors and durations of the runs i
   assert.equal(await page.locator('[data-testid="log-run-chart"]').getAttribute('data-max-processed'), '7', 'the Log tab has the chart too');
 });
 
+test('against a hub whose pipe list reports no last run (the hosted service), the list reads it from each visible pipe\'s execution log', async () => {
+  // The hosted service's pipe runtime has no `last-run` or `current-run`: take them out of this hub's answers.
+  const strip = async (route: import('playwright-core').Route): Promise<void> => {
+    const response = await route.fetch();
+    const pipes = (await response.json()) as { runtime: Record<string, unknown> }[];
+    for (const p of pipes) {
+      delete p.runtime['last-run'];
+      delete p.runtime['current-run'];
+    }
+    await route.fulfill({ response, json: pipes });
+  };
+  await page.route(/\/api\/pipes$/, strip);
+  try {
+    await page.goto(`${hub.url}/#/pipes`);
+    const broken = page.locator('tr[data-pipe="crew-broken"]');
+    await broken.getByTestId('pipe-last-run').filter({ hasText: /failed/ }).waitFor();
+    assert.match((await broken.getByTestId('pipe-last-run').getAttribute('title')) ?? '', /alan is not welcome/);
+    const names = page.locator('tr[data-pipe="crew-names"]');
+    const expected = (await pumpOf('crew-names'))['last-run'];
+    assert.ok(expected, 'crew-names has run');
+    await names.getByTestId('pipe-processed').filter({ hasText: String(expected.processed) }).waitFor();
+    assert.equal(await page.locator('tr[data-pipe="orders-in"]').getByTestId('pipe-last-run').textContent().then((t) => t?.trim()), 'never');
+  } finally {
+    await page.unroute(/\/api\/pipes$/, strip);
+  }
+});
+
 test('"New pipe" creates a pipe from a template and opens its Config tab', async () => {
   await toList();
   await page.getByTestId('new-pipe').click();

@@ -212,6 +212,24 @@ export function configGroup(original: Record<string, unknown>): string {
   return '';
 }
 
+/** The last finished run in execution-log entries read newest first (pump-completed / pump-failed), or null. */
+export function lastRunOfLog(newestFirst: readonly Record<string, unknown>[]): LastRun | null {
+  const e = newestFirst.find((x) => ['pump-completed', 'pump-failed'].includes(String(x['event_type'] ?? x['_id'])));
+  if (!e) return null;
+  const text = (k: string): string | undefined => (typeof e[k] === 'string' ? (e[k] as string) : undefined);
+  const num = (k: string): number | undefined => (typeof e[k] === 'number' ? (e[k] as number) : undefined);
+  return {
+    status: e['event_type'] === 'pump-failed' ? 'failed' : (text('status') ?? 'completed'),
+    start_time: text('start_time'),
+    end_time: text('end_time'),
+    processed: num('processed_entities'),
+    changes: num('changed_entities'),
+    errors: runErrors(e),
+    duration: num('duration'),
+    reason_why_stopped: text('reason_why_stopped') ?? null,
+  };
+}
+
 /** Errors of a finished run as the chart and the list count them. */
 export function runErrors(e: Record<string, unknown>): number {
   const n = (k: string): number => (typeof e[k] === 'number' && Number.isFinite(e[k]) ? (e[k] as number) : 0);
