@@ -13,6 +13,8 @@ export default defineConfig({
     target: 'es2022',
     // Monaco's editor chunk (~3.5 MB) is loaded only when a config editor opens; the first screen stays small.
     chunkSizeWarningLimit: 4000,
+    // The Svelte compiler is most of a build's time on purpose; the bundler's timing report is noise here.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   // Monaco's language workers split into chunks, which only module workers can load.
   worker: { format: 'es' },
