@@ -448,6 +448,14 @@ test('Follow shows entities written after the dataset was opened, at the end or 
   await hub.json('/datasets/live/entities', { method: 'POST', json: [{ _id: 'l5' }] });
   await waitFor('the new entity on top', async () => JSON.stringify(await shownIds()) === '["l5","l4","l3","l2","l1"]');
   await page.getByTestId('newest-first').uncheck();
+  await waitFirstId('l1');
+
+  // Without Follow, Refresh reads the rows again: a changed entity moves to the end (its old row is superseded).
+  await page.getByTestId('follow').uncheck();
+  await hub.json('/datasets/live/entities', { method: 'POST', json: [{ _id: 'l2', changed: true }] });
+  await page.getByTestId('refresh').click();
+  await waitFor('the refreshed rows', async () => JSON.stringify(await shownIds()) === '["l1","l3","l4","l5","l2"]');
+  await page.getByTestId('follow').check();
 });
 
 test('a subset by index, downloaded as CSV with progress and the columns explained', async () => {
