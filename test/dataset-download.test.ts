@@ -1,19 +1,50 @@
-// The explorer's download route (/desktop/datasets/<id>/download), over HTTP against the real hub.
+// The explorer's download routes (/desktop/datasets/<id>/download, and the ticketed /desktop/downloads the explorer
+// uses for progress), over HTTP against the real hub; a second hub plays a remote instance.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { ConnectionStore } from '../main/remote/connections.js';
+import { OsKeychain } from '../main/secrets/keychain.js';
 
 let hub: HubProcess;
+let remote: HubProcess | undefined;
+let store: ConnectionStore | undefined;
 
 before(async () => {
   hub = await startHub();
 });
 
 after(async () => {
-  await hub?.stop();
+  for (const c of store?.list() ?? []) await store!.remove(c.id);
+  await Promise.all([hub?.stop(), remote?.stop()]);
   if (hub) removeDir(hub.dataDir);
+  if (remote) removeDir(remote.dataDir);
 });
+
+interface Ticket {
+  id: string;
+  file: string;
+  url: string;
+  state: string;
+  bytes: number;
+  error?: string;
+}
+
+function desktop(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `Bearer ${hub.token}`);
+  if (init.json !== undefined) headers.set('content-type', 'application/json');
+  const { json, ...rest } = init;
+  return fetch(`${hub.url}${path.startsWith('/desktop') ? '' : '/desktop'}${path}`, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+}
+
+async function ticketFor(request: Record<string, unknown>): Promise<Ticket> {
+  const res = await desktop('/downloads', { method: 'POST', json: request });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text) as Ticket;
+}
 
 function download(path: string, token: string | null = hub.token): Promise<Response> {
   return fetch(`${hub.url}/desktop${path}`, token === null ? {} : { headers: { authorization: `Bearer ${token}` } });
@@ -144,4 +175,91 @@ test('a 100,000-entity CSV streams with bounded memory and correct quoting', asy
   assert.match(head, /"say ""hi"", then\nleave"/, 'quotes doubled, the field quoted');
   assert.match(tail, /r099999,99999,false,x+99999\r\n$/);
   assert.ok(growthMB < 64, `the hub's anonymous memory grew by ${growthMB.toFixed(1)} MB while sending a ${(bytes / 1e6).toFixed(0)} MB file`);
+});
+
+test('a ticketed download: checked first (errors in words, no file), then streamed with its bytes counted', async () => {
+  await hub.json('/datasets/tick/entities', { method: 'POST', json: [{ _id: 't1', n: 1 }, { _id: 't2', n: 2 }, { _id: 't3', _deleted: true }] });
+
+  const missing = await desktop('/downloads', { method: 'POST', json: { dataset: 'nope', format: 'csv' } });
+  assert.equal(missing.status, 404);
+  assert.match(((await missing.json()) as { error: string }).error, /dataset "nope" not found/);
+  const badSubset = await desktop('/downloads', { method: 'POST', json: { dataset: 'tick', format: 'json', subset: '["eq", "_S.n", 1]' } });
+  assert.equal(badSubset.status, 404, 'a subset without a declared index is refused before any file');
+  await badSubset.text();
+  const badFormat = await desktop('/downloads', { method: 'POST', json: { dataset: 'tick', format: 'xml' } });
+  assert.equal(badFormat.status, 400);
+  await badFormat.text();
+
+  const ticket = await ticketFor({ dataset: 'tick', format: 'json', deleted: false });
+  assert.equal(ticket.state, 'ready');
+  assert.equal(ticket.file, 'tick.json');
+  const file = await desktop(ticket.url);
+  assert.equal(file.status, 200);
+  assert.match(file.headers.get('content-disposition') ?? '', /attachment; filename="tick\.json"/);
+  const text = await file.text();
+  assert.deepEqual((JSON.parse(text) as { _id: string }[]).map((e) => e._id), ['t1', 't2'], 'deleted left out when asked');
+  let done: Ticket | undefined;
+  for (let i = 0; i < 100; i++) {
+    done = (await (await desktop(`/downloads/${ticket.id}`)).json()) as Ticket;
+    if (done.state === 'done') break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(done?.state, 'done');
+  assert.equal(done?.bytes, Buffer.byteLength(text), 'the bytes counted are the bytes sent');
+
+  const again = await desktop(ticket.url);
+  assert.equal(again.status, 410, 'a ticket serves one download');
+  assert.match(((await again.json()) as { error: string }).error, /already started/);
+  const unknown = await desktop('/downloads/no-such-ticket');
+  assert.equal(unknown.status, 404);
+  await unknown.text();
+
+  // The dataset deleted between the check and the fetch: the file request fails in words, and so does the ticket.
+  const late = await ticketFor({ dataset: 'tick', format: 'csv' });
+  await hub.fetch('/datasets/tick', { method: 'DELETE' });
+  const gone = await desktop(late.url);
+  assert.equal(gone.status, 404);
+  assert.equal(gone.headers.get('content-disposition'), null, 'an error is not offered as a file');
+  await gone.text();
+  const failed = (await (await desktop(`/downloads/${late.id}`)).json()) as Ticket;
+  assert.equal(failed.state, 'failed');
+  assert.match(failed.error ?? '', /dataset "tick" not found/);
+});
+
+test('a remote instance\'s dataset downloads through the host as JSON and as CSV, paged', async () => {
+  remote = await startHub();
+  store = new ConnectionStore(hub.dataDir, new OsKeychain());
+  const conn = (await store.add({ kind: 'instance', label: 'Staging', url: remote.api, token: remote.token })).id;
+  // More than one page of the host's remote reads (1000), with a key that first appears late.
+  const entities = Array.from({ length: 2500 }, (_, i) => ({ _id: `r${String(i).padStart(4, '0')}`, n: i, ...(i >= 1500 ? { late: true } : {}) }));
+  await remote.json('/datasets/far/entities', { method: 'POST', json: entities });
+  await remote.json('/datasets/far/entities', { method: 'POST', json: [{ _id: 'r0001', _deleted: true }] });
+
+  const missing = await desktop('/downloads', { method: 'POST', json: { dataset: 'nope', format: 'json', connection: conn } });
+  assert.equal(missing.status, 404);
+  assert.match(((await missing.json()) as { detail: string }).detail, /Staging has no such dataset/);
+
+  const json = await ticketFor({ dataset: 'far', format: 'json', connection: conn });
+  const all = (await (await desktop(json.url)).json()) as { _id: string; _deleted?: boolean }[];
+  assert.equal(all.length, 2500, 'the latest version of each entity, deleted included');
+  assert.equal(all.find((e) => e._id === 'r0001')?._deleted, true);
+
+  const csvTicket = await ticketFor({ dataset: 'far', format: 'csv', connection: conn });
+  const res = await desktop(csvTicket.url);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
+  const csv = await res.text();
+  const lines = csv.split('\r\n').filter((l) => l !== '');
+  assert.equal(lines[0], '_id,n', 'columns from the first 1000 entities, as for a local dataset');
+  assert.equal(lines.length, 1 + 2499, 'every entity but the deleted one, across pages');
+  assert.equal(lines[1], 'r0000,0');
+  assert.equal(lines[lines.length - 1], 'r2499,2499');
+  assert.ok(!csv.includes(remote.token), 'the token never reaches the file');
+  let state: Ticket | undefined;
+  for (let i = 0; i < 100; i++) {
+    state = (await (await desktop(`/downloads/${csvTicket.id}`)).json()) as Ticket;
+    if (state.state === 'done') break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(state?.bytes, Buffer.byteLength(csv));
 });

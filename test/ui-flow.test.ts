@@ -126,10 +126,13 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   await page.getByRole('button', { name: 'Find' }).click();
   await page.getByTestId('entity-json').filter({ hasText: /PERSON SEVEN/ }).waitFor();
   await page.getByTestId('versions').locator('tbody tr').nth(1).waitFor();
-  const diff = (await page.getByTestId('diff').textContent()) ?? '';
-  assert.match(diff, /^- {3}"name": "PERSON 7"$/m, `the old name is removed:\n${diff}`);
-  assert.match(diff, /^\+ {3}"name": "PERSON SEVEN"$/m, 'the new name is added');
-  assert.match(diff, /HELLO Tromsø/);
+  // The history compares the latest version with the one before it, side by side.
+  const diff = page.getByTestId('text-diff');
+  const removed = (await diff.locator('td[data-op="-"]').allTextContents()).join('\n');
+  const added = (await diff.locator('td[data-op="+"]').allTextContents()).join('\n');
+  assert.match(removed, /^ {2}"name": "PERSON 7"$/m, `the old name is removed:\n${removed}`);
+  assert.match(added, /^ {2}"name": "PERSON SEVEN"$/m, `the new name is added:\n${added}`);
+  assert.match(added, /HELLO Tromsø/);
   await page.screenshot({ path: join(shots, 'flow-entity-history.png'), fullPage: true });
 
   // 7. Ctrl+K reaches the pipe again, on the tab named in the URL.

@@ -17,14 +17,16 @@
  *                   meant for BENCH_ENTITIES=1000000).
  *   6. dtl       - in this process, a realistic DTL rule set compiled once and run over the same entities, against a
  *                   hand-written TS function doing the same work (test/bench/dtl-bench.ts); target >= 0.3x.
- *   8. ui        - the dataset explorer in Chromium on its own hub (test/bench/ui-bench.ts): time from navigation to
- *                   the first rows (target < 1 s) and the longest main-thread task while scrolling (target < 100 ms).
+ *   8. ui        - the dataset explorer in Chromium on its own hub with UI_BENCH_ENTITIES entities (default 1,000,000,
+ *                   whatever BENCH_ENTITIES says; test/bench/ui-bench.ts): time from navigation to the first rows
+ *                   (target < 1 s) and the longest main-thread task while scrolling far into it and after the
+ *                   Newest first, Show deleted and subset toggles (target < 100 ms).
  * Also logs the CPU seconds of the baseline and of the hub in each phase, and the load average: on a shared machine
  * wall-clock rates swing, CPU seconds much less.
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
  * (HTTP errors, count mismatches, a re-post that wrote something).
  *
- * Optional environment: BENCH_ENTITIES (count), BENCH_HUB_NODE_ARGS (extra node flags for the hub child, e.g.
+ * Optional environment: BENCH_ENTITIES (count), UI_BENCH_ENTITIES (the explorer's dataset), BENCH_HUB_NODE_ARGS (extra node flags for the hub child, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_KEEP=1 (keep the temp dirs). The JSON includes each phase's start/end
  * on the monotonic clock (microseconds, the clock V8 stamps .cpuprofile samples with) so a profile can be cut by phase.
  */
@@ -37,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
-import { runUiBench, uiBenchRows, type UiBenchResult } from './ui-bench.js';
+import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
@@ -488,9 +490,12 @@ async function main(): Promise<number> {
     if (exit !== 0) problems.push(`the hub exited with ${exit} after SIGTERM`);
 
     // 8. The dataset explorer in Chromium, on a hub of its own (test/bench/ui-bench.ts), after the hub above stopped.
-    const ui: UiBenchResult = await runUiBench(count);
+    const ui: UiBenchResult = await runUiBench(uiBenchCount());
     problems.push(...ui.problems);
-    console.log(`dataset explorer: first rows after ${ui.firstRowsMs.toFixed(0)} ms, longest task while scrolling to row ${ui.rowsScrolled} ${ui.longestScrollTaskMs.toFixed(0)} ms`);
+    console.log(
+      `dataset explorer (${fmtInt(ui.entities)} entities): first rows after ${ui.firstRowsMs.toFixed(0)} ms, longest task while scrolling to row ${ui.rowsScrolled} ${ui.longestScrollTaskMs.toFixed(0)} ms; ` +
+        ui.toggles.map((t) => `${t.label} ${t.longestTaskMs.toFixed(0)} ms`).join(', '),
+    );
     const peakKB = Math.max(startedKB, beforePullKB, afterPullKB, ...samples.map((s) => s.kB));
     const duringPull = samples.filter((s) => s.t >= pullWall0 && s.t <= pullWall1).map((s) => s.kB);
     const pullPeakKB = Math.max(beforePullKB, afterPullKB, ...duringPull);

@@ -7,6 +7,7 @@ import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 import type { JsonObject } from '../../../hub-core/json.js';
+import type { Dataset, DatasetInfo } from '../../../hub-core/dataset-log.js';
 
 const datasetParams = {
   type: 'object',
@@ -49,12 +50,12 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
 
   app.get<{ Querystring: { verbose?: boolean } }>('/datasets', {
     schema: { tags, summary: 'List datasets', querystring: { type: 'object', properties: { verbose: bool } }, response: replies({ 200: { type: 'array', items: anyObject } }) },
-    handler: async () => hub.datasets.list().map((d) => withCacheInfo(d.info())),
+    handler: async () => hub.datasets.list().map((d) => withCacheInfo(withLastChange(d))),
   });
 
   app.get<{ Params: DatasetParams }>('/datasets/:dataset_id', {
     schema: { tags, summary: 'Dataset information', params: datasetParams, response: replies({ 200: anyObject }) },
-    handler: async (req) => withCacheInfo(hub.datasets.require(req.params.dataset_id).info()),
+    handler: async (req) => withCacheInfo(withLastChange(hub.datasets.require(req.params.dataset_id))),
   });
 
   app.delete<{ Params: DatasetParams }>('/datasets/:dataset_id', {
@@ -209,6 +210,13 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       return sampleSchema(sample, req.query.keys_only === true);
     },
   });
+}
+
+/** The dataset's information plus `last-change`: the time of its newest log entry (null while empty). */
+function withLastChange(ds: Dataset): DatasetInfo & { 'last-change': string | null } {
+  const [newest] = ds.read({ reverse: true, limit: 1 });
+  const ts = newest?._ts;
+  return { ...ds.info(), 'last-change': typeof ts === 'number' ? new Date(Math.floor(ts / 1000)).toISOString() : null };
 }
 
 export function withCacheInfo<T extends object>(info: T): T & { cached_response_info: { age: number; timestamp: string } } {

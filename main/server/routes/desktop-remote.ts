@@ -19,7 +19,7 @@ interface ConnParams {
   conn: string;
 }
 
-async function instanceOf(ctx: DesktopContext, id: string): Promise<{ connection: Connection; token: string }> {
+export async function instanceOf(ctx: DesktopContext, id: string): Promise<{ connection: Connection; token: string }> {
   const connection = ctx.connections.get(id);
   if (!connection || connection.kind !== 'instance') throw notFound(`instance connection ${JSON.stringify(id)}`, 'add the instance under Remote first');
   let token: string | null;
