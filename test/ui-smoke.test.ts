@@ -41,7 +41,7 @@ test('the one-time login link opens the UI, which lists pipes and datasets from 
   await page.getByTestId('pipes').getByText('people').first().waitFor();
   await page.screenshot({ path: join(shots, 'pipes.png') });
   await page.getByRole('button', { name: /Datasets/ }).click();
-  await page.getByRole('button', { name: 'people' }).click();
+  await page.getByRole('button', { name: 'people', exact: true }).click();
   await page.getByTestId('entities').filter({ hasText: 'Ada Lovelace' }).waitFor();
   const entities = await page.getByTestId('entities').textContent();
   assert.match(entities ?? '', /Alan Turing/);
