@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -59,9 +59,7 @@ before(async () => {
   // A dataset named like the hub's own logs: hidden from the list until asked for.
   await hub.json(`/datasets/${encodeURIComponent('system:demo-log')}/entities`, { method: 'POST', json: [{ _id: 'run-1' }] });
   page = await browser.newPage({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
 });
 
 after(async () => {

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -25,9 +25,7 @@ before(async () => {
   await hub.json('/datasets/people/entities', { method: 'POST', json: people });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
   await page.getByTestId('new-pipe').waitFor();
 });
 

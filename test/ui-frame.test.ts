@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -40,9 +40,7 @@ before(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
   await page.getByTestId('pipes').getByText('shout').first().waitFor();
 });
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 import type { DatasetInfo } from '../hub-core/dataset-log.js';
 import type { PipeInfo } from '../hub-core/pipes.js';
 import type * as FlowModelModule from '../renderer/src/lib/flow-model.js';
@@ -64,9 +64,7 @@ before(async () => {
   });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
 });
 
 after(async () => {

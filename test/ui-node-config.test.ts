@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -39,9 +39,7 @@ before(async () => {
   await hub.json('/pipes/alpha/config', { method: 'PUT', json: alpha('hi there') });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
   await page.goto(`${hub.url}/#/config`);
   await page.getByTestId('config-summary').filter({ hasText: /2 pipes/ }).waitFor();
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { AsyncEntry } from '@napi-rs/keyring';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 import { startPortal, defaultPortalSeed, type PortalServer, type PortalUser } from './helpers/portal-server.js';
 
 let hub: HubProcess;
@@ -47,9 +47,7 @@ before(async () => {
   // The machine running the suite is shared; give slow moments room without hiding real failures.
   page.setDefaultTimeout(60_000);
   page.on('dialog', (d) => void d.accept());
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
   await page.waitForLoadState('networkidle');
   await page.goto(`${hub.url}/#/remote`);
   await page.getByTestId('portal-connections').waitFor();

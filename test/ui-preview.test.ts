@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -32,9 +32,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
   await page.getByTestId('pipes').getByText('shout').first().waitFor();
 });
 

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 import { ConnectionStore } from '../main/remote/connections.js';
 import { OsKeychain } from '../main/secrets/keychain.js';
 
@@ -36,9 +36,7 @@ before(async () => {
     ],
   });
   page = await browser.newPage();
-  const m = /one-time link: (\S+)/.exec(local.output());
-  assert.ok(m, `serve printed a login link:\n${local.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, local);
   await page.goto(`${local.url}/#/remote`);
 });
 

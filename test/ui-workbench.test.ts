@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -35,9 +35,7 @@ before(async () => {
   });
   await hub.json('/systems', { method: 'POST', json: [{ _id: 'crm', type: 'system:url', base_url: 'http://crm.invalid/api' }] });
   page = await browser.newPage();
-  const m = /one-time link: (\S+)/.exec(hub.output());
-  assert.ok(m, `serve printed a login link:\n${hub.output()}`);
-  await page.goto(m[1]!);
+  await signIn(page, hub);
   await page.getByTestId('pipes').getByText('shout').first().waitFor();
 });
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 import type { WorkspaceTestReport } from '../main/server/workspace-test-run.js';
 
 const PROJECTS = join(REPO, 'test', 'fixtures', 'projects');
@@ -180,9 +180,7 @@ describe('the Tests view', () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const m = /one-time link: (\S+)/.exec(hub.output());
-      assert.ok(m, hub.output());
-      await page.goto(m[1]!);
+      await signIn(page, hub);
       await page.goto(`${hub.url}/#/tests`);
       await page.getByTestId('test-list').getByText('items-out').waitFor();
 

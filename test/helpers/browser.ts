@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { HubProcess } from './hub-process.js';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -11,4 +12,11 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+}
+
+/** Sign `page` in to the hub's UI with the one-time login link `datahub serve` printed. */
+export async function signIn(page: Page, hub: Pick<HubProcess, 'output'>): Promise<void> {
+  const m = /one-time link: (\S+)/.exec(hub.output());
+  if (!m) throw new Error(`serve printed no login link:\n${hub.output()}`);
+  await page.goto(m[1]!);
 }
