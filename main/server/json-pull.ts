@@ -12,8 +12,8 @@ export function setPullHeaders(reply: FastifyReply, dataset: Dataset, filtered =
   if (row.completeness !== null) void reply.header('X-Dataset-Completeness', String(row.completeness));
 }
 
-/** A JSON array streamed from pages that are already comma-joined JSON texts. */
-export function sendJsonText(reply: FastifyReply, pages: Iterable<string>): FastifyReply {
+/** A JSON array as a byte stream, from pages that are already comma-joined JSON texts. */
+export function jsonArrayReadable(pages: Iterable<string>): Readable {
   function* chunks(): Generator<string> {
     let first = true;
     yield '[';
@@ -23,7 +23,12 @@ export function sendJsonText(reply: FastifyReply, pages: Iterable<string>): Fast
     }
     yield ']';
   }
-  return reply.type('application/json; charset=utf-8').send(Readable.from(chunks(), { objectMode: false, highWaterMark: 1 << 16 }));
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 << 16 });
+}
+
+/** A JSON array streamed from pages that are already comma-joined JSON texts. */
+export function sendJsonText(reply: FastifyReply, pages: Iterable<string>): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(jsonArrayReadable(pages));
 }
 
 /**

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { bool, replies, str } from '../schemas.js';
-import { eager } from '../json-pull.js';
+import { eager, jsonArrayReadable } from '../json-pull.js';
 import { csvReadable } from '../formats/csv.js';
 import { ROW_STREAM_PAGE } from '../formats/columns.js';
 import type { Dataset, ReadOptions } from '../../../hub-core/dataset-log.js';
@@ -46,17 +46,7 @@ function readOptions(format: 'json' | 'csv', deleted: boolean, subset: string | 
  */
 function localFile(dataset: Dataset, format: 'json' | 'csv', options: ReadOptions): Readable {
   if (format === 'csv') return csvReadable(eager(dataset.readJson({ ...options, pageSize: ROW_STREAM_PAGE })));
-  const pages = eager(dataset.readJsonText(options));
-  function* chunks(): Generator<string> {
-    let first = true;
-    yield '[';
-    for (const page of pages) {
-      yield first ? page : ',' + page;
-      first = false;
-    }
-    yield ']';
-  }
-  return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 << 16 });
+  return jsonArrayReadable(eager(dataset.readJsonText(options)));
 }
 
 const DESCRIPTION =
