@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import type { DatasetInfo } from '../hub-core/dataset-log.js';
@@ -200,6 +200,30 @@ test('a run that fails while the graph is open turns its pipe red without a relo
   // A run far shorter than the poll interval: the graph sees it in the pipe's execution log.
   await hub.json('/pipes/flaky/pump', { method: 'POST', json: { operation: 'start' } });
   await page.locator('[data-key="pipe:flaky"][data-status="failed"]').waitFor({ timeout: 20_000 });
+});
+
+test('against a hub whose pipe list reports no last run (the hosted service), failures are read from the execution logs', async () => {
+  const strip = async (route: Route): Promise<void> => {
+    const response = await route.fetch();
+    const pipes = (await response.json()) as { runtime: Record<string, unknown> }[];
+    for (const p of pipes) delete p.runtime['last-run'];
+    await route.fulfill({ response, json: pipes });
+  };
+  await page.route(/\/api\/pipes$/, strip);
+  try {
+    const hosted = { _id: 'hosted', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'z' }] }, transform: dtl([['if', true, ['fail!', 'no']]]), pump: { mode: 'manual' } };
+    await hub.json('/pipes', { method: 'POST', json: [hosted] });
+    await page.goto(`${hub.url}/#/graph`);
+    await page.reload();
+    await page.locator('[data-key="pipe:fails"][data-status="failed"]').waitFor();
+    const node = page.locator('[data-key="pipe:hosted"]');
+    await node.waitFor();
+    assert.notEqual(await node.getAttribute('data-status'), 'failed', 'it has not run yet');
+    await hub.json('/pipes/hosted/pump', { method: 'POST', json: { operation: 'start' } });
+    await page.locator('[data-key="pipe:hosted"][data-status="failed"]').waitFor({ timeout: 20_000 });
+  } finally {
+    await page.unroute(/\/api\/pipes$/, strip);
+  }
 });
 
 test("a pipe's Graph tab shows its neighbourhood only", async () => {
