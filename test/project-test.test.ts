@@ -170,6 +170,17 @@ describe('datahub test and datahub run', () => {
     assert.match(cwd.stdout, /^4 passed, 0 failed$/m);
   });
 
+  test('the sample workspace a first start opens passes its own tests: a conditional source, a hops join, typed values', async () => {
+    const sample = await runCli(['test', join(REPO, 'resources', 'sample-workspace')]);
+    assert.equal(sample.code, 0, sample.stdout + sample.stderr);
+    for (const name of ['customer-orders', 'orders', 'people-enriched']) assert.match(sample.stdout, new RegExp(`^✔ ${name}$`, 'm'));
+    assert.match(sample.stdout, /^3 passed, 0 failed$/m);
+    const joined = JSON.parse(readFileSync(join(REPO, 'resources', 'sample-workspace', 'node', 'expected', 'customer-orders.json'), 'utf8')) as JsonObject[];
+    const ada = joined.find((e) => e['_id'] === 'ada');
+    assert.equal(ada?.['order_count'], 2, "Ada's two orders joined from the orders dataset");
+    assert.equal(ada?.['total'], '~f149.40');
+  });
+
   test('a project with conditional test alternatives ($ENV(node-env) from test-env.json), a merge source, typed values and namespaced identifiers passes', async () => {
     const crm = await runCli(['test', join(PROJECTS, 'crm')]);
     assert.equal(crm.code, 0, crm.stdout + crm.stderr);

@@ -24,7 +24,8 @@ const crew = [
   { _id: 'edsger', name: 'Edsger Dijkstra' },
 ];
 
-const BIG = 50_000;
+// A run of one entity per batch over this many: long enough (tens of seconds on a fast machine) to watch and stop.
+const BIG = 200_000;
 
 interface PumpInfo {
   'is-running': boolean;
@@ -44,7 +45,7 @@ before(async () => {
   hub = await startHub();
   browser = await launchChromium();
   await hub.json('/datasets/crew/entities', { method: 'POST', json: crew });
-  await hub.json('/datasets/big/entities', { method: 'POST', json: Array.from({ length: BIG }, (_, i) => ({ _id: `b${String(i).padStart(5, '0')}`, n: i })) });
+  await hub.json('/datasets/big/entities', { method: 'POST', json: Array.from({ length: BIG }, (_, i) => ({ _id: `b${String(i).padStart(6, '0')}`, n: i })) });
   await hub.json('/pipes', {
     method: 'POST',
     json: [
@@ -67,7 +68,7 @@ before(async () => {
       },
       { _id: 'orders-in', type: 'pipe', metadata: { '$config-group': 'shop' }, source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'orders' } },
       { _id: 'crew-scheduled', type: 'pipe', source: { type: 'dataset', dataset: 'crew' }, pump: { schedule_interval: 3600 } },
-      // One entity per batch over 50,000: a run of several seconds that leaves the hub responsive, to watch and stop.
+      // One entity per batch over BIG entities: a long run that leaves the hub responsive, to watch and stop.
       { _id: 'big-slow', type: 'pipe', source: { type: 'dataset', dataset: 'big' }, batch_size: 1, pump: { mode: 'manual' } },
     ],
   });
