@@ -74,6 +74,8 @@ export interface PreviewSource {
   readonly id: string;
   sampleMode: 'source' | 'custom';
   sampleText: string;
+  readonly sampleSize: number;
+  useSource(size: number): void;
   previewBody(): { ok: true; body: unknown } | { ok: false; problem: string };
 }
 
@@ -81,7 +83,12 @@ export interface PreviewSource {
  * A runner that follows the draft for the life of the calling component: every change of the draft or its sample
  * asks again (debounced); a sample read from the source is shown as the sample text. Call during component setup.
  */
-export function followDraft(draft: PreviewSource): { runner: PreviewRunner; problem: () => string | null } {
+export function followDraft(draft: PreviewSource): {
+  runner: PreviewRunner;
+  problem: () => string | null;
+  /** Read the sample from the source again, `size` entities (answers the size the draft settled on). */
+  loadFromSource: (size: number) => number;
+} {
   const runner = new PreviewRunner(draft.id);
   let problem = $state<string | null>(null);
   $effect(() => {
@@ -98,5 +105,11 @@ export function followDraft(draft: PreviewSource): { runner: PreviewRunner; prob
     }
   });
   $effect(() => () => runner.dispose());
-  return { runner, problem: () => problem };
+  const loadFromSource = (size: number): number => {
+    draft.useSource(size);
+    const b = draft.previewBody();
+    if (b.ok) runner.refresh(b.body);
+    return draft.sampleSize;
+  };
+  return { runner, problem: () => problem, loadFromSource };
 }
