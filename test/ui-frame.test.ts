@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { seedCrew } from './helpers/crew.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -18,25 +19,10 @@ const shots = join(REPO, 'test-results', 'screenshots');
 before(async () => {
   mkdirSync(shots, { recursive: true });
   hub = await startHub();
-  await hub.json('/datasets/crew-members/entities', {
-    method: 'POST',
-    json: [{ _id: 'ada', name: 'Ada Lovelace' }, { _id: 'alan', name: 'Alan Turing' }, { _id: 'grace', name: 'Grace Hopper' }],
-  });
-  await hub.json('/pipes', {
-    method: 'POST',
-    json: [
-      {
-        _id: 'shout',
-        type: 'pipe',
-        source: { type: 'dataset', dataset: 'crew-members' },
-        transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['upper', '_S.name']]] } },
-        pump: { mode: 'manual' },
-      },
-      { _id: 'embedded-one', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'e1' }] }, pump: { mode: 'manual' } },
-      { _id: 'frozen', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'f1' }] }, pump: { mode: 'off' } },
-    ],
-  });
-  await hub.json('/systems', { method: 'POST', json: [{ _id: 'crm', type: 'system:url', base_url: 'http://crm.invalid/api' }] });
+  await seedCrew(hub, [
+    { _id: 'embedded-one', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'e1' }] }, pump: { mode: 'manual' } },
+    { _id: 'frozen', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'f1' }] }, pump: { mode: 'off' } },
+  ]);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page.on('pageerror', (e) => pageErrors.push(String(e)));

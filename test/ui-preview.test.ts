@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { CREW } from './helpers/crew.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -24,10 +25,7 @@ before(async () => {
   mkdirSync(shots, { recursive: true });
   hub = await startHub();
   browser = await launchChromium();
-  await hub.json('/datasets/crew-members/entities', {
-    method: 'POST',
-    json: [{ _id: 'ada', name: 'Ada Lovelace' }, { _id: 'alan', name: 'Alan Turing' }, { _id: 'grace', name: 'Grace Hopper' }],
-  });
+  await hub.json('/datasets/crew-members/entities', { method: 'POST', json: CREW });
   await hub.json('/pipes', { method: 'POST', json: [PIPE] });
   context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
   page = await context.newPage();

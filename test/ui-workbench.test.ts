@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { seedCrew } from './helpers/crew.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -17,23 +18,7 @@ before(async () => {
   mkdirSync(shots, { recursive: true });
   hub = await startHub();
   browser = await launchChromium();
-  await hub.json('/datasets/crew-members/entities', {
-    method: 'POST',
-    json: [{ _id: 'ada', name: 'Ada Lovelace' }, { _id: 'alan', name: 'Alan Turing' }, { _id: 'grace', name: 'Grace Hopper' }],
-  });
-  await hub.json('/pipes', {
-    method: 'POST',
-    json: [
-      {
-        _id: 'shout',
-        type: 'pipe',
-        source: { type: 'dataset', dataset: 'crew-members' },
-        transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['upper', '_S.name']]] } },
-        pump: { mode: 'manual' },
-      },
-    ],
-  });
-  await hub.json('/systems', { method: 'POST', json: [{ _id: 'crm', type: 'system:url', base_url: 'http://crm.invalid/api' }] });
+  await seedCrew(hub);
   page = await browser.newPage();
   await signIn(page, hub);
   await page.getByTestId('pipes').getByText('shout').first().waitFor();
