@@ -13,6 +13,7 @@ export function focusPast(widget: HTMLElement, backwards: boolean): void {
   const scope = widget.closest('dialog[open]') ?? document.body;
   const all = [...scope.querySelectorAll<HTMLElement>(TABBABLE)].filter((el) => !widget.contains(el) && tabbable(el));
   const following = (el: HTMLElement): boolean => (widget.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
-  const target = backwards ? all.filter((el) => !following(el)).at(-1) : all.find(following);
+  // Past the last stop of the page it goes round to the first, as Tab does in the desktop app's window.
+  const target = backwards ? (all.filter((el) => !following(el)).at(-1) ?? all.at(-1)) : (all.find(following) ?? all[0]);
   target?.focus();
 }
