@@ -12,7 +12,7 @@ import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import type { NamespaceSettings } from './dtl/functions/identifiers.js';
+import type { NamespaceSettings } from './dtl/index.js';
 
 export const NODE_VERSION = '0.1.0';
 

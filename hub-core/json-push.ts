@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 import type { PipeRegistry } from './pipes.js';
 import { prepareEntity, PreparedEntities, type PreparedEntity } from './entity.js';
 import type { ConfigEntity } from './config-store.js';
-import { DtlRuntimeError } from './dtl/context.js';
+import { DtlRuntimeError } from './dtl/index.js';
 import type { JsonObject } from './json.js';
 import { HubError, badRequest, conflict } from './errors.js';
 import type { WriteResult } from './dataset-log.js';

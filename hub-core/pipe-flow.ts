@@ -10,8 +10,7 @@
 
 import type { JsonObject } from './json.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
-import { addEntityIds, type NamespaceSettings } from './dtl/functions/identifiers.js';
-import type { DtlDict } from './dtl/values.js';
+import { addEntityIds, type NamespaceSettings, type DtlDict } from './dtl/index.js';
 
 export type SinkStep = (entity: JsonObject) => JsonObject;
 

@@ -7,11 +7,10 @@ import type { ConfigEntity } from './config-store.js';
 import type { PipeDryRun } from './pump-runner.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { pipeConfigErrors } from './pipes.js';
-import { hasErrors, type ConfigError } from './pipe-config.js';
-import { DtlRuntimeError } from './dtl/context.js';
+import { hasErrors, type ConfigError } from './config-error.js';
+import { DtlRuntimeError, type CompiledTransform } from './dtl/index.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import type { CompiledTransform } from './dtl/transform.js';
 
 export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
 export type PipeStage = (typeof PIPE_STAGES)[number];

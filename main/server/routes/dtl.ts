@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { anyObject, replies } from '../schemas.js';
-import { functionCatalogue } from '../../../hub-core/dtl/catalogue.js';
-import { compileTransform, type CompiledTransform } from '../../../hub-core/dtl/transform.js';
-import { childPath } from '../../../hub-core/dtl/compiler.js';
-import { DtlRuntimeError } from '../../../hub-core/dtl/context.js';
+import { functionCatalogue, compileTransform, childPath, DtlRuntimeError, type CompiledTransform } from '../../../hub-core/dtl/index.js';
 import { DatasetLookup } from '../../../hub-core/dataset-lookup.js';
 import { isJsonObject, type JsonObject } from '../../../hub-core/json.js';
 import { badRequest } from '../../../hub-core/errors.js';

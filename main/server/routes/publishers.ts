@@ -8,8 +8,7 @@ import { ROW_STREAM_PAGE } from '../formats/columns.js';
 import { xlsxReadable, linkedXlsxReadable } from '../formats/xlsx.js';
 import { xmlReadable } from '../formats/xml.js';
 import type { Dataset, ReadOptions } from '../../../hub-core/dataset-log.js';
-import { compileTransform, type CompiledTransform } from '../../../hub-core/dtl/transform.js';
-import { DtlCompileError } from '../../../hub-core/dtl/context.js';
+import { compileTransform, DtlCompileError, type CompiledTransform } from '../../../hub-core/dtl/index.js';
 import { DatasetLookup } from '../../../hub-core/dataset-lookup.js';
 import type { JsonObject } from '../../../hub-core/json.js';
 
