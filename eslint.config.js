@@ -31,7 +31,7 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'hub-core runs without Electron' }],
           patterns: [
             upward('hub-core may not import the host process or the UI', 'main', 'renderer'),
-            { group: ['fastify', '@fastify/*', 'electron', 'electron/*'], message: 'hub-core has no HTTP server and no Electron' },
+            { group: ['fastify', '@fastify/*', 'electron', 'electron/*', 'electron-updater'], message: 'hub-core has no HTTP server and no Electron' },
           ],
         },
       ],
@@ -45,7 +45,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'only main/electron/ imports electron' }],
+          paths: [
+            { name: 'electron', message: 'only main/electron/ imports electron' },
+            { name: 'electron-updater', message: 'only main/electron/ imports electron-updater (it loads electron)' },
+          ],
           patterns: [upward('main may not import the renderer', 'renderer'), { group: ['electron/*'], message: 'only main/electron/ imports electron' }],
         },
       ],
