@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
-import { bool, int, replies } from '../schemas.js';
+import { bool, int, replies, str } from '../schemas.js';
+import { namespaceRelations } from '../../../hub-core/dataset-relations.js';
 
 const params = {
   type: 'object',
@@ -101,5 +102,24 @@ export async function datasetProfileRoutes(app: FastifyInstance, { hub }: RouteC
       response: replies({ 200: { type: 'object', properties: { cancelled: bool } } }),
     },
     handler: async (req) => ({ cancelled: hub.profiles.cancel(req.params.dataset_id) }),
+  });
+
+  app.get<{ Params: Params; Querystring: { path: string } }>('/datasets/:dataset_id/relations', {
+    schema: {
+      tags,
+      summary: 'Where the namespaced identifiers of a property point, and how many resolve',
+      params,
+      querystring: { type: 'object', required: ['path'], properties: { path: { ...str, description: 'a profile path: a.b, a[]' } } },
+      response: replies({
+        200: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { namespace: str, datasets: { type: 'array', items: str }, values: int, resolved: int, unresolved: { type: 'array', items: str } },
+          },
+        },
+      }),
+    },
+    handler: async (req) => namespaceRelations(hub.datasets, hub.pipes, req.params.dataset_id, req.query.path),
   });
 }
