@@ -5,10 +5,13 @@ import { isJsonObject, type JsonValue } from './json.js';
 
 export type PipeRuntimeState = 'running' | 'disabled' | 'finished' | 'failed' | 'stopped' | null;
 
-/** Running wins; then a pump the schedule does not run; then how the last run ended; null before the first run. */
-export function pipeRuntimeState(running: boolean, disabled: boolean, lastRun: JsonValue | undefined): PipeRuntimeState {
+/**
+ * Running wins; then a pump switched off (the `disable` operation, or mode "off"); then how the last run ended; null
+ * before the first run. A manual pump is not "disabled": it runs when asked.
+ */
+export function pipeRuntimeState(running: boolean, switchedOff: boolean, lastRun: JsonValue | undefined): PipeRuntimeState {
   if (running) return 'running';
-  if (disabled) return 'disabled';
+  if (switchedOff) return 'disabled';
   if (!isJsonObject(lastRun)) return null;
   switch (lastRun['status']) {
     case 'completed':

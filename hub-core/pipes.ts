@@ -139,7 +139,7 @@ export class PipeRegistry {
         dependencies: pipeDependencies(effective),
         queues: pumps ? pumps.queues(id, effective) : {},
         'supported-operations': pumps ? pumps.supportedOperations(effective) : [],
-        state: pipeRuntimeState(running, disabled, summary['last-run']),
+        state: pipeRuntimeState(running, pump['mode'] === 'off' || (pump['mode'] === 'scheduled' && disabled), summary['last-run']),
         ...summary,
       },
     };

@@ -19,7 +19,7 @@ import { DtlRuntimeError } from './dtl/context.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
-import { substituteVariables } from './config-variables.js';
+import { envSignature, substituteEnv, substituteVariables } from './config-variables.js';
 import { TrackingLookup, changedKeys, trackedDatasets, type Dependency } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import { sinkStep, type SinkStep } from './pipe-flow.js';
@@ -242,6 +242,7 @@ export class PumpRunner {
     tracked: boolean,
     configPath = '$.transform',
   ): { compiled: CompiledTransform; tracking: TrackingLookup | undefined } {
+    transform = substituteEnv(transform, (name) => this.envLookup(name), configPath);
     const source = isJsonObject(config['source']) ? config['source'] : {};
     const sourceDataset = source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
     const namespaces = this.namespaceSettings?.(config._id);
@@ -276,7 +277,7 @@ export class PumpRunner {
   transformFor(config: ConfigEntity): CompiledTransform | undefined {
     const transform = config['transform'];
     if (transform === undefined) return undefined;
-    const key = JSON.stringify(transform) + JSON.stringify(this.namespaceSettings?.(config._id) ?? null);
+    const key = JSON.stringify(transform) + JSON.stringify(this.namespaceSettings?.(config._id) ?? null) + envSignature(transform, (name) => this.envLookup(name));
     const cached = this.transforms.get(config._id);
     if (cached && cached.key === key) return cached.compiled;
     const { compiled, tracking } = this.compile(config, transform, true);

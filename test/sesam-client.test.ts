@@ -51,7 +51,7 @@ describe('the node as the sesam client sees it', () => {
     assert.equal(((await res.json()) as { status: Json }).status['developer_mode'], true);
   });
 
-  test('every pipe in GET /pipes has runtime.state: null before its first run, then how its runs end', async () => {
+  test('every pipe in GET /pipes has runtime.state: null before its first run, then how its runs end, "disabled" when switched off', async () => {
     await hub.json('/pipes', {
       method: 'POST',
       json: [
@@ -64,13 +64,44 @@ describe('the node as the sesam client sees it', () => {
     const pipes = await hub.json<ClientPipe[]>('/pipes');
     for (const p of pipes) assert.ok('state' in p.runtime, `${p._id} has runtime.state`);
     assert.equal(await state('st-ok'), null);
-    assert.equal(await state('st-manual'), 'disabled', 'a pump the schedule does not run');
+    assert.equal(await state('st-manual'), null, 'a manual pump before its first run');
     for (const id of ['st-ok', 'st-bad']) await hub.json(`/pipes/${id}/pump`, { method: 'POST', json: { operation: 'start' } });
     assert.equal(await waitFor('st-ok finished', async () => ((await state('st-ok')) === 'finished' ? true : undefined)), true);
     assert.equal(await waitFor('st-bad failed', async () => ((await state('st-bad')) === 'failed' ? true : undefined)), true);
     await hub.json('/pipes/st-ok/pump', { method: 'POST', json: { operation: 'disable' } });
     assert.equal(await state('st-ok'), 'disabled');
     for (const id of ['st-ok', 'st-bad', 'st-manual']) await hub.json(`/pipes/${id}`, { method: 'DELETE' });
+  });
+
+  test('$ENV(...) inside DTL expressions is replaced like elsewhere in config; an unknown one fails the run with its name', async () => {
+    await hub.json('/env', { method: 'PUT', json: { 'node-env': 'test', greeting: 'Hello' } });
+    const rules = [['copy', '_id'], ['add', 'is_test', ['eq', '$ENV(node-env)', 'test']], ['add', 'text', ['concat', '$ENV(greeting), ', '_S.name']]];
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'env-dtl', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'a', name: 'Ada' }] }, transform: { type: 'dtl', rules: { default: rules } }, pump: { mode: 'manual' } }],
+    });
+    await hub.json('/pipes/env-dtl/pump', { method: 'POST', json: { operation: 'start' } });
+    const stored = await waitFor('the run', async () => (await hub.json<Json[]>('/datasets/env-dtl/entities'))[0]);
+    assert.equal(stored['is_test'], true);
+    assert.equal(stored['text'], 'Hello, Ada');
+    // The stored config keeps the reference; a changed variable is used from then on.
+    assert.deepEqual((await hub.json<Json>('/pipes/env-dtl/config'))['transform'], { type: 'dtl', rules: { default: rules } });
+    await hub.json('/env', { method: 'PUT', json: { 'node-env': 'prod', greeting: 'Hi' } });
+    const preview = await hub.json<Json[]>('/pipes/env-dtl/entities?stage=sink');
+    assert.equal(preview[0]!['is_test'], false);
+    assert.equal(preview[0]!['text'], 'Hi, Ada');
+    await hub.json('/env', { method: 'PUT', json: {} });
+    await hub.json('/pipes/env-dtl/pump', { method: 'POST', json: { operation: 'start' } });
+    const failed = await waitFor('the failed run', async () => {
+      const p = (await hub.json<ClientPipe[]>('/pipes')).find((x) => x._id === 'env-dtl')!;
+      return p.runtime.state === 'failed' ? p : undefined;
+    });
+    const lastRun = failed.runtime['last-run'] as Json;
+    assert.match(String(lastRun['reason_why_stopped']), /unknown environment variable "node-env"/);
+    const stage = await hub.fetch('/pipes/env-dtl/entities?stage=sink');
+    assert.equal(stage.status, 400);
+    assert.match(((await stage.json()) as { error: string }).error, /unknown environment variable/);
+    await hub.json('/pipes/env-dtl', { method: 'DELETE' });
   });
 });
 
