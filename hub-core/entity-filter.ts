@@ -2,10 +2,7 @@
 // DTL compiler, evaluated on each entity as `_S`. The scan reads the log's latest versions page by page; a predicate
 // that compares a path with a plain string skips, before parsing, every entity whose JSON text lacks that string.
 
-import { compileExpression } from './dtl/compiler.js';
-import { DtlRuntimeError } from './dtl/context.js';
-import type { DtlLookup } from './dtl/lookup.js';
-import { isTruthy, type DtlValue } from './dtl/values.js';
+import { compileExpression, DtlRuntimeError, isTruthy, type DtlLookup, type DtlValue } from './dtl/index.js';
 import type { Dataset } from './dataset-log.js';
 import { badRequest } from './errors.js';
 
