@@ -267,6 +267,14 @@ test('Monaco: Esc then Tab leaves the editor (said under it), Shift+Tab too; Alt
   assert.ok(!before.inMonaco && before.tag !== 'body', `Esc, Shift+Tab leaves it backwards: ${JSON.stringify(before)}`);
   assert.notEqual(before.key, after.key);
 
+  // Monaco's own switch: Ctrl+M makes Tab move focus until it is pressed again.
+  await editor.focus();
+  await page.keyboard.press('Control+m');
+  await page.keyboard.press('Tab');
+  assert.ok(!(await focused()).inMonaco, 'after Ctrl+M, Tab leaves the editor');
+  await editor.focus();
+  await page.keyboard.press('Control+m');
+
   await editor.focus();
   await page.keyboard.press('Alt+F1');
   const help = page.locator('dialog[data-testid$="-help"][open]');
