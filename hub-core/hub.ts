@@ -64,7 +64,7 @@ export class Hub {
       },
     );
     this.pipes.attachPumps(this.pumps);
-    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes);
+    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes, this.config);
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {
       nodeId = randomUUID();
@@ -92,6 +92,11 @@ export class Hub {
     const prefixes: Record<string, string> = {};
     for (const [k, v] of Object.entries(declared)) if (typeof v === 'string') prefixes[k] = v;
     return { enabled: true, identityNamespace: pipeId, propertyNamespace: pipeId, prefixes, pipeId };
+  }
+
+  /** Throws when the database cannot be read (the health check). */
+  checkDatabase(): void {
+    this.db.prepare('SELECT 1').get();
   }
 
   close(): void {

@@ -171,6 +171,21 @@ describe('JSON Push receiver', () => {
     assert.equal((await hub.json<DatasetInfo>('/datasets/order')).populated, true);
   });
 
+  test('a pipe removed by replacing its config group takes its push state along: a new pipe of that id starts afresh', async () => {
+    const pipe = { _id: 'grouped', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'grouped' }, metadata: { '$config-group': 'pushers' } };
+    await hub.json('/config/pushers', { method: 'PUT', json: [pipe] });
+    const seq = { sequence_id: 'gs', is_full: true };
+    await pushOk('grouped', ents('g1'), { ...seq, request_id: 'r1', is_first: true });
+    await hub.json('/config/pushers', { method: 'PUT', json: [] });
+    await expectError(await push('grouped', ents('g2'), { ...seq, request_id: 'r2', previous_request_id: 'r1' }), 404, 'the pipe is gone');
+    await hub.json('/config/pushers', { method: 'PUT', json: [pipe] });
+    await expectError(
+      await push('grouped', ents('g2'), { ...seq, request_id: 'r2', previous_request_id: 'r1' }),
+      409,
+      'the old sequence went with the old pipe',
+    );
+  });
+
   test('retrying the same request_id is harmless', async () => {
     await createReceiverPipe('retry');
     const seq = { sequence_id: 'rs', is_full: true };
