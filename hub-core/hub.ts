@@ -13,6 +13,7 @@ import { DatasetLookup } from './dataset-lookup.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/index.js';
+import type { Clock } from './clock.js';
 
 export const NODE_VERSION = '0.1.0';
 
@@ -33,7 +34,11 @@ export class Hub {
   readonly startTime = new Date();
   readonly nodeId: string;
 
-  constructor(readonly dataDir: string) {
+  /** `clock`: the time the pump scheduler goes by (the system clock unless a test moves its own). */
+  constructor(
+    readonly dataDir: string,
+    options: { clock?: Clock } = {},
+  ) {
     this.db = openDatabase(join(dataDir, 'hub.db'));
     this.datasets = new DatasetStore(this.db);
     this.config = new ConfigStore(this.db);
@@ -62,6 +67,7 @@ export class Hub {
           this.secrets.onChange(listener);
         },
       },
+      options.clock,
     );
     this.pipes.attachPumps(this.pumps);
     this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes, this.config);

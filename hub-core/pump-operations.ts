@@ -13,6 +13,7 @@ import { PumpRunner, isPumpable, parseOffset, type PumpPipes } from './pump-runn
 import { PumpScheduler } from './pump-scheduler.js';
 import { sourceType } from './sources/index.js';
 import { sinkType } from './sinks/index.js';
+import { systemClock, type Clock } from './clock.js';
 import { PipeRuntimes, type PipeRuntimeContext, type RuntimeChanges } from './pipe-runtime.js';
 import { badRequest, notFound } from './errors.js';
 import type { JsonObject } from './json.js';
@@ -69,6 +70,7 @@ export class PumpService {
     dataDir: string,
     settings: RuntimeSettings,
     changes: RuntimeChanges,
+    clock: Clock = systemClock,
   ) {
     this.state = new PumpStateStore(db);
     const state = this.state;
@@ -81,7 +83,7 @@ export class PumpService {
       changes,
     );
     this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'));
-    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir);
+    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir, clock);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
     // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
     config.onChange((change) => {

@@ -395,10 +395,7 @@ test('the schedule runs a pump by itself; disable stops it, start still works, e
   assert.equal(disabled['is-disabled'], true);
   assert.equal(disabled['next-run'], null);
   assert.equal((await hub.json<{ runtime: { 'is-disabled': boolean } }>(p('tick'))).runtime['is-disabled'], true);
-  await sleep(100);
-  const runs = (await pump('tick')).runs;
-  await sleep(2200);
-  assert.equal((await pump('tick')).runs, runs, 'a disabled pump is not run by the schedule');
+  // That it then stays unrun is checked on a clock the test moves (pump-schedule.test.ts).
   const manual = await run('tick');
   assert.equal(manual.trigger, 'manual', 'start works on a disabled pump');
 
@@ -416,10 +413,6 @@ test('the schedule runs a pump by itself; disable stops it, start still works, e
   await hub.json('/metadata', { method: 'PUT', json: { task_manager: { disable_pump_scheduler: true } } });
   await waitFor('the scheduler to stop', async () => ((await pump('tick'))['next-run'] === null ? true : undefined));
   assert.equal((await pump('tick'))['scheduler-disabled'], true);
-  await sleep(100);
-  const quiet = (await pump('tick')).runs;
-  await sleep(1500);
-  assert.equal((await pump('tick')).runs, quiet);
   await hub.json('/metadata', { method: 'DELETE' });
   await waitFor('the schedule to return', async () => ((await pump('tick'))['next-run'] !== null ? true : undefined));
   await op('tick', 'disable');
@@ -476,9 +469,8 @@ test('startup_options.json with disable_pump_scheduler keeps scheduled pumps fro
     await createPipe(h, { _id: 'idle', source: { type: 'embedded', entities: [{ _id: '1' }] }, pump: { schedule_interval: 1, run_at_startup: true } });
     const info = await pump('idle', h);
     assert.equal(info['scheduler-disabled'], true);
-    assert.equal(info['next-run'], null);
-    await sleep(2200);
-    assert.equal((await pump('idle', h)).runs, 0, 'not run by the schedule');
+    assert.equal(info['next-run'], null, 'nothing is scheduled (pump-schedule.test.ts checks that nothing runs)');
+    assert.equal(info.runs, 0, 'no startup run');
     assert.equal((await run('idle', 'start', h)).status, 'completed', 'a manual start still works');
   } finally {
     await h.stop();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { requireAdmin } from '../app.js';
 import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
 import { badRequest, HubError } from '../../../hub-core/errors.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
 import { eager, sendJsonText } from '../json-pull.js';
 import { executionLogName } from '../../../hub-core/pump-runner.js';
