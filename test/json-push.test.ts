@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { expectError } from './helpers/api.js';
 
 interface Stored {
   _id: string;
@@ -60,15 +61,6 @@ async function pushOk(pipe: string, entities: unknown, query: PushQuery = {}): P
   const body = JSON.parse(text) as unknown;
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), 'the receiver answers a JSON object');
   return body as Record<string, unknown>;
-}
-
-async function expectError(res: Response, status: number | '4xx', what: string): Promise<void> {
-  const text = await res.text();
-  if (status === '4xx') assert.ok(res.status >= 400 && res.status < 500, `${what}: expected 4xx, got ${res.status}: ${text}`);
-  else assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}: ${text}`);
-  const body = JSON.parse(text) as { error: unknown; detail: unknown };
-  assert.equal(typeof body.error, 'string', `${what}: error body has "error"`);
-  assert.ok('detail' in body, `${what}: error body has "detail"`);
 }
 
 async function all(dataset: string, query = ''): Promise<Stored[]> {

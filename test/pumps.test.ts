@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, removeDir, tempDir, type HubProcess } from './helpers/hub-process.js';
+import { pumpOperation, pushEntities, runPump, waitFor } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,15 +52,11 @@ after(async () => {
 });
 
 const p = (id: string): string => `/pipes/${encodeURIComponent(id)}`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 async function createPipe(h: HubProcess, config: Json): Promise<void> {
   await h.json('/pipes', { method: 'POST', json: [{ type: 'pipe', ...config }] });
 }
 
-async function push(dataset: string, entities: Json[]): Promise<void> {
-  await hub.json(`/datasets/${encodeURIComponent(dataset)}/entities`, { method: 'POST', json: entities });
-}
+const push = (dataset: string, entities: Json[]): Promise<void> => pushEntities(hub, dataset, entities);
 
 function pump(id: string, h = hub): Promise<PumpInfo> {
   return h.json<PumpInfo>(`${p(id)}/pump`);
@@ -69,33 +66,10 @@ function operate(id: string, operation: string, extra: Record<string, string> = 
   return h.fetch(`${p(id)}/pump`, { method: 'POST', body: new URLSearchParams({ operation, ...extra }) });
 }
 
-async function op(id: string, operation: string, extra: Record<string, string> = {}, h = hub): Promise<PumpInfo> {
-  const res = await operate(id, operation, extra, h);
-  const text = await res.text();
-  assert.equal(res.status, 200, `${operation} on ${id}: ${text}`);
-  return JSON.parse(text) as PumpInfo;
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+const op = (id: string, operation: string, extra: Record<string, string> = {}, h = hub): Promise<PumpInfo> => pumpOperation<PumpInfo>(h, id, operation, extra);
 
 /** Run an operation that starts a run and wait until that run has ended; returns its summary. */
-async function run(id: string, operation = 'start', h = hub): Promise<LastRun> {
-  const before = (await pump(id, h)).runs;
-  await op(id, operation, {}, h);
-  const info = await waitFor(`a run of ${id}`, async () => {
-    const i = await pump(id, h);
-    return i.runs > before && !i['is-running'] ? i : undefined;
-  });
-  return info['last-run']!;
-}
+const run = (id: string, operation = 'start', h = hub): Promise<LastRun> => runPump<LastRun>(h, id, operation);
 
 async function log(id: string, query = ''): Promise<LogEntity[]> {
   return hub.json<LogEntity[]>(`${p(id)}/log${query}`);
