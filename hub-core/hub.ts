@@ -14,6 +14,7 @@ import { DatasetProfiler } from './dataset-profiler.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/index.js';
+import type { Clock } from './clock.js';
 
 export const NODE_VERSION = '0.1.0';
 
@@ -36,7 +37,11 @@ export class Hub {
   readonly startTime = new Date();
   readonly nodeId: string;
 
-  constructor(readonly dataDir: string) {
+  /** `clock`: the time the pump scheduler goes by (the system clock unless a test moves its own). */
+  constructor(
+    readonly dataDir: string,
+    options: { clock?: Clock } = {},
+  ) {
     this.db = openDatabase(join(dataDir, 'hub.db'));
     this.datasets = new DatasetStore(this.db);
     this.config = new ConfigStore(this.db);
@@ -66,9 +71,10 @@ export class Hub {
           this.secrets.onChange(listener);
         },
       },
+      options.clock,
     );
     this.pipes.attachPumps(this.pumps);
-    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes);
+    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes, this.config);
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {
       nodeId = randomUUID();
@@ -96,6 +102,11 @@ export class Hub {
     const prefixes: Record<string, string> = {};
     for (const [k, v] of Object.entries(declared)) if (typeof v === 'string') prefixes[k] = v;
     return { enabled: true, identityNamespace: pipeId, propertyNamespace: pipeId, prefixes, pipeId };
+  }
+
+  /** Throws when the database cannot be read (the health check). */
+  checkDatabase(): void {
+    this.db.prepare('SELECT 1').get();
   }
 
   close(): void {

@@ -25,6 +25,7 @@ import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
+import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
 
 declare module 'fastify' {
@@ -151,12 +152,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(uiPlugin, { tokens: options.tokens, codes: options.loginCodes ?? new LoginCodes() });
   return app;
-}
-
-export interface RouteContext {
-  hub: Hub;
-  tokens: TokenService;
-  entityParser: EntityParserPool;
 }
 
 export function requireAdmin(request: FastifyRequest): void {

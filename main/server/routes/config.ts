@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies, emptyReply } from '../schemas.js';
 import { configFromZip, configToZip } from '../config-zip.js';
 
