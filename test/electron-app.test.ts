@@ -3,8 +3,9 @@
 // The same workbench flows run in Chromium against the hub in the ui-*.test.ts files.
 //
 // Most tests run the development tree the way `npm start` does (--hub-node: the hub on this Node). One
-// runs it without --hub-node, in Electron's utility process as the installed app does, where better-sqlite3
-// is built for Electron; and one starts an app packaged by `npm run dist` (dist/*-unpacked) if there is one.
+// runs it without --hub-node, in Electron's utility process as the installed app does (better-sqlite3 13 is a
+// Node-API build that loads there too); and one starts an app packaged by `npm run dist` (dist/*-unpacked) if
+// there is one.
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -354,7 +355,7 @@ describe('starting, restarting and launching again', () => {
   });
 });
 
-/** Why better-sqlite3 of this tree cannot run in Electron's utility process, or null when it can. */
+/** Why better-sqlite3 of this tree cannot run in Electron's utility process, or null when it can (a Node-API build always can). */
 function electronAbiProblem(): string | null {
   if (!lookup.found) return `no Electron binary: ${lookup.reason}`;
   const probe = spawnSync(lookup.binary, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
@@ -365,7 +366,7 @@ function electronAbiProblem(): string | null {
   });
   if (probe.status === 0) return null;
   const why = /NODE_MODULE_VERSION \d+[^.]*\.[^.]*NODE_MODULE_VERSION \d+/.exec(probe.stderr)?.[0] ?? probe.stderr.trim().split('\n')[0] ?? `exit ${probe.status}`;
-  return `better-sqlite3 in node_modules is built for Node, not Electron (${why}); the packaged-app test below covers this path`;
+  return `better-sqlite3 in node_modules does not load in this Electron (${why}); the packaged-app test below covers this path`;
 }
 
 describe('the installed-app path: the hub in Electron’s utility process', () => {
