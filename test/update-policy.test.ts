@@ -90,6 +90,16 @@ describe('the status the window is told', () => {
     assert.equal((run([{ type: 'checking', askedByUser: false }, { ...found, version: '1.4.0' }], ready) as { version: string }).version, '1.4.0', 'a newer one replaces it');
     const offline: UpdateEvent = { type: 'error', error: new Error('net::ERR_INTERNET_DISCONNECTED'), askedByUser: false, duringDownload: false };
     assert.deepEqual(run([{ type: 'checking', askedByUser: false }, offline], ready), ready);
+    const available = run([found]);
+    assert.deepEqual(run([{ type: 'checking', askedByUser: false }, offline], available), available, 'a scheduled check keeps a found one too');
+  });
+
+  test('a check the user asks for starts over from a found update and answers with it again', () => {
+    const available = run([found]);
+    assert.deepEqual(run([{ type: 'checking', askedByUser: true }], available), { state: 'checking', askedByUser: true });
+    assert.deepEqual(run([{ type: 'checking', askedByUser: true }, found], available), available);
+    const downloading: UpdateStatus = { state: 'downloading', version: '1.3.0', releaseNotes: 'n', percent: 5 };
+    assert.deepEqual(run([{ type: 'checking', askedByUser: true }], downloading), downloading, 'a download under way is not interrupted');
   });
 
   test('a download that stops offers the update again and says why', () => {

@@ -91,8 +91,11 @@ export function nextStatus(status: UpdateStatus, event: UpdateEvent): UpdateStat
   if (status.state === 'unsupported') return status;
   switch (event.type) {
     case 'checking':
-      // A found or downloaded update stays on screen while a later check runs.
-      return status.state === 'idle' || status.state === 'up-to-date' || status.state === 'failed' ? { state: 'checking', askedByUser: event.askedByUser } : status;
+      // A found or downloaded update stays on screen while a scheduled check runs; a check the user asks for
+      // starts over from a found one (the answer shows it again, even if it was put off with Later).
+      return status.state === 'idle' || status.state === 'up-to-date' || status.state === 'failed' || (status.state === 'available' && event.askedByUser)
+        ? { state: 'checking', askedByUser: event.askedByUser }
+        : status;
     case 'available':
       if (status.state === 'ready' && status.version === event.version) return status;
       if (status.state === 'downloading' && status.version === event.version) return status;
