@@ -4,7 +4,6 @@
 
 import { compileExpression } from './dtl/compiler.js';
 import { DtlRuntimeError } from './dtl/context.js';
-import type { DtlLookup } from './dtl/lookup.js';
 import { isTruthy, type DtlValue } from './dtl/values.js';
 import type { Db } from './database.js';
 import type { DatasetStore } from './dataset-store.js';
@@ -17,10 +16,12 @@ export interface EntityFilter {
   matches(entity: DtlValue): boolean;
   /** A text every matching entity's JSON contains, when the predicate implies one. */
   readonly needle: string | undefined;
+  /** For ["eq", "_S.<path>", "<plain string>"]: the path and value, which a dataset index on the path can look up. */
+  readonly lookup: { path: string; value: string } | undefined;
 }
 
 /** Parse and compile a predicate; a 400 that says what is wrong when it is not one. */
-export function compileEntityFilter(text: string, lookup?: DtlLookup): EntityFilter {
+export function compileEntityFilter(text: string): EntityFilter {
   let expr: unknown;
   try {
     expr = JSON.parse(text);
@@ -35,12 +36,14 @@ export function compileEntityFilter(text: string, lookup?: DtlLookup): EntityFil
   if (errors.length > 0) {
     throw badRequest('the filter does not compile', errors.map((e) => `${e.elements}: ${e.msg}`).join('; '));
   }
+  const lookup = lookupOf(expr);
   return {
     text,
-    needle: needleOf(expr),
+    needle: lookup === undefined ? undefined : JSON.stringify(lookup.value),
+    lookup,
     matches(entity) {
       try {
-        return isTruthy(compiled.evaluate({ source: entity, ...(lookup ? { lookup } : {}) }));
+        return isTruthy(compiled.evaluate({ source: entity }));
       } catch (e) {
         if (e instanceof DtlRuntimeError) throw badRequest('the filter failed on an entity', `${e.elements ?? '$filter'}: ${e.message}`);
         throw e;
@@ -49,14 +52,17 @@ export function compileEntityFilter(text: string, lookup?: DtlLookup): EntityFil
   };
 }
 
-/** For ["eq", "_S.<path>", "<plain string>"] (either way round): the string's JSON text, which a match must contain. */
-function needleOf(expr: unknown[]): string | undefined {
+/**
+ * ["eq", "_S.<path>", "<plain string>"] (either way round): a plain string equals only the same string, so a match
+ * holds it in its stored text and under the path in an index of it (both find a superset; the predicate decides).
+ */
+function lookupOf(expr: unknown[]): { path: string; value: string } | undefined {
   if (expr[0] !== 'eq' || expr.length !== 3) return undefined;
   const [a, b] = [expr[1], expr[2]];
-  const isPath = (v: unknown): boolean => typeof v === 'string' && v.startsWith('_S.') && !v.startsWith('_S._');
+  const isPath = (v: unknown): v is string => typeof v === 'string' && v.startsWith('_S.') && !v.startsWith('_S._');
   const isPlain = (v: unknown): v is string => typeof v === 'string' && !v.startsWith('_') && !v.startsWith('~') && v.length > 0;
-  if (isPath(a) && isPlain(b)) return JSON.stringify(b);
-  if (isPath(b) && isPlain(a)) return JSON.stringify(a);
+  if (isPath(a) && isPlain(b)) return { path: a, value: b };
+  if (isPath(b) && isPlain(a)) return { path: b, value: a };
   return undefined;
 }
 
@@ -88,6 +94,13 @@ export class EntityFilters {
     if (remaining <= 0) return;
     const deleted = options.deleted ?? true;
     const reverse = options.reverse ?? false;
+    const lookup = filter.lookup;
+    if (lookup && !reverse && !deleted && ds.listIndexes().some((ix) => ix.expression === lookup.path)) {
+      // Live entities only: the index holds the latest version of each (a deleted one reads as having left it).
+      const pages = ds.readJson({ subset: ['eq', lookup.path, lookup.value], deleted: false, ...(options.since !== undefined ? { since: options.since } : {}) });
+      yield* matching(pages, filter, remaining);
+      return;
+    }
     const end = ds.row().max_updated;
     const stmt = this.db
       .prepare(
@@ -125,4 +138,22 @@ export class EntityFilters {
     for (const page of this.read(dataset, filter, { deleted: false })) count += page.length;
     return { count, entities: this.datasets.require(dataset).row().live_count };
   }
+}
+
+function* matching(pages: Iterable<string[]>, filter: EntityFilter, limit: number): Generator<string[], void, undefined> {
+  let remaining = limit;
+  let out: string[] = [];
+  for (const page of pages) {
+    for (const json of page) {
+      if (!filter.matches(JSON.parse(json) as DtlValue)) continue;
+      out.push(json);
+      if (--remaining <= 0) break;
+    }
+    if (out.length >= OUT_PAGE || remaining <= 0) {
+      yield out;
+      out = [];
+    }
+    if (remaining <= 0) return;
+  }
+  if (out.length > 0) yield out;
 }
