@@ -11,6 +11,7 @@ import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
 import { DatasetProfiler } from './dataset-profiler.js';
+import { EntityFilters } from './entity-filter.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/index.js';
@@ -32,6 +33,8 @@ export class Hub {
   readonly receiver: JsonPushReceiver;
   /** Dataset profiles (property statistics), cached by offset. */
   readonly profiles: DatasetProfiler;
+  /** Reads of the latest entities that match a DTL predicate. */
+  readonly filters: EntityFilters;
   /** Pump runs, schedules and state; automatic runs begin with startPumps(). */
   readonly pumps: PumpService;
   readonly startTime = new Date();
@@ -52,6 +55,7 @@ export class Hub {
     this.pipes = new PipeRegistry(this.config, this.datasets);
     this.systems = new SystemRegistry(this.config, this.secrets);
     this.profiles = new DatasetProfiler(this.datasets, join(dataDir, 'hub.db'));
+    this.filters = new EntityFilters(this.db, this.datasets);
     this.pumps = new PumpService(
       this.db,
       this.datasets,
