@@ -10,6 +10,7 @@ import { SystemRegistry } from './systems.js';
 import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
+import { RunAllService } from './run-all-pipes.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/functions/identifiers.js';
@@ -30,6 +31,8 @@ export class Hub {
   readonly receiver: JsonPushReceiver;
   /** Pump runs, schedules and state; automatic runs begin with startPumps(). */
   readonly pumps: PumpService;
+  /** Runs of every pipe until nothing changes (`POST /pipes/run-all-pipes`, `datahub test`). */
+  readonly runAll: RunAllService;
   readonly startTime = new Date();
   readonly nodeId: string;
 
@@ -46,6 +49,7 @@ export class Hub {
     this.receiver = new JsonPushReceiver(this.db, this.pipes);
     this.pumps = new PumpService(this.db, this.datasets, this.pipes, this.config, dataDir);
     this.pipes.attachPumps(this.pumps);
+    this.runAll = new RunAllService(this);
     this.pumps.runner.setDtlLookup(new DatasetLookup(this.datasets));
     this.pumps.runner.setNamespaceSettings((pipeId) => this.namespaceSettings(pipeId));
     this.pumps.runner.setEnv((name) => this.env.get(name));

@@ -105,4 +105,131 @@ describe('the node as the sesam client sees it', () => {
   });
 });
 
+describe('the internal scheduler: POST /pipes/run-all-pipes and its status, log and stop', () => {
+  let hub: HubProcess;
+  let client: SesamClient;
+
+  before(async () => {
+    hub = await startHub();
+    client = new SesamClient(hub.api, hub.token);
+  });
+  after(async () => {
+    await hub.stop();
+    removeDir(hub.dataDir);
+  });
+
+  const embedded = (id: string, entities: Json[], extra: Json = {}): Json => ({ _id: id, type: 'pipe', source: { type: 'embedded', entities }, pump: { mode: 'manual' }, ...extra });
+
+  test('sync: resets the pipes, deletes sink datasets, runs upstream first until nothing changes, answers success', async () => {
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [
+        { _id: 'b-copy', type: 'pipe', source: { type: 'dataset', dataset: 'a-src' }, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'seen', true]] } }, pump: { mode: 'manual' } },
+        embedded('a-src', [{ _id: '1', v: 1 }, { _id: '2', v: 2 }]),
+      ],
+    });
+    // A stale entity in a sink dataset: the run deletes the dataset first.
+    await hub.json('/datasets/b-copy/entities', { method: 'POST', json: [{ _id: 'stale' }] });
+    const answer = await client.runInternalScheduler({ extraZeroRuns: 2, maxRuns: 10, maxRunTime: 60, requestMode: 'sync' });
+    assert.equal(answer['status'], 'success', JSON.stringify(answer));
+    assert.match(String(answer['additional_info']), /Ran 2 pipe\(s\) in 3 round\(s\) until 2 rounds in a row changed nothing/);
+    const copied = await hub.json<Json[]>('/datasets/b-copy/entities');
+    assert.deepEqual(copied.map((e) => [e['_id'], e['seen']]), [['1', true], ['2', true]], 'the stale entity went with the deleted dataset');
+    const log = await client.schedulerLog(undefined, String(answer['token']));
+    const text = log.map((l) => l.logdata).join('\n');
+    assert.match(text, /Running 2 pipe\(s\): a-src, b-copy/, 'upstream first');
+    assert.match(text, /Reset 2 pipe\(s\) and deleted 1 sink dataset\(s\): b-copy/, 'a-src had no dataset yet');
+    assert.match(text, /Round 3 done: no changes \(2 of 2 such rounds\)/);
+    for (const l of log) assert.deepEqual(Object.keys(l).sort(), ['logdata', 'loglevel', 'timestamp']);
+    // `since` gives the lines after a timestamp only.
+    const later = await client.schedulerLog(log[1]!.timestamp, String(answer['token']));
+    assert.deepEqual(later, log.slice(2));
+    const status = await client.schedulerStatus(String(answer['token']));
+    assert.equal(status['status'], 'success');
+
+    // Without the reset, the datasets stay and the pumps continue where they were: nothing changes.
+    await hub.json('/datasets/b-copy/entities', { method: 'POST', json: [{ _id: 'kept' }] });
+    const again = await client.runInternalScheduler({ extraZeroRuns: 1, resetPipesAndDeleteSinkDatasets: false, requestMode: 'sync' });
+    assert.equal(again['status'], 'success');
+    assert.ok((await hub.json<Json[]>('/datasets/b-copy/entities')).some((e) => e['_id'] === 'kept'));
+  });
+
+  test('async: answers a token at once; status and log follow the run to its end', async () => {
+    const first = await client.runInternalScheduler({ requestMode: 'async', outputRunStatistics: true });
+    assert.equal(typeof first['token'], 'string');
+    const result = await client.run({ requestMode: 'async', outputRunStatistics: true });
+    assert.equal(result.status, 'finished', JSON.stringify(result.result));
+    assert.match(String((result.result as Json)['additional_info']), /a-src: 1 run\(s\), 2 processed, 2 changed/);
+    assert.ok(result.log.some((l) => /Round 1 done/.test(l.logdata)));
+    const timestamps = result.log.map((l) => l.timestamp);
+    assert.deepEqual([...new Set(timestamps)], timestamps, 'no line is read twice');
+    const unknown = await client.schedulerStatus('no-such-token');
+    assert.equal(unknown['status'], 'not-running');
+  });
+
+  test('a broken pipe ends the run "failed", naming the pipe and the reason in the log and in additional_info', async () => {
+    await hub.json('/pipes', { method: 'POST', json: [{ _id: 'c-broken', type: 'pipe', source: { type: 'dataset', dataset: 'a-src' }, transform: { type: 'dtl', rules: { default: [['fail!', 'the price is missing']] } }, pump: { mode: 'manual' } }] });
+    const answer = await client.runInternalScheduler({ requestMode: 'sync', maxRuns: 5 });
+    assert.equal(answer['status'], 'failed');
+    assert.match(String(answer['additional_info']), /1 pipe\(s\) failed: 'c-broken': .*the price is missing/);
+    const log = await client.schedulerLog(undefined, String(answer['token']));
+    const error = log.find((l) => l.loglevel === 'ERROR' && l.logdata.includes("Pipe 'c-broken' failed"));
+    assert.ok(error, JSON.stringify(log));
+    assert.match(error.logdata, /the price is missing/);
+    // What the client makes of it.
+    const run = await client.run({ requestMode: 'sync', maxRuns: 5 });
+    assert.equal(run.status, 'failed');
+    await hub.json('/pipes/c-broken', { method: 'DELETE' });
+  });
+
+  test('a second run while one runs is refused with 409 and the running one\'s token; stop ends the running one', async () => {
+    const slow = Array.from({ length: 200 }, (_, i) => ({ _id: `s${i}` }));
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [embedded('d-slow', slow, { batch_size: 1, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['sleep!', 1]] } } })],
+    });
+    const first = await client.runInternalScheduler({ requestMode: 'async' });
+    const token = String(first['token']);
+    await waitFor('the slow pipe to run', async () => ((await hub.json<ClientPipe[]>('/pipes')).find((p) => p._id === 'd-slow')!.runtime.state === 'running' ? true : undefined));
+    const second = await client.runInternalScheduler({ requestMode: 'sync' }).catch((e: unknown) => e);
+    assert.ok(second instanceof ClientHttpError);
+    assert.equal(second.status, 409);
+    const body = second.parsedResponse as Json;
+    assert.match(String(body['error']), /already running/);
+    assert.ok(String(body['detail']).includes(token), 'names the running one');
+    assert.equal((await client.schedulerStatus(token))['status'], 'running');
+
+    const stopped = await client.stopInternalScheduler(30);
+    assert.equal(stopped['status'], 'failed', JSON.stringify(stopped));
+    assert.match(String(stopped['additional_info']), /stopped by request/);
+    const status = await client.schedulerStatus(token);
+    assert.equal(status['status'], 'failed');
+    const slowInfo = (await hub.json<ClientPipe[]>('/pipes')).find((p) => p._id === 'd-slow')!;
+    assert.equal(slowInfo.runtime.state, 'stopped', 'the pipe that was running stopped');
+    assert.ok(((slowInfo.runtime['last-run'] as Json)['processed'] as number) < 200);
+    // Nothing runs now: stopping again says so, and a new run may start.
+    assert.equal((await client.stopInternalScheduler())['status'], 'not-running');
+    await hub.json('/pipes/d-slow', { method: 'DELETE' });
+  });
+
+  test('bad parameters are refused with a clear 400', async () => {
+    for (const [query, what] of [
+      ['request_mode=later', 'request_mode'],
+      ['scheduler_mode=lazy', 'scheduler_mode'],
+      ['max_runs=0', 'max_runs'],
+      ['delete_input_datasets=maybe', 'delete_input_datasets'],
+      ['extra_zero_runs=-1', 'extra_zero_runs'],
+    ] as const) {
+      const res = await hub.fetch(`/pipes/run-all-pipes?${query}`, { method: 'POST' });
+      assert.equal(res.status, 400, query);
+      const body = (await res.json()) as { error: string; detail: string };
+      assert.match(`${body.error} ${body.detail}`, new RegExp(what), query);
+    }
+    const log = await hub.fetch('/pipes/get-run-all-pipes-log?since=yesterday');
+    assert.equal(log.status, 400);
+    const unknown = await hub.fetch('/pipes/get-run-all-pipes-log?token=nope');
+    assert.equal(unknown.status, 404);
+  });
+});
+
 export { ClientHttpError, PROJECT };
