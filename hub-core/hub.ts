@@ -11,6 +11,7 @@ import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
 import { RunAllService } from './run-all-pipes.js';
+import { ConfigRejected, configValidationErrors } from './config-rejection.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/functions/identifiers.js';
@@ -33,7 +34,8 @@ export class Hub {
   readonly pumps: PumpService;
   /** Runs of every pipe until nothing changes (`POST /pipes/run-all-pipes`, `datahub test`). */
   readonly runAll: RunAllService;
-  readonly startTime = new Date();
+  /** When the node (re)started: the process start, or the last restart through the API. */
+  private started = new Date();
   readonly nodeId: string;
 
   constructor(readonly dataDir: string) {
@@ -61,6 +63,15 @@ export class Hub {
       this.kv.set('node_id', nodeId);
     }
     this.nodeId = nodeId;
+  }
+
+  get startTime(): Date {
+    return this.started;
+  }
+
+  /** A restart through the API: the node start time moves, so clients waiting for the restart see it. */
+  markStarted(): void {
+    this.started = new Date(Math.max(Date.now(), this.started.getTime() + 1));
   }
 
   /** Begin scheduled and startup pump runs (the serving host calls this; one-off CLI commands do not). */
@@ -129,6 +140,10 @@ export class Hub {
           'set metadata.$config-group to the group being replaced',
         );
       }
+    }
+    if (!force) {
+      const rejected = configValidationErrors(entities);
+      if (rejected.length > 0) throw new ConfigRejected(rejected);
     }
     const pipes = this.pipes.validate(entities.filter((e) => configKind(e) === 'pipe'), force);
     const systems = this.systems.validate(entities.filter((e) => configKind(e) === 'system'), force);

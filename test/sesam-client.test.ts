@@ -232,4 +232,146 @@ describe('the internal scheduler: POST /pipes/run-all-pipes and its status, log 
   });
 });
 
+describe('upload → status → run → verify → test → wipe, as the sesam client does them', () => {
+  let hub: HubProcess;
+  let client: SesamClient;
+
+  before(async () => {
+    hub = await startHub();
+    client = new SesamClient(hub.api, hub.token);
+  });
+  after(async () => {
+    await hub.stop();
+    removeDir(hub.dataDir);
+  });
+
+  test('upload: env and the config zip go up; user pipes stay off while disable_user_pipes is set; no pipe is left deploying', async () => {
+    assert.equal(((await client.apiInfo())['status'] as Json)['developer_mode'], true);
+    await client.upload(PROJECT);
+    const pipes = await client.getPipes();
+    assert.deepEqual(pipes.map((p) => p._id).sort(), ['orders', 'people', 'person-audit', 'person-endpoint', 'person-summary']);
+    for (const p of pipes) assert.notEqual(p.runtime.state, 'Deploying');
+    assert.deepEqual(
+      Object.fromEntries(pipes.map((p) => [p._id, SesamClient.pipeType(p)])),
+      { orders: 'internal', people: 'input', 'person-audit': 'output', 'person-endpoint': 'endpoint', 'person-summary': 'internal' },
+      'the pipe types the client derives from the effective config',
+    );
+    assert.deepEqual(await hub.json('/env'), { 'node-env': 'test', 'erp-url': 'http://127.0.0.1:9/erp/' });
+    const md = await hub.json<Json>('/metadata');
+    assert.deepEqual(md['task_manager'], { disable_user_pipes: true });
+    // The pipes have schedule_interval 1, but nothing is scheduled while user pipes are disabled.
+    for (const id of ['people', 'orders', 'person-summary']) {
+      const pump = await hub.json<Json>(`/pipes/${id}/pump`);
+      assert.equal(pump['scheduler-disabled'], true, id);
+      assert.equal(pump['next-run'], null, `${id} has no next run`);
+      assert.equal(pump['last-run'], null, `${id} has not run`);
+    }
+    assert.equal((await hub.json<Json[]>('/datasets')).filter((d) => !String(d['_id']).startsWith('system:')).length, 0, 'no pipe wrote anything');
+  });
+
+  test('status: the node config (zip) and env match the local files once the client drops its own task_manager setting', async () => {
+    const status = await client.status(PROJECT);
+    assert.deepEqual(status.remoteFiles, status.localFiles);
+    assert.deepEqual(status.localFiles, [
+      'node-metadata.conf.json',
+      'pipes/orders.conf.json',
+      'pipes/people.conf.json',
+      'pipes/person-audit.conf.json',
+      'pipes/person-endpoint.conf.json',
+      'pipes/person-summary.conf.json',
+      'systems/erp.conf.json',
+    ]);
+    assert.deepEqual(status.differing, []);
+    assert.equal(status.envDiffers, false);
+  });
+
+  test('run: the internal scheduler runs the project to completion (sync, the client default)', async () => {
+    const run = await client.run({ requestMode: 'sync' });
+    assert.equal(run.status, 'finished', JSON.stringify(run.result));
+    assert.ok(run.log.length > 0, 'the client prints the scheduler log');
+    const summary = await hub.json<Json[]>('/datasets/person-summary/entities');
+    assert.equal(summary.length, 3);
+  });
+
+  test('verify: every output and endpoint pipe has a test; the expected files (blacklist, stage) match', async () => {
+    const report = await client.verify(PROJECT);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(report.failed, []);
+    assert.deepEqual(report.missing, []);
+    assert.equal(report.ran, 2, 'person-endpoint (two specs) and person-audit (ignored)');
+  });
+
+  test('verify fails where the output differs from the expected file', async () => {
+    await hub.json('/env', { method: 'PUT', json: { 'node-env': 'prod', 'erp-url': 'http://127.0.0.1:9/erp/' } });
+    // The production branch of the DTL: person-summary is re-run from scratch by the scheduler, the ERP source is not
+    // reachable, so only the env changes matter for people: run without resetting the input pipe's data.
+    const run = await client.run({ requestMode: 'sync', deleteInputDatasets: false });
+    assert.equal(run.status, 'failed', 'orders cannot read the unreachable ERP in "prod"');
+    const report = await client.verify(PROJECT);
+    assert.deepEqual(report.failed.sort(), ['person-endpoint', 'person-endpoint-source']);
+    assert.match(report.errors.join('\n'), /production/);
+    await hub.json('/env', { method: 'PUT', json: { 'node-env': 'test', 'erp-url': 'http://127.0.0.1:9/erp/' } });
+  });
+
+  test('test: upload, run (async, as long CI runs do) and verify in one go', async () => {
+    await client.upload(PROJECT);
+    const run = await client.run({ requestMode: 'async' });
+    assert.equal(run.status, 'finished', JSON.stringify(run.result));
+    const report = await client.verify(PROJECT);
+    assert.deepEqual([report.failed, report.missing, report.errors], [[], [], []]);
+  });
+
+  test('a rejected upload answers validation_errors per entity, and nothing changes', async () => {
+    const before = await hub.json<Json[]>('/config');
+    const bad = [
+      { _id: 'node', type: 'metadata' },
+      { _id: 'good', type: 'pipe', source: { type: 'embedded', entities: [] } },
+      { _id: 'bad-sink', type: 'pipe', source: { type: 'embedded', entities: [] }, sink: { type: 'teleport' } },
+      { _id: 'bad-dtl', type: 'pipe', source: { type: 'dataset', dataset: 'x' }, transform: { type: 'dtl', rules: { default: [['no-such-function', 1]] } } },
+    ];
+    const err = await client.json('PUT', '/config', { json: bad }).catch((e: unknown) => e);
+    assert.ok(err instanceof ClientHttpError);
+    assert.equal(err.status, 400);
+    const body = err.parsedResponse as { validation_errors: { 'posted-config': Json; 'config-errors': Json[] }[] };
+    assert.deepEqual(body.validation_errors.map((v) => v['posted-config']['_id']), ['bad-sink', 'bad-dtl']);
+    for (const v of body.validation_errors) {
+      assert.deepEqual(v['posted-config'], bad.find((b) => b._id === v['posted-config']['_id']), 'the posted config as it was sent');
+      const errors = v['config-errors'].filter((e) => e['level'] === 'error');
+      assert.ok(errors.length > 0);
+      for (const e of errors) assert.equal(typeof e['msg'], 'string');
+    }
+    assert.match(JSON.stringify(body.validation_errors[0]!['config-errors']), /teleport/);
+    assert.match(JSON.stringify(body.validation_errors[1]!['config-errors']), /no-such-function/);
+    assert.deepEqual(await hub.json<Json[]>('/config'), before, 'nothing was stored');
+    // A zip upload is refused the same way.
+    const zipErr = await client.json('PUT', '/config', { body: SesamClient.zipProject(PROJECT).slice(0, 40), contentType: 'application/zip' }).catch((e: unknown) => e);
+    assert.ok(zipErr instanceof ClientHttpError && zipErr.status === 400);
+  });
+
+  test('delete all sink datasets, restart and reset: {"message": "OK"}, and node_start_time moves', async () => {
+    const deleted = await client.json<Json>('POST', '/pipes/delete-all-sink-datasets');
+    assert.equal(deleted['message'], 'OK');
+    assert.deepEqual(deleted['deleted'], ['orders', 'people', 'person-summary']);
+    assert.equal(await hub.fetch('/datasets/people').then((r) => r.status), 404);
+    const before = (await client.apiInfo())['node_start_time'];
+    assert.deepEqual(await client.json('POST', '/restart'), { message: 'OK' });
+    const after1 = (await client.apiInfo())['node_start_time'];
+    assert.notEqual(after1, before);
+    assert.equal((await client.getPipes()).length, 5, 'a restart keeps everything');
+    assert.deepEqual(await client.json('POST', '/reset'), { message: 'OK' });
+    assert.notEqual((await client.apiInfo())['node_start_time'], after1);
+    assert.deepEqual(await client.getPipes(), []);
+    assert.deepEqual(await hub.json('/env'), {});
+    assert.deepEqual(await hub.json('/config'), []);
+  });
+
+  test('wipe: config, env and pipes go', async () => {
+    await client.upload(PROJECT);
+    await client.wipe(PROJECT);
+    assert.deepEqual(await client.getPipes(), []);
+    assert.deepEqual(await hub.json('/env'), {});
+    assert.deepEqual(await hub.json('/config'), []);
+  });
+});
+
 export { ClientHttpError, PROJECT };

@@ -3,14 +3,11 @@
 // answers follow the client (sesam-py). The engine is hub-core/run-all-pipes.ts, shared with `datahub test`.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
-import { anyObject, int, str, replies } from '../schemas.js';
+import { anyObject, int, isTrue, pyBool, str, replies } from '../schemas.js';
 import { badRequest, notFound } from '../../../hub-core/errors.js';
 import { RUN_ALL_DEFAULTS, type RunAll, type RunAllOptions } from '../../../hub-core/run-all-pipes.js';
 import type { JsonObject } from '../../../hub-core/json.js';
 
-/** A boolean query parameter as Python's requests sends it ("True"/"False") or as other tools do. */
-const pyBool = { type: 'string', enum: ['true', 'false', 'True', 'False', 'TRUE', 'FALSE', '1', '0'] } as const;
-const truthy = (v: string | undefined, fallback: boolean): boolean => (v === undefined ? fallback : ['true', '1'].includes(v.toLowerCase()));
 
 interface RunAllQuery {
   extra_zero_runs?: number;
@@ -75,10 +72,10 @@ export async function runAllRoutes(app: FastifyInstance, { hub }: RouteContext):
         extraZeroRuns: q.extra_zero_runs ?? RUN_ALL_DEFAULTS.extraZeroRuns,
         maxRuns: q.max_runs ?? RUN_ALL_DEFAULTS.maxRuns,
         maxRunTime: q.max_run_time ?? RUN_ALL_DEFAULTS.maxRunTime,
-        deleteInputDatasets: truthy(q.delete_input_datasets, RUN_ALL_DEFAULTS.deleteInputDatasets),
-        resetPipesAndDeleteSinkDatasets: truthy(q.reset_pipes_and_delete_sink_datasets, RUN_ALL_DEFAULTS.resetPipesAndDeleteSinkDatasets),
-        checkInputPipes: truthy(q.check_input_pipes, RUN_ALL_DEFAULTS.checkInputPipes),
-        outputRunStatistics: truthy(q.output_run_statistics, RUN_ALL_DEFAULTS.outputRunStatistics),
+        deleteInputDatasets: isTrue(q.delete_input_datasets, RUN_ALL_DEFAULTS.deleteInputDatasets),
+        resetPipesAndDeleteSinkDatasets: isTrue(q.reset_pipes_and_delete_sink_datasets, RUN_ALL_DEFAULTS.resetPipesAndDeleteSinkDatasets),
+        checkInputPipes: isTrue(q.check_input_pipes, RUN_ALL_DEFAULTS.checkInputPipes),
+        outputRunStatistics: isTrue(q.output_run_statistics, RUN_ALL_DEFAULTS.outputRunStatistics),
       };
       const run = hub.runAll.start(options);
       if (q.request_mode === 'async') return statusOf(run);
