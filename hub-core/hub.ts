@@ -81,6 +81,7 @@ export class Hub {
 
   /** Stop schedules and pump runs, waiting for runs to finish their current batch. */
   async stopPumps(): Promise<void> {
+    await this.runAll.stop(10_000);
     await this.pumps.close();
   }
 

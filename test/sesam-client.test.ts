@@ -212,6 +212,37 @@ describe('the internal scheduler: POST /pipes/run-all-pipes and its status, log 
     await hub.json('/pipes/d-slow', { method: 'DELETE' });
   });
 
+  test('input pipes fed over HTTP keep their data with delete_input_datasets=False (the client sends it when testdata/ exists)', async () => {
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [
+        { _id: 'e-in', type: 'pipe', source: { type: 'http_endpoint' } },
+        { _id: 'e-out', type: 'pipe', source: { type: 'dataset', dataset: 'e-in' }, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'n', ['integer', '_S.v']]] } }, pump: { mode: 'manual' } },
+      ],
+    });
+    await client.json('POST', '/receivers/e-in/entities', { json: [{ _id: 'x', v: '7' }] });
+    const kept = await client.runInternalScheduler({ requestMode: 'sync', deleteInputDatasets: false });
+    assert.equal(kept['status'], 'success', JSON.stringify(kept));
+    assert.deepEqual((await hub.json<Json[]>('/datasets/e-out/entities')).map((e) => [e['_id'], e['n']]), [['x', 7]]);
+    const log = (await client.schedulerLog(undefined, String(kept['token']))).map((l) => l.logdata).join('\n');
+    assert.doesNotMatch(log, /skipped/, 'a receiver pipe is not a skipped pipe');
+    // By default the input datasets go too.
+    const wiped = await client.runInternalScheduler({ requestMode: 'sync' });
+    assert.equal(wiped['status'], 'success');
+    assert.equal((await hub.fetch('/datasets/e-in')).status, 404);
+    assert.deepEqual(await hub.json<Json[]>('/datasets/e-out/entities'), []);
+    for (const id of ['e-in', 'e-out']) await hub.json(`/pipes/${id}`, { method: 'DELETE' });
+  });
+
+  test('max_run_time ends a run that takes too long as "failed", saying so', async () => {
+    const slow = Array.from({ length: 200 }, (_, i) => ({ _id: `t${i}` }));
+    await hub.json('/pipes', { method: 'POST', json: [embedded('f-slow', slow, { batch_size: 1, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['sleep!', 1]] } } })] });
+    const answer = await client.runInternalScheduler({ requestMode: 'sync', maxRunTime: 1 });
+    assert.equal(answer['status'], 'failed');
+    assert.match(String(answer['additional_info']), /max_run_time of 1 seconds reached/);
+    await hub.json('/pipes/f-slow', { method: 'DELETE' });
+  });
+
   test('bad parameters are refused with a clear 400', async () => {
     for (const [query, what] of [
       ['request_mode=later', 'request_mode'],
