@@ -80,10 +80,3 @@ export function substituteEnv<T extends JsonValue>(value: T, env: (name: string)
   };
   return walk(value, path) as T;
 }
-
-/** The current values of the environment variables a value refers to (part of a cache key). */
-export function envSignature(value: JsonValue, env: (name: string) => string | undefined): string {
-  const names = new Set<string>();
-  for (const m of JSON.stringify(value).matchAll(ENV)) names.add(m[1]!);
-  return JSON.stringify([...names].map((n) => [n, env(n) ?? null]));
-}

@@ -2,11 +2,12 @@ import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
 import { asConfigEntity } from './config-store.js';
-import { checkPipeConfig, effectivePipeConfig, hasErrors, pipeDependencies, type ConfigError, type EffectivePipe } from './pipe-config.js';
+import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
+import { hasErrors, type ConfigError } from './config-error.js';
 import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import { pumpConfigErrors } from './pump-scheduler.js';
+import { pipeConfigErrors } from './pump-config.js';
 import type { LastRun } from './pump-state.js';
 import { pipeRuntimeState, type PipeRuntimeState } from './pipe-runtime-state.js';
 
@@ -182,10 +183,6 @@ export class PipeRegistry {
   }
 }
 
-/** The configuration's problems, those of its pump settings included (its runtime config-errors). */
-export function pipeConfigErrors(config: ConfigEntity): ConfigError[] {
-  return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
-}
 
 function isIndexExpression(ix: unknown): ix is string {
   try {
@@ -207,3 +204,5 @@ export function isPublisher(pipe: EffectivePipe): boolean {
 export function sinkConfig(pipe: EffectivePipe): JsonObject {
   return isJsonObject(pipe.sink) ? pipe.sink : {};
 }
+
+export { pipeConfigErrors };

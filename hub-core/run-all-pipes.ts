@@ -304,7 +304,7 @@ function resetPump(hub: Hub, id: string): void {
       s.lastRun = keep.lastRun;
     });
   });
-  hub.pumps.runner.forget(id);
+  hub.pumps.runtimes.forget(id);
 }
 
 /** The runs of all pipes of one hub: at most one at a time; finished ones are kept (by token) until the hub stops. */
