@@ -93,12 +93,16 @@ export class PumpScheduler {
     this.timers.clear();
   }
 
-  /** No pump starts by itself: switched off in the node metadata or in startup_options.json. */
+  /**
+   * No pump starts by itself: switched off in the node metadata (`task_manager.disable_pump_scheduler`, or
+   * `disable_user_pipes`, which the service's command-line client sets while it replaces the configuration) or in
+   * startup_options.json.
+   */
   isDisabled(): boolean {
     if (this.startupDisabled) return true;
     const md = this.config.get('metadata', 'node');
     const tm = md?.['task_manager'];
-    return isJsonObject(tm) && tm['disable_pump_scheduler'] === true;
+    return isJsonObject(tm) && (tm['disable_pump_scheduler'] === true || tm['disable_user_pipes'] === true);
   }
 
   nextRun(id: string): Date | undefined {
