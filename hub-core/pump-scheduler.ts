@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Cron } from 'croner';
+import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { hasErrors } from './config-error.js';
@@ -22,7 +22,7 @@ export function nextRunAt(pipe: EffectivePipe, now = Date.now()): number | undef
   const cron = pipe.pump['cron_expression'];
   if (typeof cron === 'string') {
     try {
-      const next = new Cron(cron, { timezone: 'UTC' }).nextRun(new Date(now));
+      const next = parseCron(cron).next(new Date(now));
       return next ? next.getTime() : undefined;
     } catch {
       return undefined;
