@@ -5,7 +5,10 @@
 // keeping a log the client prints as it goes. One run at a time per hub (RunAllService).
 
 import { randomUUID } from 'node:crypto';
-import type { Hub } from './hub.js';
+import type { PipeRegistry } from './pipes.js';
+import type { DatasetStore } from './dataset-store.js';
+import type { EnvStore } from './kv-stores.js';
+import type { PumpService } from './pump-operations.js';
 import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { isPumpable } from './pump-runner.js';
 import { conflict } from './errors.js';
@@ -107,6 +110,16 @@ function isInputPipe(pipe: EffectivePipe, env: (name: string) => string | undefi
   }
   return isJsonObject(source) && (source['type'] === 'embedded' || source['type'] === 'http_endpoint');
 }
+
+/** What a run of all pipes uses of the hub (the Hub itself provides it; hub.ts imports this module). */
+export interface RunAllHub {
+  readonly pipes: PipeRegistry;
+  readonly datasets: DatasetStore;
+  readonly env: EnvStore;
+  readonly pumps: PumpService;
+}
+
+type Hub = RunAllHub;
 
 /** Wait for a pipe's runs to end. */
 async function settled(hub: Hub, id: string): Promise<void> {

@@ -330,6 +330,10 @@ describe('upload → status → run → verify → test → wipe, as the sesam c
     assert.deepEqual(report.failed, []);
     assert.deepEqual(report.missing, []);
     assert.equal(report.ran, 2, 'person-endpoint (two specs) and person-audit (ignored)');
+    // For xml/csv specs the client enables a disabled endpoint pump first; this one is not disabled.
+    assert.equal((await hub.json<Json>('/pipes/person-endpoint/pump'))['is-disabled'], false);
+    const published = await hub.json<Json[]>('/publishers/person-endpoint/entities');
+    assert.deepEqual(published.map((e) => e['_id']).sort(), ['1', '2', '3']);
   });
 
   test('verify fails where the output differs from the expected file', async () => {

@@ -60,17 +60,17 @@ export async function configRoutes(app: FastifyInstance, { hub }: RouteContext):
     },
   });
 
-  app.put<{ Params: { group: string }; Querystring: { force?: boolean }; Body: unknown }>('/config/:group', {
+  app.put<{ Params: { group: string }; Querystring: { force?: string }; Body: unknown }>('/config/:group', {
     schema: {
       tags,
       summary: 'Replace the configuration of one config group',
       params: { type: 'object', required: ['group'], properties: { group: str } },
-      querystring: { type: 'object', properties: { force: bool } },
+      querystring: { type: 'object', properties: { force: pyBool } },
       body: configBody,
       response: replies({ 200: emptyReply }),
     },
     handler: async (req, reply) => {
-      hub.replaceGroupConfig(req.params.group, bodyEntities(req.body), req.query.force === true);
+      hub.replaceGroupConfig(req.params.group, bodyEntities(req.body), isTrue(req.query.force));
       return reply.code(200).send();
     },
   });
