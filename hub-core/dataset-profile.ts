@@ -4,7 +4,7 @@
 // so a cached profile can be brought up to date from the log; what a sketch cannot take back exactly marks the
 // profile stale, and it is then computed again.
 
-import { DateTime, Decimal, parseTagged, type TypedKind } from './dtl/values.js';
+import { DateTime, Decimal, parseTagged, type TypedKind } from './dtl/index.js';
 import { DyadicHistogram, ValueCounter, type HistogramBin } from './profile-sketches.js';
 
 /** Property paths a profile tracks; values of further paths are only counted. */

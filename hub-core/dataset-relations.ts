@@ -4,7 +4,7 @@
 import type { DatasetStore } from './dataset-store.js';
 import type { PipeRegistry } from './pipes.js';
 import { effectivePipeConfig } from './pipe-config.js';
-import { parseTagged } from './dtl/values.js';
+import { parseTagged } from './dtl/index.js';
 import { badRequest } from './errors.js';
 
 export interface NamespaceRelation {

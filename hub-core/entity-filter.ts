@@ -2,9 +2,7 @@
 // DTL compiler, evaluated on each entity as `_S`. The scan reads the log's latest versions page by page; a predicate
 // that compares a path with a plain string lets SQLite skip every entity whose stored text lacks that string.
 
-import { compileExpression } from './dtl/compiler.js';
-import { DtlRuntimeError } from './dtl/context.js';
-import { isTruthy, type DtlValue } from './dtl/values.js';
+import { compileExpression, DtlRuntimeError, isTruthy, type DtlValue } from './dtl/index.js';
 import type { Db } from './database.js';
 import type { DatasetStore } from './dataset-store.js';
 import { storedEntityJson } from './entity.js';

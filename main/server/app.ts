@@ -71,6 +71,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   installHostGuard(app, () => hosts, options.extraHosts ?? []);
   installErrorHandling(app);
+  // Every response, API and pages alike (errors too): a browser must never sniff a CSV or JSON answer into HTML.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return payload;
+  });
   app.addSchema(errorSchema);
   await app.register(formbody);
   await app.register(cookie);
