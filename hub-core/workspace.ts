@@ -1,15 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
-import { asConfigEntity, configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
+import { configKind, type ConfigChange, type ConfigKind } from './config-store.js';
 import { configFilePath, configFileText } from './workspace-layout.js';
+import { readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
 import { isJsonObject } from './json.js';
 
-export interface WorkspaceProblem {
-  file: string;
-  msg: string;
-}
+export type { WorkspaceProblem };
 
 export interface WorkspaceLoad {
   pipes: number;
@@ -81,31 +79,10 @@ export class Workspace {
 
   /** Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). */
   load(): WorkspaceLoad {
-    const problems: WorkspaceProblem[] = [];
-    const entities: ConfigEntity[] = [];
-    const files = new Map<string, string>();
-    const add = (file: string, value: unknown, i: number | undefined): void => {
-      const where = i === undefined ? file : `${file}[${i}]`;
-      try {
-        const e = asConfigEntity(value, where);
-        configKind(e);
-        entities.push(e);
-        files.set(`${configKind(e)}:${e._id}`, file);
-      } catch (err) {
-        problems.push({ file, msg: err instanceof HubError ? `${err.message}${err.detail ? `: ${err.detail}` : ''}` : String(err) });
-      }
-    };
-    for (const file of this.configFiles()) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(readFileSync(join(this.nodeDir, file), 'utf8'));
-      } catch (err) {
-        problems.push({ file, msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
-        continue;
-      }
-      if (Array.isArray(parsed)) parsed.forEach((v, i) => add(file, v, i));
-      else add(file, parsed, undefined);
-    }
+    const read = readConfigFiles(this.nodeDir);
+    const problems = read.problems;
+    const entities = read.entities.map((r) => r.entity);
+    const files = new Map(read.entities.map((r) => [`${configKind(r.entity)}:${r.entity._id}`, r.file]));
     const env = this.readTestEnv(problems);
     this.loading = true;
     try {
@@ -132,17 +109,6 @@ export class Workspace {
       problems,
     };
     return this.lastLoad;
-  }
-
-  private configFiles(): string[] {
-    const out: string[] = [];
-    if (existsSync(join(this.nodeDir, 'node-metadata.conf.json'))) out.push('node-metadata.conf.json');
-    for (const sub of ['pipes', 'systems']) {
-      const dir = join(this.nodeDir, sub);
-      if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir).sort()) if (name.endsWith('.conf.json')) out.push(`${sub}/${name}`);
-    }
-    return out;
   }
 
   private readTestEnv(problems: WorkspaceProblem[]): Record<string, string> | undefined {
