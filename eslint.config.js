@@ -34,7 +34,7 @@ export default tseslint.config(
           patterns: [
             upward('hub-core may not import the host process or the UI', 'main', 'renderer'),
             dtlEntry,
-            { group: ['fastify', '@fastify/*', 'electron', 'electron/*'], message: 'hub-core has no HTTP server and no Electron' },
+            { group: ['fastify', '@fastify/*', 'electron', 'electron/*', 'electron-updater'], message: 'hub-core has no HTTP server and no Electron' },
           ],
         },
       ],
@@ -48,7 +48,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'only main/electron/ imports electron' }],
+          paths: [
+            { name: 'electron', message: 'only main/electron/ imports electron' },
+            { name: 'electron-updater', message: 'only main/electron/ imports electron-updater (it loads electron)' },
+          ],
           patterns: [upward('main may not import the renderer', 'renderer'), dtlEntry, { group: ['electron/*'], message: 'only main/electron/ imports electron' }],
         },
       ],

@@ -258,7 +258,7 @@ export class Dataset {
       const deleted = p.deleted ? 1 : 0;
       s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);
       if (cur) {
-        s.supersede.run(cur[0]);
+        s.supersede.run(seq, cur[0]);
         if (cur[2] === 1) dead--;
         else live--;
       }
@@ -365,7 +365,7 @@ export class Dataset {
     const stmt = this.stmts.page[(reverse ? 4 : 0) + (history ? 0 : 2) + (deleted ? 0 : 1)]!;
     let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
     for (;;) {
-      const rows = (reverse ? stmt.all(cursor, Math.min(pageSize, remaining)) : stmt.all(cursor, end, Math.min(pageSize, remaining))) as RawRow[];
+      const rows = stmt.all({ cursor, end, limit: Math.min(pageSize, remaining) }) as RawRow[];
       if (rows.length === 0) break;
       remaining -= rows.length;
       cursor = rows[rows.length - 1]![0];
@@ -402,7 +402,7 @@ export class Dataset {
     let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
     for (;;) {
       const want = Math.min(TEXT_PAGE, remaining);
-      const [json, last, n] = (reverse ? stmt.get(cursor, want) : stmt.get(cursor, end, want)) as [string | null, number | null, number];
+      const [json, last, n] = stmt.get({ cursor, end, limit: want }) as [string | null, number | null, number];
       if (n === 0 || json === null || last === null) break;
       remaining -= n;
       cursor = last;
@@ -550,10 +550,15 @@ function rowJson(r: RawRow): string {
 function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
   const cols = 'seq, eid, deleted, prev, ts, hash, body';
   const raw = (sql: string): Database.Statement => db.prepare(sql).raw();
+  // Parameters: @cursor, @end the last offset of the read (its snapshot), @limit the page size. `superseded` holds the
+  // offset of the next version (0 while there is none; 1 in databases written before that, which reads the same), so
+  // a latest-versions read keeps a version superseded after its snapshot and returns each entity once.
   const fwd = (extra: string): Database.Statement =>
-    raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND seq <= ? ${extra} ORDER BY seq LIMIT ?`);
-  const rev = (extra: string): Database.Statement => raw(`SELECT ${cols} FROM ${t.log} WHERE seq < ? ${extra} ORDER BY seq DESC LIMIT ?`);
-  const filters = ['', 'AND deleted = 0', 'AND superseded = 0', 'AND superseded = 0 AND deleted = 0'];
+    raw(`SELECT ${cols} FROM ${t.log} WHERE seq > @cursor AND seq <= @end ${extra} ORDER BY seq LIMIT @limit`);
+  const rev = (extra: string): Database.Statement =>
+    raw(`SELECT ${cols} FROM ${t.log} WHERE seq < @cursor AND seq <= @end ${extra} ORDER BY seq DESC LIMIT @limit`);
+  const latestOnly = '(superseded = 0 OR superseded > @end)';
+  const filters = ['', 'AND deleted = 0', `AND ${latestOnly}`, `AND ${latestOnly} AND deleted = 0`];
   const subsetSql = (extra: string): string =>
     `SELECT b.seq, b.eid, b.deleted, b.prev, b.ts, b.hash, b.body, i.gone FROM ${t.idx} i JOIN ${t.log} b ON b.seq = i.seq
      WHERE i.idx = ? AND i.key = ? AND i.seq > ? AND i.seq <= ? ${extra} ORDER BY i.seq LIMIT ?`;
@@ -563,7 +568,7 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    supersede: db.prepare(`UPDATE ${t.log} SET superseded = 1 WHERE seq = ?`),
+    supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
     upsertLatest: db.prepare(
       `INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)
        ON CONFLICT(eid) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, deleted = excluded.deleted`,
@@ -576,9 +581,9 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
         raw(
           reverse
             ? `SELECT group_concat(j, ',' ORDER BY seq DESC), min(seq), count(*) FROM
-                 (SELECT seq, ${ROW_JSON_SQL} AS j FROM ${t.log} WHERE seq < ? ${f} ORDER BY seq DESC LIMIT ?)`
+                 (SELECT seq, ${ROW_JSON_SQL} AS j FROM ${t.log} WHERE seq < @cursor AND seq <= @end ${f} ORDER BY seq DESC LIMIT @limit)`
             : `SELECT group_concat(j, ',' ORDER BY seq), max(seq), count(*) FROM
-                 (SELECT seq, ${ROW_JSON_SQL} AS j FROM ${t.log} WHERE seq > ? AND seq <= ? ${f} ORDER BY seq LIMIT ?)`,
+                 (SELECT seq, ${ROW_JSON_SQL} AS j FROM ${t.log} WHERE seq > @cursor AND seq <= @end ${f} ORDER BY seq LIMIT @limit)`,
         ),
       ),
     ),

@@ -10,6 +10,7 @@ import { SystemRegistry } from './systems.js';
 import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
+import { DatasetProfiler } from './dataset-profiler.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/index.js';
@@ -29,6 +30,8 @@ export class Hub {
   readonly pipes: PipeRegistry;
   readonly systems: SystemRegistry;
   readonly receiver: JsonPushReceiver;
+  /** Dataset profiles (property statistics), cached by offset. */
+  readonly profiles: DatasetProfiler;
   /** Pump runs, schedules and state; automatic runs begin with startPumps(). */
   readonly pumps: PumpService;
   readonly startTime = new Date();
@@ -48,6 +51,7 @@ export class Hub {
     this.kv = new KvStore(this.db);
     this.pipes = new PipeRegistry(this.config, this.datasets);
     this.systems = new SystemRegistry(this.config, this.secrets);
+    this.profiles = new DatasetProfiler(this.datasets, join(dataDir, 'hub.db'));
     this.pumps = new PumpService(
       this.db,
       this.datasets,
@@ -106,6 +110,7 @@ export class Hub {
   }
 
   close(): void {
+    this.profiles.close();
     this.pumps.closeNow();
     if (this.db.open) this.db.close();
   }

@@ -20,7 +20,7 @@ import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
 import { addEntityIds, compileTransform, childPath, type CompiledTransform, type DtlDict, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
-import { substituteVariables, type ConfigVariables } from './config-variables.js';
+import { substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import type { SinkContext } from './sinks/json-push-sink.js';
@@ -122,6 +122,7 @@ export class PipeRuntime {
   private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
     const sourceDataset = this.sourceDataset;
     const datasets = this.ctx.datasets;
+    transform = substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath);
     return compileTransform(transform, {
       configPath,
       ...(lookup ? { lookup } : {}),

@@ -103,6 +103,25 @@ test('installers: Windows nsis, macOS dmg + zip with hardened runtime, Linux App
   assert.deepEqual(targetNames(section(config, 'linux')).sort(), ['AppImage', 'deb']);
 });
 
+test('the deb depends on libsecret (the keychain) besides what Electron needs', () => {
+  const depends = section(readConfig(), 'deb')['depends'];
+  assert.ok(Array.isArray(depends), 'deb.depends is a list');
+  for (const pkg of ['libsecret-1-0', 'libgtk-3-0', 'libnss3', 'xdg-utils']) assert.ok(depends.includes(pkg), `deb depends on ${pkg}`);
+});
+
+test('updates: a GitHub feed with draft releases, and artifact names the feed can point at', () => {
+  const config = readConfig();
+  const publish = section(config, 'publish');
+  assert.equal(publish['provider'], 'github');
+  assert.equal(publish['releaseType'], 'draft');
+  const name = String(config['artifactName']);
+  assert.doesNotMatch(name, /\s/, 'no spaces: GitHub would rename the asset and latest*.yml would miss it');
+  for (const macro of ['${version}', '${arch}', '${ext}']) assert.ok(name.includes(macro), `artifactName has ${macro}`);
+  // The release workflow names the owner and repository on the command line; the result still validates.
+  assert.deepEqual(errorsOf({ ...config, publish: { ...publish, owner: 'someone', repo: 'datahub-desktop' } }), []);
+  assert.notDeepEqual(errorsOf({ ...config, publish: { ...publish, releaseType: 'drafted' } }), [], 'a wrong releaseType is caught');
+});
+
 test('native modules are unpacked from asar and never rebuilt', async () => {
   const config = readConfig();
   const unpack = config['asarUnpack'];

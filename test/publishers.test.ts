@@ -445,3 +445,20 @@ test('with namespaced identifiers on, a publisher runs its transform as the pump
     await hub.json('/metadata', { method: 'DELETE' });
   }
 });
+
+test('every API answer tells the browser not to sniff it: JSON, CSV, XML, an error', async () => {
+  const answers: [string, Response][] = [
+    ['JSON', await get('/publishers/pub/entities')],
+    ['CSV', await get('/publishers/pub/csv')],
+    ['XML', await get('/publishers/pub/xml')],
+    ['a 404', await hub.fetch('/publishers/no-such-pipe/csv')],
+    ['the pipe list', await get('/pipes')],
+  ];
+  for (const [what, res] of answers) {
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${what} (${res.status}) carries nosniff`);
+  }
+  const unauthenticated = await fetch(`${hub.api}/pipes`);
+  assert.equal(unauthenticated.status, 401);
+  assert.equal(unauthenticated.headers.get('x-content-type-options'), 'nosniff', 'the 401 too');
+});

@@ -5,6 +5,6 @@ export { compileExpression, childPath, type CompiledExpression } from './compile
 export { DtlRuntimeError, DtlCompileError, type DtlErrorKind } from './context.js';
 export { lookupKeys, MemoryLookup, type DtlLookup } from './lookup.js';
 export { traverse } from './paths.js';
-export { DateTime, decode, encode, keyOf, typedOf, type DtlDict, type DtlValue } from './values.js';
+export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
 export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
 export { functionCatalogue } from './catalogue.js';

@@ -14,11 +14,27 @@ export interface TokenClaims {
   kind?: 'user' | 'local';
 }
 
+/**
+ * A token's `principals` claim as the hosted service writes it: an object mapping the subscription id to its
+ * principals (the service's own command-line client reads the subscription id from its first key). Older tokens of
+ * this hub carry a plain array; both forms are read.
+ */
+export function readPrincipals(claim: unknown): string[] {
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : []);
+  if (Array.isArray(claim)) return strings(claim);
+  if (claim !== null && typeof claim === 'object') return [...new Set(Object.values(claim as Record<string, unknown>).flatMap(strings))];
+  return [];
+}
+
 /** Signs and checks the hub's JWTs with an HS256 key kept (mode 0600) in the data directory. */
 export class TokenService {
-  private constructor(private readonly key: Uint8Array) {}
+  private constructor(
+    private readonly key: Uint8Array,
+    /** The key of the `principals` object: this hub's node id plays the subscription id. */
+    private readonly subscriptionId: string,
+  ) {}
 
-  static open(dataDir: string): TokenService {
+  static open(dataDir: string, subscriptionId = 'datahub-desktop'): TokenService {
     const file = join(dataDir, 'signing-key');
     let key: Buffer;
     if (existsSync(file)) {
@@ -29,11 +45,11 @@ export class TokenService {
       key = randomBytes(32);
       writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
     }
-    return new TokenService(new Uint8Array(key));
+    return new TokenService(new Uint8Array(key), subscriptionId);
   }
 
   async issue(claims: TokenClaims, expiresIn?: string): Promise<string> {
-    let jwt = new SignJWT({ principals: claims.principals, kind: claims.kind ?? 'local' })
+    let jwt = new SignJWT({ principals: { [this.subscriptionId]: claims.principals }, kind: claims.kind ?? 'local' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer('datahub-desktop')
@@ -47,7 +63,7 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims | { refused: string }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: 'datahub-desktop', algorithms: ['HS256'] });
-      const principals = Array.isArray(payload['principals']) ? payload['principals'].filter((p): p is string => typeof p === 'string') : [];
+      const principals = readPrincipals(payload['principals']);
       return { sub: payload.sub ?? '', principals, kind: payload['kind'] === 'user' ? 'user' : 'local' };
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) return { refused: 'the token has expired' };
