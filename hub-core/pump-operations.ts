@@ -314,7 +314,7 @@ export class PumpService {
       throw notFound(`webhook of pipe ${JSON.stringify(id)}`, 'no such pipe, or the token is not the pipe\'s webhook token');
     }
     const pipe = effectivePipeConfig(config);
-    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled) return;
+    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled || this.scheduler.isDisabled()) return;
     this.runner.request(id, 'webhook');
   }
 }

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Cron } from 'croner';
+import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { hasErrors } from './config-error.js';
@@ -22,7 +22,7 @@ export function nextRunAt(pipe: EffectivePipe, now = Date.now()): number | undef
   const cron = pipe.pump['cron_expression'];
   if (typeof cron === 'string') {
     try {
-      const next = new Cron(cron, { timezone: 'UTC' }).nextRun(new Date(now));
+      const next = parseCron(cron).next(new Date(now));
       return next ? next.getTime() : undefined;
     } catch {
       return undefined;
@@ -93,12 +93,16 @@ export class PumpScheduler {
     this.timers.clear();
   }
 
-  /** No pump starts by itself: switched off in the node metadata or in startup_options.json. */
+  /**
+   * No pump starts by itself: switched off in the node metadata (`task_manager.disable_pump_scheduler`, or
+   * `disable_user_pipes`, which the service's command-line client sets while it replaces the configuration) or in
+   * startup_options.json.
+   */
   isDisabled(): boolean {
     if (this.startupDisabled) return true;
     const md = this.config.get('metadata', 'node');
     const tm = md?.['task_manager'];
-    return isJsonObject(tm) && tm['disable_pump_scheduler'] === true;
+    return isJsonObject(tm) && (tm['disable_pump_scheduler'] === true || tm['disable_user_pipes'] === true);
   }
 
   nextRun(id: string): Date | undefined {
