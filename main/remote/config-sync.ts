@@ -7,6 +7,7 @@ import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '
 import { configFilePath, configFileText } from '../../hub-core/workspace-layout.js';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { readConfigFiles } from '../../hub-core/workspace-files.js';
+import type { DownloadResult } from '../../hub-core/desktop-types.js';
 import { canonicalJson, isJsonObject } from '../../hub-core/json.js';
 import { HubError, badRequest } from '../../hub-core/errors.js';
 
@@ -252,14 +253,7 @@ function writeAtomically(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-export interface DownloadResult {
-  folder: string;
-  nodeDir: string;
-  written: string[];
-  removed: string[];
-  env: number;
-  secrets: number;
-}
+export type { DownloadResult };
 
 /**
  * Writes the remote configuration into the folder, one file per pipe/system in the workspace layout, plus the

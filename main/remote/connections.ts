@@ -4,20 +4,9 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SecretStore } from '../secrets/secret-store.js';
+import type { Connection, ConnectionKind } from '../../hub-core/desktop-types.js';
 
-export type ConnectionKind = 'portal' | 'instance';
-
-export interface Connection {
-  id: string;
-  kind: ConnectionKind;
-  label: string;
-  /** Base URL: the portal API root, or an instance's API root (…/api). */
-  url: string;
-  created: string;
-  /** For an instance opened from a portal: the subscription it belongs to and the portal connection. */
-  subscription?: string;
-  portal?: string;
-}
+export type { Connection, ConnectionKind };
 
 export interface NewConnection {
   kind: ConnectionKind;

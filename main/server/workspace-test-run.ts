@@ -1,35 +1,12 @@
 // One `datahub test` run as data instead of printed lines: the same project runner and test comparison as the CLI
 // (main/cli/project.ts), returning per-test results with their per-entity diffs. Runs in a worker thread
 // (workspace-test-worker.ts) so a run of several seconds never holds up the host's event loop.
-import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary } from '../../hub-core/project-runner.js';
-import { formatDiffs, readTestSpecs, runTest, type EntityDiff } from '../../hub-core/project-test.js';
+import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project-runner.js';
+import { formatDiffs, readTestSpecs, runTest } from '../../hub-core/project-test.js';
 import { HubError } from '../../hub-core/errors.js';
+import type { WorkspaceTestReport, WorkspaceTestResult } from '../../hub-core/desktop-types.js';
 
-export interface WorkspaceTestResult {
-  name: string;
-  pipe: string;
-  /** The expected file, relative to node/expected/. */
-  file: string;
-  stage: string;
-  status: 'passed' | 'failed' | 'ignored';
-  /** Why the test could not compare (unknown pipe, missing file, the pipe failed, ...). */
-  error: string | null;
-  diffs: EntityDiff[];
-  /** The diffs as the CLI prints them. */
-  diffText: string[];
-}
-
-export interface WorkspaceTestReport {
-  update: boolean;
-  rounds: number;
-  converged: boolean;
-  pipes: PipeRunSummary[];
-  tests: WorkspaceTestResult[];
-  passed: number;
-  failed: number;
-  ignored: number;
-  durationMs: number;
-}
+export type { WorkspaceTestReport, WorkspaceTestResult };
 
 export interface WorkspaceTestFailure {
   status: number;

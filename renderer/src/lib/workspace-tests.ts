@@ -1,5 +1,5 @@
-// What GET /desktop/workspace and POST /desktop/workspace/test answer (main/server/routes/desktop-workspace.ts).
-// Written out here because the renderer imports nothing from main/; the route's reply schema holds the same shape.
+// What GET /desktop/workspace and POST /desktop/workspace/test answer (main/server/routes/desktop-workspace.ts). The
+// test report's types are declared once, in hub-core/desktop-types.ts, for the host and the workbench.
 
 export interface WorkspaceInfo {
   dir: string;
@@ -9,47 +9,4 @@ export interface WorkspaceInfo {
   running: boolean;
 }
 
-export interface EntityChange {
-  path: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-export interface EntityDiff {
-  id: string;
-  kind: 'missing' | 'unexpected' | 'changed';
-  entity?: Record<string, unknown>;
-  changes: EntityChange[];
-}
-
-export interface TestResult {
-  name: string;
-  pipe: string;
-  file: string;
-  stage: string;
-  status: 'passed' | 'failed' | 'ignored';
-  error: string | null;
-  diffs: EntityDiff[];
-  diffText: string[];
-}
-
-export interface PipeRun {
-  pipe: string;
-  runs: number;
-  processed: number;
-  changes: number;
-  status: 'ok' | 'failed' | 'skipped';
-  error: string | null;
-}
-
-export interface TestReport {
-  update: boolean;
-  rounds: number;
-  converged: boolean;
-  pipes: PipeRun[];
-  tests: TestResult[];
-  passed: number;
-  failed: number;
-  ignored: number;
-  durationMs: number;
-}
+export type { EntityDiff, PipeRunSummary as PipeRun, WorkspaceTestReport as TestReport, WorkspaceTestResult as TestResult } from '../../../hub-core/desktop-types';

@@ -4,15 +4,9 @@ import { hostApi, json } from '../../lib/api';
 
 export type Rec = Record<string, unknown>;
 
-export interface Connection {
-  id: string;
-  kind: 'portal' | 'instance';
-  label: string;
-  url: string;
-  created: string;
-  subscription?: string;
-  portal?: string;
-}
+import type { Connection } from '../../../../hub-core/desktop-types';
+
+export type { Connection };
 
 export interface Provider {
   id: string;

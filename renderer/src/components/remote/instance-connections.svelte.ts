@@ -2,16 +2,9 @@
 // when a connection is added; the host keeps it in the OS keychain and never sends it back. The list is shared
 // state, so the connections panel and the sync panel always show the same instances.
 import { hostApi, json } from '../../lib/api';
+import type { Connection } from '../../../../hub-core/desktop-types';
 
-export interface InstanceConnection {
-  id: string;
-  kind: 'portal' | 'instance';
-  label: string;
-  url: string;
-  created: string;
-  subscription?: string;
-  portal?: string;
-}
+export type InstanceConnection = Connection;
 
 export const instances: { list: InstanceConnection[] } = $state({ list: [] });
 

@@ -1,0 +1,58 @@
+// Shapes the desktop host (main/) answers on its /desktop routes and the workbench (renderer/) reads, declared once
+// for both: the renderer may import types from hub-core, but nothing from main/.
+import type { PipeRunSummary } from './project-runner.js';
+import type { EntityDiff } from './project-test.js';
+
+export type ConnectionKind = 'portal' | 'instance';
+
+/** A saved portal or instance connection (its token lives only in the OS keychain and is never answered). */
+export interface Connection {
+  id: string;
+  kind: ConnectionKind;
+  label: string;
+  /** Base URL: the portal API root, or an instance's API root (…/api). */
+  url: string;
+  created: string;
+  /** For an instance opened from a portal: the subscription it belongs to and the portal connection. */
+  subscription?: string;
+  portal?: string;
+}
+
+/** What downloading a remote instance's configuration into a folder wrote. */
+export interface DownloadResult {
+  folder: string;
+  nodeDir: string;
+  written: string[];
+  removed: string[];
+  env: number;
+  secrets: number;
+}
+
+/** One test of a workspace run from the workbench (`datahub test` as data). */
+export interface WorkspaceTestResult {
+  name: string;
+  pipe: string;
+  /** The expected file, relative to node/expected/. */
+  file: string;
+  stage: string;
+  status: 'passed' | 'failed' | 'ignored';
+  /** Why the test could not compare (unknown pipe, missing file, the pipe failed, ...). */
+  error: string | null;
+  diffs: EntityDiff[];
+  /** The diffs as the CLI prints them. */
+  diffText: string[];
+}
+
+export interface WorkspaceTestReport {
+  update: boolean;
+  rounds: number;
+  converged: boolean;
+  pipes: PipeRunSummary[];
+  tests: WorkspaceTestResult[];
+  passed: number;
+  failed: number;
+  ignored: number;
+  durationMs: number;
+}
+
+export type { EntityDiff, PipeRunSummary };
