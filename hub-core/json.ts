@@ -34,3 +34,23 @@ export function canonicalJson(value: unknown): string {
   }
   return out + '}';
 }
+
+/** How deep JSON may nest in a request body or an entity (deeper values would exhaust the stack in recursive code). */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether JSON text nests more than `max` arrays/objects deep (a scan that skips strings; no parse). */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}

@@ -10,9 +10,11 @@ import { Hub } from '../../hub-core/hub.js';
 const USAGE = `datahub — the Datahub Desktop hub from the command line
 
 Usage:
-  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>] [--log]
+  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>]
+               [--request-timeout <seconds>] [--log]
       Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
-      --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1.
+      --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1, --body-limit 67108864 (64 MB),
+      --request-timeout 120 (a request whose body has not fully arrived by then is answered 408 and closed).
       A token for the API is written to <data>/access-token. With --workspace, the project's node/ folder
       (pipes/, systems/, node-metadata.conf.json, test-env.json) is loaded, watched, and API edits are written back.
   datahub start [--data <dir>] [--workspace <project dir>] [--port <n>]
@@ -47,12 +49,18 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'body-limit': { type: 'string' },
+      'request-timeout': { type: 'string' },
       log: { type: 'boolean' },
     },
     strict: true,
   });
   const bodyLimit = values['body-limit'] !== undefined ? Number(values['body-limit']) : undefined;
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) throw new UsageError('--body-limit must be an integer of at least 1024 bytes');
+  const timeoutText = values['request-timeout'];
+  const requestTimeout = timeoutText !== undefined ? Number(timeoutText) : undefined;
+  if (requestTimeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeoutText ?? '') && requestTimeout >= 1)) {
+    throw new UsageError('--request-timeout must be a number of seconds, at least 1');
+  }
   const options: ServeOptions = {
     dataDir: values.data ?? defaultDataDir(),
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
@@ -60,6 +68,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
     port: port(values.port, DEFAULT_PORT),
     logger: values.log === true,
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+    ...(requestTimeout !== undefined ? { requestTimeout: Math.round(requestTimeout * 1000) } : {}),
   };
   if (mode === 'start' && options.workspace === undefined) options.workspace = sampleWorkspace(options.dataDir);
   if (mode === 'start' && (await launchApp(options))) return;

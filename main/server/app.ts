@@ -22,6 +22,7 @@ import { configSchemaRoutes } from './routes/config-schema.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../hub-core/json.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
@@ -38,6 +39,8 @@ export interface ServerOptions {
   host: string;
   /** Largest request body in bytes. */
   bodyLimit?: number;
+  /** Milliseconds a client has to send a whole request (a stalled upload is answered 408 and closed). */
+  requestTimeout?: number;
   logger?: boolean;
   /** Extra Host header values to accept (for example a name in /etc/hosts the user chose). */
   extraHosts?: string[];
@@ -47,15 +50,20 @@ export interface ServerOptions {
   desktop?: Omit<DesktopContext, 'hub'>;
 }
 
-export const DEFAULT_BODY_LIMIT = 256 * 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 
 /** Routes anyone may call without a token. */
 const PUBLIC = new Set(['GET /api/health', 'POST /api/jwt']);
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    requestTimeout,
+    // Node checks the timeouts of open requests at this interval (30 s by default).
+    http: { headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)) },
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
     forceCloseConnections: true,
@@ -71,6 +79,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   installHostGuard(app, () => hosts, options.extraHosts ?? []);
   installErrorHandling(app);
   app.addSchema(errorSchema);
+  // JSON bodies nested deeper than MAX_JSON_DEPTH are refused before they are parsed (deep recursion would fail later).
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (jsonTooDeep(text)) done(tooDeepError(), undefined);
+    else defaultJson(req, text, done);
+  });
   await app.register(formbody);
   await app.register(cookie);
   // Any other body type reaches the routes as a Buffer; routes that take one declare it.
@@ -156,4 +172,8 @@ export function requireAdmin(request: FastifyRequest): void {
   if (!request.claims?.principals.includes(ADMIN)) {
     throw new HubError(403, 'forbidden', 'this operation requires a token with the group:Admin principal');
   }
+}
+
+function tooDeepError(): HubError {
+  return new HubError(400, 'malformed JSON', `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep`);
 }
