@@ -249,6 +249,9 @@ export class PumpService {
         if (value !== '' && (parseOffset(value) === undefined || !/^-?\d+$/.test(value.trim()))) {
           throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, 'a dataset source is read from an integer offset (an "_updated" value); an empty value starts from the beginning');
         }
+        if (value !== '' && !Number.isSafeInteger(Number(value))) {
+          throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, `an offset is at most ${Number.MAX_SAFE_INTEGER}`);
+        }
         this.state.update(id, (s) => (s.lastSeen = value === '' ? null : String(Number(value))));
         this.runner.logEvent(id, 'pump-offset-set', { last_seen: value === '' ? null : String(Number(value)) });
         break;

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
 import { asConfigEntity, configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
 import { configFilePath, configFileText } from './workspace-layout.js';
@@ -173,6 +173,11 @@ export class Workspace {
       }
       this.files.delete(key);
       return;
+    }
+    const name = basename(file);
+    if (Buffer.byteLength(name) > 255) {
+      // Thrown inside the config transaction: nothing is stored either.
+      throw new HubError(400, `the id of ${change.kind} ${JSON.stringify(change.id.slice(0, 40) + '…')} is too long for a workspace file`, `its file name ${name.slice(0, 40)}… has ${Buffer.byteLength(name)} bytes; file systems allow 255`);
     }
     const text = configFileText(change.entity);
     if (existsSync(path) && readFileSync(path, 'utf8') === text) return;

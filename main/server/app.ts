@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -22,7 +22,8 @@ import { configSchemaRoutes } from './routes/config-schema.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
-import { jsonTooDeep, MAX_JSON_DEPTH } from '../../hub-core/json.js';
+import { jsonTextProblem } from '../../hub-core/json.js';
+import { decodeContentEncoding } from './content-encoding.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
@@ -67,6 +68,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
     forceCloseConnections: true,
+    // Paths the router cannot take answer in the hub's error shape.
+    frameworkErrors: (error, _req, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const body = { error: tooLong ? 'URI too long' : 'invalid URL', detail: tooLong ? 'a path part is longer than 2048 characters' : error.message };
+      void (reply as unknown as FastifyReply).code(tooLong ? 414 : 400).type('application/json; charset=utf-8').send(body);
+    },
   });
   app.decorateRequest('claims', null);
   const entityParser = new EntityParserPool();
@@ -79,14 +86,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   installHostGuard(app, () => hosts, options.extraHosts ?? []);
   installErrorHandling(app);
   app.addSchema(errorSchema);
-  // JSON bodies nested deeper than MAX_JSON_DEPTH are refused before they are parsed (deep recursion would fail later).
+  // JSON that parsing would silently change (or that would exhaust the stack later) is refused before it is parsed.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (jsonTooDeep(text)) done(tooDeepError(), undefined);
+    const problem = jsonTextProblem(text);
+    if (problem) done(new HubError(400, 'malformed JSON', problem), undefined);
     else defaultJson(req, text, done);
   });
+  app.addHook('preParsing', async (request, _reply, payload) => decodeContentEncoding(request.headers['content-encoding'], payload));
   await app.register(formbody);
   await app.register(cookie);
   // Any other body type reaches the routes as a Buffer; routes that take one declare it.
@@ -172,8 +181,4 @@ export function requireAdmin(request: FastifyRequest): void {
   if (!request.claims?.principals.includes(ADMIN)) {
     throw new HubError(403, 'forbidden', 'this operation requires a token with the group:Admin principal');
   }
-}
-
-function tooDeepError(): HubError {
-  return new HubError(400, 'malformed JSON', `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep`);
 }

@@ -1,7 +1,7 @@
 import sjson from 'secure-json-parse';
 import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/entity.js';
 import { HubError } from '../../hub-core/errors.js';
-import { jsonTooDeep, MAX_JSON_DEPTH } from '../../hub-core/json.js';
+import { jsonTextProblem } from '../../hub-core/json.js';
 
 export interface ParseFailure {
   status: number;
@@ -22,9 +22,8 @@ export function parseEntityBody(data: Uint8Array): ParseOutcome {
     return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: 'the body is not valid UTF-8' } };
   }
   if (text.trim() === '') return { ok: false, failure: { status: 400, error: 'empty JSON body', detail: 'send a JSON array of entities' } };
-  if (jsonTooDeep(text)) {
-    return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep` } };
-  }
+  const problem = jsonTextProblem(text);
+  if (problem) return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: problem } };
   let value: unknown;
   try {
     value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
