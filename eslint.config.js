@@ -7,6 +7,8 @@ import svelte from 'eslint-plugin-svelte';
 import svelteParser from 'svelte-eslint-parser';
 
 const upward = (message, ...patterns) => ({ regex: `(^|/)(${patterns.join('|')})(/|$)`, message });
+// The DTL engine is used through its entry module (hub-core/dtl/index.ts), never through its files.
+const dtlEntry = { regex: '(^|/)dtl/(?!index\\.js$)', message: 'import the DTL engine from hub-core/dtl/index.js, not from its files' };
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bench-results/**'] },
@@ -31,7 +33,8 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'hub-core runs without Electron' }],
           patterns: [
             upward('hub-core may not import the host process or the UI', 'main', 'renderer'),
-            { group: ['fastify', '@fastify/*', 'electron', 'electron/*'], message: 'hub-core has no HTTP server and no Electron' },
+            dtlEntry,
+            { group: ['fastify', '@fastify/*', 'electron', 'electron/*', 'electron-updater'], message: 'hub-core has no HTTP server and no Electron' },
           ],
         },
       ],
@@ -45,8 +48,11 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'only main/electron/ imports electron' }],
-          patterns: [upward('main may not import the renderer', 'renderer'), { group: ['electron/*'], message: 'only main/electron/ imports electron' }],
+          paths: [
+            { name: 'electron', message: 'only main/electron/ imports electron' },
+            { name: 'electron-updater', message: 'only main/electron/ imports electron-updater (it loads electron)' },
+          ],
+          patterns: [upward('main may not import the renderer', 'renderer'), dtlEntry, { group: ['electron/*'], message: 'only main/electron/ imports electron' }],
         },
       ],
     },

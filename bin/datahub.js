@@ -2,6 +2,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const nodeCheck = createRequire(import.meta.url)('../scripts/check-node.cjs');
+if (nodeCheck.tooOld(process.version)) {
+  process.stderr.write(`datahub: ${nodeCheck.message(process.version)}\n`);
+  process.exit(2);
+}
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'main', 'cli', 'datahub.js');
 if (!existsSync(entry)) {

@@ -55,3 +55,28 @@ function substituteString(text: string, vars: ConfigVariables, scope: string, pa
     return v;
   });
 }
+
+/**
+ * `$ENV(name)` replaced inside a DTL transform, as everywhere else in configuration (for example
+ * `["eq", "$ENV(node-env)", "test"]`). `$SECRET(...)` stays as it is: a transform's values end up in entities and logs.
+ */
+export function substituteEnv<T extends JsonValue>(value: T, env: (name: string) => string | undefined, path = '$'): T {
+  const walk = (v: JsonValue, at: string): JsonValue => {
+    if (typeof v === 'string') {
+      if (!v.includes('$ENV(')) return v;
+      return v.replace(ENV, (_m, name: string) => {
+        const found = env(name);
+        if (found === undefined) throw new HubError(400, `unknown environment variable ${JSON.stringify(name)}`, `${at} refers to $ENV(${name}), which is not set`);
+        return found;
+      });
+    }
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${at}[${i}]`));
+    if (isJsonObject(v)) {
+      const out: JsonObject = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x, `${at}.${k}`);
+      return out;
+    }
+    return v;
+  };
+  return walk(value, path) as T;
+}

@@ -20,9 +20,7 @@
 import { parseIndexExpression } from './dataset-index.js';
 import type { DatasetStore } from './dataset-store.js';
 import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
-import { lookupKeys, type DtlLookup } from './dtl/lookup.js';
-import { traverse } from './dtl/paths.js';
-import { DateTime, keyOf, typedOf } from './dtl/values.js';
+import { lookupKeys, traverse, DateTime, keyOf, typedOf, type DtlLookup } from './dtl/index.js';
 
 /** The index expression of a property path, or undefined when it has no exact one. */
 export function indexExpressionOf(path: readonly string[]): string | undefined {

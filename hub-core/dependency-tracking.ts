@@ -11,9 +11,7 @@
 
 import type { Dataset } from './dataset-log.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { lookupKeys, type DtlLookup } from './dtl/lookup.js';
-import { traverse } from './dtl/paths.js';
-import { keyOf } from './dtl/values.js';
+import { lookupKeys, traverse, keyOf, type DtlLookup } from './dtl/index.js';
 
 export interface Dependency {
   readonly dataset: string;

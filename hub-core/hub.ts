@@ -10,9 +10,10 @@ import { SystemRegistry } from './systems.js';
 import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
+import { DatasetProfiler } from './dataset-profiler.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import type { NamespaceSettings } from './dtl/functions/identifiers.js';
+import type { NamespaceSettings } from './dtl/index.js';
 
 export const NODE_VERSION = '0.1.0';
 
@@ -28,6 +29,8 @@ export class Hub {
   readonly pipes: PipeRegistry;
   readonly systems: SystemRegistry;
   readonly receiver: JsonPushReceiver;
+  /** Dataset profiles (property statistics), cached by offset. */
+  readonly profiles: DatasetProfiler;
   /** Pump runs, schedules and state; automatic runs begin with startPumps(). */
   readonly pumps: PumpService;
   readonly startTime = new Date();
@@ -43,14 +46,29 @@ export class Hub {
     this.kv = new KvStore(this.db);
     this.pipes = new PipeRegistry(this.config, this.datasets);
     this.systems = new SystemRegistry(this.config, this.secrets);
-    this.receiver = new JsonPushReceiver(this.db, this.pipes);
-    this.pumps = new PumpService(this.db, this.datasets, this.pipes, this.config, dataDir);
+    this.profiles = new DatasetProfiler(this.datasets, join(dataDir, 'hub.db'));
+    this.pumps = new PumpService(
+      this.db,
+      this.datasets,
+      this.pipes,
+      this.config,
+      dataDir,
+      {
+        lookup: new DatasetLookup(this.datasets),
+        vars: { env: (name) => this.env.get(name), secret: (name, scope) => this.secrets.value(name, scope) },
+        system: (id) => this.config.get('system', id),
+        namespaces: (pipeId) => this.namespaceSettings(pipeId),
+      },
+      {
+        onConfigChange: (listener) => void this.config.onChange(listener),
+        onVariablesChange: (listener) => {
+          this.env.onChange(listener);
+          this.secrets.onChange(listener);
+        },
+      },
+    );
     this.pipes.attachPumps(this.pumps);
-    this.pumps.runner.setDtlLookup(new DatasetLookup(this.datasets));
-    this.pumps.runner.setNamespaceSettings((pipeId) => this.namespaceSettings(pipeId));
-    this.pumps.runner.setEnv((name) => this.env.get(name));
-    this.receiver.setProcessors((config) => this.pumps.runner.processorFor(config));
-    this.pumps.runner.setVariables((name, scope) => this.secrets.value(name, scope), (id) => this.config.get('system', id));
+    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes);
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {
       nodeId = randomUUID();
@@ -81,6 +99,7 @@ export class Hub {
   }
 
   close(): void {
+    this.profiles.close();
     this.pumps.closeNow();
     if (this.db.open) this.db.close();
   }

@@ -1,8 +1,8 @@
 import type { Db } from './database.js';
 import type { PipeRegistry } from './pipes.js';
 import { prepareEntity, PreparedEntities, type PreparedEntity } from './entity.js';
-import type { ConfigEntity } from './config-store.js';
-import { DtlRuntimeError } from './dtl/context.js';
+import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
+import { DtlRuntimeError } from './dtl/index.js';
 import type { JsonObject } from './json.js';
 import { HubError, badRequest, conflict } from './errors.js';
 import type { WriteResult } from './dataset-log.js';
@@ -33,33 +33,28 @@ interface SequenceRow {
 
 /** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. */
 export class JsonPushReceiver {
-  /** What the pump does to an entity on its way to the sink (the runner's, so both paths do the same). */
-  private processorOf: ((config: ConfigEntity) => ((entity: JsonObject) => JsonObject[]) | undefined) | undefined;
-
   constructor(
     private readonly db: Db,
     private readonly pipes: PipeRegistry,
+    private readonly runtimes: PipeRuntimes,
   ) {}
 
-  setProcessors(fn: (config: ConfigEntity) => ((entity: JsonObject) => JsonObject[]) | undefined): void {
-    this.processorOf = fn;
-  }
-
   /** Received entities go through the pipe's transform and sink step, as with any other source. */
-  private transformed(pipeId: string, prepared: readonly PreparedEntity[]): readonly PreparedEntity[] {
-    const processEntity = this.processorOf?.(this.pipes.require(pipeId));
-    if (!processEntity) return prepared;
+  private transformed(runtime: PipeRuntime, prepared: readonly PreparedEntity[]): readonly PreparedEntity[] {
+    if (runtime.passesThrough) return prepared;
     const out: PreparedEntity[] = [];
+    const one: JsonObject[] = [];
     for (const p of prepared) {
       const entity = JSON.parse(p.body) as JsonObject;
       entity['_id'] = p.id;
       if (p.deleted) entity['_deleted'] = true;
+      one[0] = entity;
       let outputs: JsonObject[];
       try {
-        outputs = processEntity(entity);
+        outputs = runtime.process(one);
       } catch (e) {
         if (e instanceof DtlRuntimeError || e instanceof HubError) {
-          throw badRequest(`the transform of pipe ${JSON.stringify(pipeId)} failed on entity ${JSON.stringify(p.id)}`, e.message);
+          throw badRequest(`the transform of pipe ${JSON.stringify(runtime.id)} failed on entity ${JSON.stringify(p.id)}`, e.message);
         }
         throw e;
       }
@@ -69,13 +64,13 @@ export class JsonPushReceiver {
   }
 
   receive(pipeId: string, body: unknown, params: PushParams): PushResult {
-    const pipe = this.pipes.effective(pipeId);
+    const runtime = this.runtimes.of(this.pipes.require(pipeId));
+    const pipe = runtime.pipe;
     if (pipe.source.type !== 'http_endpoint') {
       throw badRequest(`pipe ${JSON.stringify(pipeId)} does not receive entities`, `its source type is "${pipe.source.type}", not "http_endpoint"`);
     }
-    const info = this.pipes.info(pipeId);
-    if (!info.runtime['is-valid-config']) {
-      throw conflict(`pipe ${JSON.stringify(pipeId)} has configuration errors`, info.runtime['config-errors'].map((e) => e.msg).join('; '));
+    if (!runtime.isValid) {
+      throw conflict(`pipe ${JSON.stringify(pipeId)} has configuration errors`, runtime.errors.map((e) => e.msg).join('; '));
     }
     let prepared: readonly PreparedEntity[];
     if (body instanceof PreparedEntities) prepared = body.entities;
@@ -84,7 +79,7 @@ export class JsonPushReceiver {
       if (!values) throw badRequest('the body must be a JSON array of entities (or one entity object)');
       prepared = values.map((v, i) => prepareEntity(v, i));
     }
-    prepared = this.transformed(pipeId, prepared);
+    prepared = this.transformed(runtime, prepared);
     const dataset = this.pipes.sinkDataset(pipeId);
 
     // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip

@@ -6,6 +6,17 @@ import { checkVariableNames } from './variable-names.js';
 export class EnvStore {
   constructor(private readonly db: Db) {}
 
+  private readonly listeners = new Set<() => void>();
+
+  /** Be told after every change (the pipe runtimes are built again). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+
   all(): Record<string, string> {
     const rows = this.db.prepare('SELECT name, value FROM env ORDER BY name').raw().all() as [string, string][];
     return Object.fromEntries(rows);
@@ -23,16 +34,29 @@ export class EnvStore {
       const put = this.db.prepare('INSERT INTO env (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value');
       for (const [k, v] of Object.entries(vars)) put.run(k, v);
     })();
+    this.changed();
   }
 
   delete(name: string): void {
     if (this.db.prepare('DELETE FROM env WHERE name = ?').run(name).changes === 0) throw notFound(`environment variable ${JSON.stringify(name)}`);
+    this.changed();
   }
 }
 
 /** Secrets: write-only from the outside; only names are ever listed. Scope '' is the node, else a system id. */
 export class SecretStore {
   constructor(private readonly db: Db) {}
+
+  private readonly listeners = new Set<() => void>();
+
+  /** Be told after every change (the pipe runtimes are built again). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
 
   names(scope = ''): string[] {
     return this.db.prepare('SELECT name FROM secrets WHERE scope = ? ORDER BY name').pluck().all(scope) as string[];
@@ -55,16 +79,19 @@ export class SecretStore {
       );
       for (const [k, v] of Object.entries(values)) put.run(scope, k, v);
     })();
+    this.changed();
   }
 
   delete(name: string, scope = ''): void {
     if (this.db.prepare('DELETE FROM secrets WHERE scope = ? AND name = ?').run(scope, name).changes === 0) {
       throw notFound(`secret ${JSON.stringify(name)}`);
     }
+    this.changed();
   }
 
   deleteScope(scope: string): void {
     this.db.prepare('DELETE FROM secrets WHERE scope = ?').run(scope);
+    this.changed();
   }
 }
 

@@ -1,14 +1,12 @@
 import type { ConfigEntity } from './config-store.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { parseIndexExpression } from './dataset-index.js';
-import { compileTransform } from './dtl/transform.js';
+import { compileTransform } from './dtl/index.js';
 import { HubError } from './errors.js';
 
-export interface ConfigError {
-  elements: string;
-  level: 'error' | 'warning';
-  msg: string;
-}
+import { hasErrors, type ConfigError } from './config-error.js';
+
+export { hasErrors, type ConfigError };
 
 /** Source and sink types seen in real configurations; the hub runs the `running` ones. */
 export const SOURCE_TYPES = {
@@ -119,10 +117,6 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   const pump = config['pump'];
   if (pump !== undefined && !isJsonObject(pump)) err('$.pump', '"pump" must be an object');
   return errors;
-}
-
-export function hasErrors(errors: readonly ConfigError[]): boolean {
-  return errors.some((e) => e.level === 'error');
 }
 
 export interface EffectivePipe extends JsonObject {

@@ -1,17 +1,17 @@
-// What a pipe produces at each stage (source, before-transforms, after-transforms, sink; see pipe-flow.ts), computed
-// by a dry run of the pump's own source, transform and sink step: nothing is written and no pump state moves. Serves
+// What a pipe produces at each stage (source, before-transforms, after-transforms, sink; see pipe-runtime.ts), computed
+// by a dry run of the pipe's runtime (the pump's own source, transform and sink step): nothing is written and no pump
+// state moves. Serves
 // GET /pipes/<id>/entities?stage=, `datahub test`, and the preview of a draft configuration on sample entities.
 
 import type { Hub } from './hub.js';
 import type { ConfigEntity } from './config-store.js';
-import type { PipeDryRun } from './pump-runner.js';
+import type { PipeRuntime } from './pipe-runtime.js';
 import { parseOffset } from './sources/basic-sources.js';
-import { pipeConfigErrors } from './pipes.js';
-import { hasErrors, type ConfigError } from './pipe-config.js';
-import { DtlRuntimeError } from './dtl/context.js';
+import { pipeConfigErrors } from './pump-config.js';
+import { hasErrors, type ConfigError } from './config-error.js';
+import { DtlRuntimeError, type CompiledTransform } from './dtl/index.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import type { CompiledTransform } from './dtl/transform.js';
 
 export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
 export type PipeStage = (typeof PIPE_STAGES)[number];
@@ -25,12 +25,6 @@ export interface StageOptions {
 
 const READ_BATCH = 1000;
 
-function compileProblem(run: PipeDryRun): HubError | undefined {
-  if (!run.transform || run.transform.ok) return undefined;
-  const detail = run.transform.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`).join('; ');
-  return badRequest('the transform does not compile', detail);
-}
-
 /** A runtime failure of the transform on one entity, as a 400 that names the entity. */
 function transformFailure(e: DtlRuntimeError, entity: JsonObject): HubError {
   const id = typeof entity['_id'] === 'string' ? entity['_id'] : '(no _id)';
@@ -38,16 +32,14 @@ function transformFailure(e: DtlRuntimeError, entity: JsonObject): HubError {
 }
 
 /** What one source entity becomes at a stage: a dry run of the pump's processing. */
-function atStage(run: PipeDryRun, stage: PipeStage, entity: JsonObject): JsonObject[] {
+function atStage(run: PipeRuntime, stage: PipeStage, entity: JsonObject): JsonObject[] {
   if (stage === 'source' || stage === 'before-transforms') return [entity];
-  let out: JsonObject[];
   try {
-    out = run.transform ? run.transform.run(entity).entities : [entity];
+    return stage === 'sink' ? run.process([entity]) : run.afterTransforms(entity);
   } catch (e) {
     if (e instanceof DtlRuntimeError) throw transformFailure(e, entity);
     throw e;
   }
-  return stage === 'sink' ? out.map(run.toSink) : out;
 }
 
 /**
@@ -56,13 +48,13 @@ function atStage(run: PipeDryRun, stage: PipeStage, entity: JsonObject): JsonObj
  * an entity is a HubError (400) naming it.
  */
 export async function* pipeStageStream(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): AsyncGenerator<JsonObject, void, undefined> {
-  const run = hub.pumps.runner.dryRun(hub.pipes.require(pipeId));
+  const run = hub.pumps.runtimes.of(hub.pipes.require(pipeId));
   const since = options.since === undefined || options.since === '' ? undefined : options.since;
   if (since !== undefined && run.pipe.source.type === 'dataset' && parseOffset(since) === undefined) {
     throw badRequest(`invalid since value ${JSON.stringify(since)}`, 'a dataset source is read from an integer offset');
   }
   if (stage === 'after-transforms' || stage === 'sink') {
-    const problem = compileProblem(run);
+    const problem = run.transformProblem();
     if (problem) throw problem;
   }
   const limit = options.limit ?? Infinity;
@@ -149,7 +141,7 @@ function runError(e: DtlRuntimeError): PreviewRunError {
 }
 
 /** Each transform of a chain on its own, fed what the one before it made. */
-function chainSteps(chain: readonly CompiledTransform[], entity: JsonObject): PreviewChainStep[] {
+export function chainSteps(chain: readonly CompiledTransform[], entity: JsonObject): PreviewChainStep[] {
   const out: PreviewChainStep[] = [];
   let current: JsonObject[] = [entity];
   for (const step of chain) {
@@ -173,7 +165,7 @@ function errorText(e: unknown): string {
 }
 
 /** Read up to `limit` entities from the source, and whether it had more. */
-async function readSample(run: PipeDryRun, limit: number): Promise<{ entities: JsonObject[]; more: boolean }> {
+async function readSample(run: PipeRuntime, limit: number): Promise<{ entities: JsonObject[]; more: boolean }> {
   const entities: JsonObject[] = [];
   if (limit <= 0) return { entities, more: false };
   const source = run.openSource();
@@ -194,7 +186,9 @@ async function readSample(run: PipeDryRun, limit: number): Promise<{ entities: J
 export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequest): Promise<PipePreview> {
   const stored = request.config === undefined ? hub.pipes.require(pipeId) : undefined;
   const config = stored ?? draftConfig(pipeId, request.config);
-  const errors = pipeConfigErrors(request.config === undefined ? config : (request.config as ConfigEntity));
+  const run = stored ? hub.pumps.runtimes.of(stored) : hub.pumps.runtimes.draft(config);
+  // A draft's problems are those of the configuration as sent (without the pipe's id filled in).
+  const errors = stored ? run.errors : pipeConfigErrors(request.config as ConfigEntity);
   const limit = request.limit ?? PREVIEW_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 0 || limit > PREVIEW_MAX_ENTITIES) {
     throw badRequest('invalid limit', `read between 0 and ${PREVIEW_MAX_ENTITIES} entities from the source`);
@@ -207,7 +201,6 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     });
     sample = request.entities as JsonObject[];
   } else sample = [];
-  const run = hub.pumps.runner.dryRun(config);
   let sourceError: string | null = null;
   let more = false;
   if (request.entities === undefined) {
@@ -227,8 +220,9 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     const result: PreviewResult = { 'after-transforms': [], sink: [], error: null };
     if (compiles) {
       try {
-        result['after-transforms'] = run.transform ? run.transform.run(entity).entities : [entity];
-        result.sink = result['after-transforms'].map(run.toSink);
+        const stages = run.stages(entity);
+        result['after-transforms'] = stages.afterTransforms;
+        result.sink = stages.sink;
       } catch (e) {
         if (!(e instanceof DtlRuntimeError)) throw e;
         result.error = runError(e);

@@ -2,12 +2,14 @@ import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
 import { asConfigEntity } from './config-store.js';
-import { checkPipeConfig, effectivePipeConfig, hasErrors, pipeDependencies, type ConfigError, type EffectivePipe } from './pipe-config.js';
+import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
+import { hasErrors, type ConfigError } from './config-error.js';
 import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import { pumpConfigErrors } from './pump-scheduler.js';
+import { pipeConfigErrors } from './pump-config.js';
 import type { LastRun } from './pump-state.js';
+import { pipeRuntimeState, type PipeRuntimeState } from './pipe-runtime-state.js';
 
 /** What pipe information needs to know of the pumps (PumpService provides it). */
 export interface PumpStatus {
@@ -39,6 +41,8 @@ export interface PipeInfo extends JsonObject {
     dependencies: string[];
     queues: JsonObject;
     'supported-operations': string[];
+    /** The hosted service's pipe state (see pipe-runtime-state.ts). */
+    state: PipeRuntimeState;
     // Additive fields (not in instance-api §2.3) so that one GET /pipes carries what a pipe list shows; a remote
     // service may leave them out.
     'is-rescanning'?: boolean;
@@ -121,19 +125,23 @@ export class PipeRegistry {
     const errors = pipeConfigErrors(original);
     const pump = effective.pump;
     const pumps = this.pumps;
+    const running = pumps ? pumps.isRunning(id) : false;
+    const disabled = pumps ? pumps.isDisabled(id, effective) : pump['mode'] !== 'scheduled';
+    const summary = pumps ? pumps.runtimeSummary(id) : {};
     return {
       _id: id,
       cached_response_info: { age: 0, timestamp: new Date().toISOString() },
       config: { original, effective },
       runtime: {
-        'is-running': pumps ? pumps.isRunning(id) : false,
+        'is-running': running,
         'is-valid-config': !hasErrors(errors),
-        'is-disabled': pumps ? pumps.isDisabled(id, effective) : pump['mode'] !== 'scheduled',
+        'is-disabled': disabled,
         'config-errors': errors as ConfigError[] & JsonObject[],
         dependencies: pipeDependencies(effective),
         queues: pumps ? pumps.queues(id, effective) : {},
         'supported-operations': pumps ? pumps.supportedOperations(effective) : [],
-        ...(pumps ? pumps.runtimeSummary(id) : {}),
+        state: pipeRuntimeState(running, pump['mode'] === 'off' || (pump['mode'] === 'scheduled' && disabled), summary['last-run']),
+        ...summary,
       },
     };
   }
@@ -175,10 +183,6 @@ export class PipeRegistry {
   }
 }
 
-/** The configuration's problems, those of its pump settings included (its runtime config-errors). */
-export function pipeConfigErrors(config: ConfigEntity): ConfigError[] {
-  return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
-}
 
 function isIndexExpression(ix: unknown): ix is string {
   try {
@@ -200,3 +204,5 @@ export function isPublisher(pipe: EffectivePipe): boolean {
 export function sinkConfig(pipe: EffectivePipe): JsonObject {
   return isJsonObject(pipe.sink) ? pipe.sink : {};
 }
+
+export { pipeConfigErrors };

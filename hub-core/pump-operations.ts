@@ -11,6 +11,7 @@ import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { PumpRunner, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
+import { PipeRuntimes, type PipeRuntimeContext, type RuntimeChanges } from './pipe-runtime.js';
 import { badRequest, notFound } from './errors.js';
 import type { JsonObject } from './json.js';
 
@@ -47,8 +48,13 @@ export interface PumpPipeSource extends PumpPipes {
   require(id: string): ConfigEntity;
 }
 
+/** What the pipe runtimes get from the hub (the pumps add the datasets and dependency tracking). */
+export type RuntimeSettings = Omit<PipeRuntimeContext, 'datasets' | 'startTracking'>;
+
 export class PumpService {
   readonly state: PumpStateStore;
+  /** What each pipe does to an entity: shared with every other path that moves entities through a pipe. */
+  readonly runtimes: PipeRuntimes;
   readonly runner: PumpRunner;
   readonly scheduler: PumpScheduler;
 
@@ -58,9 +64,20 @@ export class PumpService {
     private readonly pipes: PumpPipeSource,
     config: ConfigStore,
     dataDir: string,
+    settings: RuntimeSettings,
+    changes: RuntimeChanges,
   ) {
     this.state = new PumpStateStore(db);
-    this.runner = new PumpRunner(pipes, datasets, this.state, join(dataDir, 'logs'));
+    const state = this.state;
+    this.runtimes = new PipeRuntimes(
+      {
+        ...settings,
+        datasets,
+        startTracking: (pipeId, dataset) => state.startTracking(pipeId, dataset, datasets.get(dataset)?.row().max_updated ?? -1),
+      },
+      changes,
+    );
+    this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'));
     this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
     // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
@@ -165,7 +182,7 @@ export class PumpService {
   }
 
   pipeDeleted(id: string): void {
-    this.runner.forget(id);
+    this.runtimes.forget(id);
     this.scheduler.reschedule(id);
     void this.runner.stop(id).then(() => {
       try {

@@ -8,32 +8,17 @@ import type { ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset, WriteRun } from './dataset-log.js';
 import { CircuitBreakerTripped } from './dataset-log.js';
-import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
-import { compileTransform, type CompiledTransform } from './dtl/transform.js';
-import type { DtlLookup } from './dtl/lookup.js';
-import type { NamespaceSettings } from './dtl/functions/identifiers.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { DtlRuntimeError } from './dtl/index.js';
+import type { JsonObject, JsonValue } from './json.js';
 import { HubError } from './errors.js';
-import { DtlRuntimeError } from './dtl/context.js';
-import { SOURCES, type PumpSource } from './sources/index.js';
+import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
-import { jsonPushSink, SinkWriteError, type PushSink, type SinkContext } from './sinks/json-push-sink.js';
-import { substituteVariables } from './config-variables.js';
-import { TrackingLookup, changedKeys, trackedDatasets, type Dependency } from './dependency-tracking.js';
+import { jsonPushSink, SinkWriteError, type PushSink } from './sinks/json-push-sink.js';
+import { changedKeys, type Dependency } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
-import { sinkStep, type SinkStep } from './pipe-flow.js';
-
-/** A configuration's source, transform and sink step as a pump run would use them; see PumpRunner.dryRun. */
-export interface PipeDryRun {
-  pipe: EffectivePipe;
-  /** Undefined without a transform; check `ok` before running it. */
-  transform: CompiledTransform | undefined;
-  /** For a chain of transforms, each of them on its own (to show what each one makes). */
-  chain: CompiledTransform[] | undefined;
-  toSink: SinkStep;
-  openSource(): PumpSource;
-}
+import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
@@ -102,13 +87,7 @@ export class PumpRunner {
   private readonly active = new Map<string, { incremental?: ActiveRun; rescan?: ActiveRun }>();
   /** An incremental run was asked for while one ran: run once more after it (webhooks, schedules). */
   private readonly again = new Map<string, RunTrigger>();
-  private readonly transforms = new Map<string, { key: string; compiled: CompiledTransform; tracking: TrackingLookup | undefined }>();
   private closed = false;
-  /**
-   * Hook for DTL's access to other datasets (hops, lookups). A dataset-backed DtlLookup is assigned here by the hub
-   * when one exists; without it, transforms that reach into other datasets fail at run time.
-   */
-  private dtlLookup: DtlLookup | undefined;
 
   /** CPU profiles of runs started with `profiler=true`, written to the logs folder. */
   readonly profiler: RunProfiler;
@@ -117,22 +96,10 @@ export class PumpRunner {
     private readonly pipes: PumpPipes,
     private readonly datasets: DatasetStore,
     private readonly state: PumpStateStore,
+    private readonly runtimes: PipeRuntimes,
     logsDir: string,
   ) {
     this.profiler = new RunProfiler(logsDir);
-  }
-
-  /** Namespaced-identifier settings of a pipe (from the service metadata), when they are on. */
-  private namespaceSettings: ((pipeId: string) => NamespaceSettings | undefined) | undefined;
-
-  setNamespaceSettings(fn: ((pipeId: string) => NamespaceSettings | undefined) | undefined): void {
-    this.namespaceSettings = fn;
-    this.transforms.clear();
-  }
-
-  setDtlLookup(lookup: DtlLookup | undefined): void {
-    this.dtlLookup = lookup;
-    this.transforms.clear();
   }
 
   isRunning(id: string): boolean {
@@ -193,132 +160,6 @@ export class PumpRunner {
     await Promise.all([...this.active.keys()].map((id) => this.stop(id)));
   }
 
-  /** Drop what is cached for a pipe whose configuration changed or was deleted. */
-  forget(id: string): void {
-    this.transforms.delete(id);
-  }
-
-  /** The environment for `$ENV(...)` in source configuration; the hub provides it. */
-  private envLookup: (name: string) => string | undefined = () => undefined;
-
-  setEnv(lookup: (name: string) => string | undefined): void {
-    this.envLookup = lookup;
-  }
-
-  /** Secrets and system configurations for `$SECRET(...)` and sources that read a system; the hub provides them. */
-  private secretLookup: (name: string, scope: string) => string | undefined = () => undefined;
-  private systemLookup: (id: string) => JsonObject | undefined = () => undefined;
-
-  setVariables(secret: (name: string, scope: string) => string | undefined, system: (id: string) => JsonObject | undefined): void {
-    this.secretLookup = secret;
-    this.systemLookup = system;
-  }
-
-  private sinkContext(): SinkContext {
-    return { system: (id) => this.systemLookup(id), vars: { env: (name) => this.envLookup(name), secret: (name, scope) => this.secretLookup(name, scope) } };
-  }
-
-  private sourceFor(pipe: EffectivePipe): PumpSource {
-    const factory = SOURCES.get(pipe.source.type);
-    if (!factory) {
-      const how = pipe.source.type === 'http_endpoint' ? 'it receives its entities by JSON Push' : `the source types read here: ${[...SOURCES.keys()].join(', ')}`;
-      throw new HubError(400, `this hub does not pump a ${pipe.source.type} source`, how);
-    }
-    const vars = { env: (name: string) => this.envLookup(name), secret: this.secretLookup };
-    const system = (id: string): JsonObject | undefined => {
-      const s = this.systemLookup(id);
-      return s && substituteVariables(s, vars, id, `system ${id}`);
-    };
-    return factory(pipe, { datasets: this.datasets, env: (name) => this.envLookup(name), system });
-  }
-
-  /**
-   * Compile a pipe's transform as its runs do. `tracked`: record what hops look up (dependency tracking), which
-   * writes pump state; dry runs leave it off. `$ids` are left to the sink step.
-   */
-  private compile(
-    config: ConfigEntity,
-    transform: JsonValue,
-    tracked: boolean,
-    configPath = '$.transform',
-  ): { compiled: CompiledTransform; tracking: TrackingLookup | undefined } {
-    const source = isJsonObject(config['source']) ? config['source'] : {};
-    const sourceDataset = source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
-    const namespaces = this.namespaceSettings?.(config._id);
-    // A pipe with a dataset source records what its hops look up (dependency tracking).
-    const pipeId = config._id;
-    const hops = trackedDatasets(transform);
-    const tracking =
-      tracked && this.dtlLookup && sourceDataset !== undefined && hops.hops
-        ? new TrackingLookup(this.dtlLookup, hops.tracked, (dataset) =>
-            this.state.startTracking(pipeId, dataset, this.datasets.get(dataset)?.row().max_updated ?? -1),
-          )
-        : undefined;
-    const lookup = tracking ?? this.dtlLookup;
-    const compiled = compileTransform(transform, {
-      configPath,
-      ...(lookup ? { lookup } : {}),
-      ...(namespaces ? { namespaces, addIds: false } : {}),
-      // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
-      ...(sourceDataset !== undefined
-        ? {
-            previousVersion: (e: JsonObject) => {
-              const prev = e['_previous'];
-              return typeof prev === 'number' && typeof e['_id'] === 'string' ? this.datasets.get(sourceDataset)?.getAt(e['_id'], prev) : undefined;
-            },
-          }
-        : {}),
-    });
-    return { compiled, tracking };
-  }
-
-  /** The pipe's compiled transform, cached per configuration. */
-  transformFor(config: ConfigEntity): CompiledTransform | undefined {
-    const transform = config['transform'];
-    if (transform === undefined) return undefined;
-    const key = JSON.stringify(transform) + JSON.stringify(this.namespaceSettings?.(config._id) ?? null);
-    const cached = this.transforms.get(config._id);
-    if (cached && cached.key === key) return cached.compiled;
-    const { compiled, tracking } = this.compile(config, transform, true);
-    this.transforms.set(config._id, { key, compiled, tracking });
-    return compiled;
-  }
-
-  /** The sink step of a pipe's runs (see pipe-flow.ts). */
-  sinkStepFor(pipeId: string): SinkStep {
-    return sinkStep(this.namespaceSettings?.(pipeId));
-  }
-
-  /**
-   * What a pump run does to one entity on its way to the sink (the transform, then the sink step), for entities that
-   * arrive another way (JSON Push receivers); undefined when it leaves them as they are.
-   */
-  processorFor(config: ConfigEntity): ((entity: JsonObject) => JsonObject[]) | undefined {
-    const transform = this.transformFor(config);
-    const namespaces = this.namespaceSettings?.(config._id);
-    if (!transform && namespaces?.enabled !== true) return undefined;
-    const toSink = sinkStep(namespaces);
-    return (entity) => (transform ? transform.run(entity).entities : [entity]).map(toSink);
-  }
-
-  /**
-   * A dry run of a configuration (stored or a draft): the pump's own source, transform and sink step for it, with
-   * nothing cached, tracked or written. The source is opened on demand; opening it throws a HubError when it cannot
-   * be read (a type this hub does not pump, a missing variable).
-   */
-  dryRun(config: ConfigEntity): PipeDryRun {
-    const pipe = effectivePipeConfig(config);
-    const value = config['transform'];
-    const transform = value === undefined ? undefined : this.compile(config, value, false).compiled;
-    return {
-      pipe,
-      transform,
-      chain: Array.isArray(value) && value.length > 1 ? value.map((t, i) => this.compile(config, t, false, `$.transform[${i}]`).compiled) : undefined,
-      toSink: this.sinkStepFor(config._id),
-      openSource: () => this.sourceFor(substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup })),
-    };
-  }
-
   /** What the pipe's running run (an incremental run first) has done so far, or null when none runs. */
   progress(id: string): JsonObject | null {
     const slots = this.active.get(id);
@@ -349,7 +190,8 @@ export class PumpRunner {
       if (run.profile) await this.profiler.begin();
       const config = this.pipes.get(id);
       if (!config) throw new HubError(404, `pipe ${JSON.stringify(id)} not found`, 'it was deleted');
-      const pipe = effectivePipeConfig(config);
+      const runtime = this.runtimes.of(config);
+      const pipe = runtime.pipe;
       this.state.update(id, (s) => {
         s.running = true;
         if (run.kind === 'rescan') s.rescanRunning = true;
@@ -366,18 +208,15 @@ export class PumpRunner {
       started.deferred = trigger !== 'manual' && run.kind !== 'rescan' && pipe.pump['log_events_noop_runs'] !== true;
       started.changesOnly = pipe.pump['log_events_noop_runs_changes_only'] !== false;
       if (!started.deferred) started.location = this.log(id, started.entity);
-      const errors = checkPipeConfig(config).filter((e) => e.level === 'error');
+      const errors = runtime.runErrors.filter((e) => e.level === 'error');
       if (errors.length > 0) throw new HubError(400, 'the pipe configuration is invalid', errors.map((e) => `${e.elements}: ${e.msg}`).join('; '));
       if (!isPumpable(pipe)) {
         throw new HubError(400, `this hub does not pump a pipe with a ${pipe.source.type} source and a ${pipe.sink.type} sink`);
       }
-      const transform = this.transformFor(config);
-      if (transform && !transform.ok) {
-        throw new HubError(400, 'the transform does not compile', transform.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`).join('; '));
-      }
+      const problem = runtime.transformProblem();
+      if (problem) throw problem;
       // Variables are replaced only in the configuration the run uses; the log above keeps the references.
-      const resolved = substituteVariables(pipe, { env: (name) => this.envLookup(name), secret: this.secretLookup });
-      stopped = !(await this.pump(run, resolved, transform, this.transforms.get(id)?.tracking, counters));
+      stopped = !(await this.pump(run, runtime, runtime.resolved(), counters));
       const files = await profileFiles();
       this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null, files);
     } catch (e) {
@@ -497,20 +336,14 @@ export class PumpRunner {
   }
 
   /** Pump all batches; false when the run was stopped before the end. */
-  private async pump(
-    run: ActiveRun,
-    pipe: EffectivePipe,
-    transform: CompiledTransform | undefined,
-    tracking: TrackingLookup | undefined,
-    c: Counters,
-  ): Promise<boolean> {
+  private async pump(run: ActiveRun, runtime: PipeRuntime, pipe: EffectivePipe, c: Counters): Promise<boolean> {
     const id = run.id;
     const batchSize = typeof pipe['batch_size'] === 'number' && pipe['batch_size'] >= 1 ? Math.floor(pipe['batch_size']) : DEFAULT_BATCH;
     const sink = pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
     const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
     const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
     const pushSink = pipe.sink.type === 'json';
-    const toSink = this.sinkStepFor(id);
+    const tracking = runtime.tracking;
 
     // A json sink pushes over HTTP: it is set up on the first write (a full run is one full sequence), sends the
     // pending retries first, and is closed after the last batch unless one of its writes failed.
@@ -537,7 +370,7 @@ export class PumpRunner {
     };
     const pushFor = async (full: boolean): Promise<PushSink> => {
       if (push) return push;
-      const p = jsonPushSink(pipe, this.sinkContext(), { full });
+      const p = jsonPushSink(pipe, runtime.sinkContext(), { full });
       push = p;
       const pending = this.state.retries(id);
       for (let i = 0; i < pending.length; i += batchSize) {
@@ -566,16 +399,16 @@ export class PumpRunner {
       let t = performance.now();
       const out: JsonObject[] = [];
       const deps: { eid: string; deps: Dependency[] }[] = [];
-      for (const e of entities) {
-        if (transform && tracking) {
+      if (tracking) {
+        // Each source entity on its own, to record what its hops looked up.
+        for (const e of entities) {
           tracking.begin();
-          for (const o of transform.run(e).entities) out.push(toSink(o));
+          runtime.process([e], out);
           const eid = e['_id'];
           if (typeof eid === 'string') deps.push({ eid, deps: e['_deleted'] === true ? [] : tracking.end() });
           else tracking.end();
-        } else if (transform) for (const o of transform.run(e).entities) out.push(toSink(o));
-        else out.push(toSink(e));
-      }
+        }
+      } else runtime.process(entities, out);
       const recordDeps = (): void => {
         for (const d of deps) this.state.replaceDependencies(id, d.eid, d.deps);
       };
@@ -639,7 +472,7 @@ export class PumpRunner {
     };
 
     try {
-      const src = this.sourceFor(pipe);
+      const src = runtime.openSource(pipe);
       const rescan = run.kind === 'rescan';
       // A full run (a source read whole, or a rescan from the beginning) deletes, at its end, what it did not write.
       // A resumed rescan keeps what its interrupted part has seen.

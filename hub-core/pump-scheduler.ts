@@ -7,41 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cron } from 'croner';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
-import { checkPipeConfig, effectivePipeConfig, hasErrors, type ConfigError, type EffectivePipe } from './pipe-config.js';
+import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { hasErrors } from './config-error.js';
+import { pumpConfigErrors } from './pump-config.js';
 import type { PumpStateStore } from './pump-state.js';
 import { isPumpable, type PumpRunner } from './pump-runner.js';
 import { isJsonObject } from './json.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-const MODES = ['scheduled', 'manual', 'off'];
-
-/** Problems of a pipe's `pump` settings, reported with the pipe's config-errors. */
-export function pumpConfigErrors(pipe: EffectivePipe): ConfigError[] {
-  const errors: ConfigError[] = [];
-  const pump = pipe.pump;
-  if (!MODES.includes(pump['mode'] as string)) {
-    errors.push({ elements: '$.pump.mode', level: 'error', msg: `"mode" is one of ${MODES.map((m) => `"${m}"`).join(', ')}` });
-  }
-  const interval = pump['schedule_interval'];
-  if (interval !== undefined && (typeof interval !== 'number' || !(interval > 0))) {
-    errors.push({ elements: '$.pump.schedule_interval', level: 'error', msg: '"schedule_interval" is a number of seconds greater than 0' });
-  }
-  const cron = pump['cron_expression'];
-  if (cron !== undefined) {
-    if (typeof cron !== 'string') errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: '"cron_expression" must be a string' });
-    else {
-      try {
-        new Cron(cron, { timezone: 'UTC' });
-      } catch (e) {
-        errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: `invalid cron expression: ${e instanceof Error ? e.message : String(e)}` });
-      }
-    }
-  }
-  if (pump['run_at_startup'] !== undefined && typeof pump['run_at_startup'] !== 'boolean') {
-    errors.push({ elements: '$.pump.run_at_startup', level: 'error', msg: '"run_at_startup" must be true or false' });
-  }
-  return errors;
-}
 
 /** When the next scheduled run is due (epoch milliseconds), or undefined when the settings give none. */
 export function nextRunAt(pipe: EffectivePipe, now = Date.now()): number | undefined {
@@ -99,10 +72,8 @@ export class PumpScheduler {
     this.startupDisabled = readStartupOptions(this.dataDir).disablePumpScheduler;
     // Changes are announced inside their transaction: act on them once it is over.
     this.unsubscribe = this.config.onChange((change) => {
-      if (change.kind === 'pipe') {
-        this.runner.forget(change.id);
-        setImmediate(() => this.reschedule(change.id));
-      } else if (change.kind === 'metadata') setImmediate(() => this.rescheduleAll());
+      if (change.kind === 'pipe') setImmediate(() => this.reschedule(change.id));
+      else if (change.kind === 'metadata') setImmediate(() => this.rescheduleAll());
     });
     this.rescheduleAll();
     if (this.isDisabled()) return;

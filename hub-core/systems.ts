@@ -2,7 +2,7 @@ import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { SecretStore } from './kv-stores.js';
 import { asConfigEntity } from './config-store.js';
 import { HubError, badRequest, notFound } from './errors.js';
-import type { ConfigError } from './pipe-config.js';
+import type { ConfigError } from './config-error.js';
 import type { JsonObject } from './json.js';
 
 export interface SystemInfo extends JsonObject {

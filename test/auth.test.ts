@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { decodeJwt, UnsecuredJWT } from 'jose';
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { CLI, removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
 
 const run = promisify(execFile);
@@ -82,10 +82,31 @@ describe('auth', () => {
     }
   });
 
-  test('the admin token from <data>/access-token works', async () => {
+  test('the admin token from <data>/access-token works; its principals map the node id to the roles, as the hosted service writes them', async () => {
     await expectStatus(await hub.fetch('/pipes'), 200, 'GET /pipes with the admin token');
+    const { node_id: nodeId } = await hub.json<{ node_id: string }>('/');
     const claims = decodeJwt(hub.token);
-    assert.deepEqual(claims['principals'], ['group:Admin']);
+    assert.deepEqual(claims['principals'], { [nodeId]: ['group:Admin'] });
+  });
+
+  test('a token of this hub with principals as a plain array (the older form) is still accepted, admin rights included', async () => {
+    const key = new Uint8Array(Buffer.from(readFileSync(join(hub.dataDir, 'signing-key'), 'utf8').trim(), 'base64'));
+    // Local tokens belong to one start of the hub (its `launch` claim); the principals' form is what is tested here.
+    const launch = decodeJwt(hub.token)['launch'];
+    const old = await new SignJWT({ principals: ['group:Admin'], kind: 'local', launch })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('old-tool')
+      .setIssuer('datahub-desktop')
+      .setIssuedAt()
+      .sign(key);
+    await expectStatus(await hub.fetch('/status/stacktrace', { headers: bearer(old) }), 200, 'admin-only route with an array-form token');
+    const noRoles = await new SignJWT({ principals: { x: 'not a list' }, kind: 'local', launch })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('odd-tool')
+      .setIssuer('datahub-desktop')
+      .setIssuedAt()
+      .sign(key);
+    await expectStatus(await hub.fetch('/status/stacktrace', { headers: bearer(noRoles) }), 403, 'a principals object without role lists grants nothing');
   });
 
   test('no token -> 401 JSON with WWW-Authenticate', async () => {
@@ -200,7 +221,8 @@ describe('auth', () => {
     assert.match(userToken, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the body is the token itself');
     const claims = decodeJwt(userToken);
     assert.equal(claims.sub, email);
-    assert.deepEqual(claims['principals'], ['group:Developer']);
+    const { node_id: nodeId } = await hub.json<{ node_id: string }>('/');
+    assert.deepEqual(claims['principals'], { [nodeId]: ['group:Developer'] });
     assert.equal(typeof claims.exp, 'number', 'a /jwt token expires');
     assert.ok(claims.exp! * 1000 > Date.now());
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { CLI, removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
+import { CLI, REPO, removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
 
 interface CliResult {
   code: number | null;
@@ -96,11 +96,12 @@ describe('datahub serve', () => {
         assert.equal(existsSync(join(hub.dataDir, 'hub.lock')), false, 'the lock file is removed');
         assert.match(hub.output(), new RegExp(`Received ${signal}`));
 
-        // The data dir can be served again, and the old admin token still works (the signing key persists).
+        // The data dir can be served again, with a new admin token; the old one is refused.
         const again = await startHub({ dataDir: hub.dataDir });
         try {
           const pipes = await again.fetch('/pipes', { headers: { authorization: `Bearer ${hub.token}` } });
-          assert.equal(pipes.status, 200, 'a token from the previous run');
+          assert.equal(pipes.status, 401, 'a token from the previous run');
+          assert.equal((await again.fetch('/pipes')).status, 200, 'the new token');
         } finally {
           assert.equal(await again.stop(), 0);
         }
@@ -296,6 +297,84 @@ describe('datahub argument errors and help', () => {
       assert.equal(res.stderr, '');
     });
   }
+});
+
+describe('datahub --help per command, --version and exit codes', () => {
+  const commands: Array<[string[], string[]]> = [
+    [['serve'], ['datahub serve', '--data', '--port', '--host', '--workspace']],
+    [['start'], ['datahub start', '--workspace']],
+    [['user'], ['datahub user add', 'datahub user remove', '--email']],
+    [['login-url'], ['datahub login-url']],
+    [['dtl'], ['datahub dtl eval', 'datahub dtl run', '--rules']],
+    [['test'], ['datahub test', '--update', '--max-rounds']],
+    [['run'], ['datahub run', '--max-rounds']],
+    [['dtl', 'eval'], ['datahub dtl eval']],
+  ];
+  for (const [command, words] of commands) {
+    test(`datahub ${command.join(' ')} --help prints that command's usage and exits 0`, async () => {
+      const dataDir = tempDir();
+      try {
+        // --data points at a temp dir: were --help ignored, serve/start would start a hub (and time out here).
+        const res = await runCli([...command, '--help', '--data', dataDir], { timeoutMs: 8_000 });
+        assert.equal(res.timedOut, false, `started instead of printing help:\n${res.stdout}`);
+        assert.equal(res.code, 0, res.stderr);
+        assert.equal(res.stderr, '');
+        for (const word of words) assert.ok(res.stdout.includes(word), `usage mentions ${word}:\n${res.stdout}`);
+        // Only that command: the usage of another is not there.
+        const other = command[0] === 'serve' ? 'datahub login-url' : 'datahub serve';
+        assert.ok(!res.stdout.includes(other), `no ${other} in:\n${res.stdout}`);
+        assert.match(res.stdout, /Exit codes:/);
+        assert.equal(existsSync(join(dataDir, 'access-token')), false, 'no hub ran on the data dir');
+      } finally {
+        removeDir(dataDir);
+      }
+    });
+  }
+
+  test('-h works like --help, and "datahub help <command>" too', async () => {
+    const short = await runCli(['test', '-h']);
+    assert.equal(short.code, 0, short.stderr);
+    assert.match(short.stdout, /datahub test \[<project dir>\]/);
+    const viaHelp = await runCli(['help', 'test']);
+    assert.equal(viaHelp.stdout, short.stdout);
+    const unknown = await runCli(['help', 'frobnicate']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /frobnicate/);
+  });
+
+  test('an argument after -- is not a help request', async () => {
+    const res = await runCli(['dtl', 'eval', '--', '--help']);
+    assert.notEqual(res.code, 0);
+    assert.doesNotMatch(res.stdout, /Usage/);
+  });
+
+  test('a usage error points at the command\'s own help', async () => {
+    const res = await runCli(['user', 'add']);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /--email is required \(run "datahub user --help" for usage\)/);
+  });
+
+  for (const flag of ['--version', '-v']) {
+    test(`datahub ${flag} prints the version of package.json`, async () => {
+      const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+      const res = await runCli([flag]);
+      assert.equal(res.code, 0);
+      assert.equal(res.stdout, `datahub ${version}\n`);
+      assert.equal(res.stderr, '');
+    });
+  }
+
+  test('the full usage lists every command and the exit codes the README documents', async () => {
+    const res = await runCli(['--help']);
+    for (const word of ['datahub serve', 'datahub start', 'datahub user add', 'datahub login-url', 'datahub dtl eval', 'datahub test', 'datahub run', '--version']) {
+      assert.ok(res.stdout.includes(word), `usage mentions ${word}`);
+    }
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    for (const code of ['0', '1', '2']) {
+      assert.match(res.stdout, new RegExp(`^  ${code}  \\S`, 'm'), `usage explains exit code ${code}`);
+      assert.match(readme, new RegExp(`^\\| ${code} \\|`, 'm'), `README's exit code table has ${code}`);
+    }
+  });
 });
 
 describe('datahub start without an Electron binary', () => {

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createContext, Script } from 'node:vm';
 import { CLI, REPO, removeDir, tempDir } from './helpers/hub-process.js';
 import { findElectron, SHELL_MAIN } from '../main/cli/start.js';
-import { classifyNavigation } from '../main/electron/navigation-policy.js';
+import { classifyNavigation, isHubSender } from '../main/electron/navigation-policy.js';
 import { MAX_RECENT, RecentWorkspaces } from '../main/electron/recent-workspaces.js';
 import { placeOnScreen, loadWindowState, saveWindowState } from '../main/electron/window-state.js';
 import { parseAppArgs, userArgv } from '../main/electron/app-args.js';
@@ -186,7 +186,7 @@ describe("the hub's process entry", () => {
       const pipes = (await (await fetch(`${url}/api/pipes`, { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string }[];
       assert.ok(pipes.some((p) => p._id === 'people'), `the workspace's pipes are served: ${JSON.stringify(pipes.map((p) => p._id))}`);
       assert.equal(readFileSync(join(data, 'hub.lock'), 'utf8').trim(), String(hub.child.pid), 'the hub runs in its own process');
-      assert.match(hub.output(), /TLS: (also trusting \d+ certificates of the OS store|the OS certificate store is not used \(.+\))/, 'says whether the OS certificates are trusted');
+      assert.match(hub.output(), /TLS: (also trusting \d+ certificates of the OS store|the OS certificate store adds nothing to the certificates Node already trusts|the OS certificate store is not used \(.+\))/, 'says whether the OS certificates are trusted');
       assert.equal(await stop(hub), 0, hub.output());
       assert.equal(existsSync(join(data, 'hub.lock')), false, 'the lock is released');
     } finally {
@@ -316,6 +316,20 @@ describe('shell rules', () => {
     assert.equal(classifyNavigation('https://user:pw@example.com/', hub), 'deny');
     assert.equal(classifyNavigation('not a url', hub), 'deny');
     assert.equal(classifyNavigation('http://127.0.0.1:4567/', null), 'deny', 'nothing is inside while no hub runs');
+  });
+
+  test('IPC: only the top frame of the running hub may call the main process; with no hub running nobody may', () => {
+    const hub = 'http://127.0.0.1:4567';
+    assert.equal(isHubSender('http://127.0.0.1:4567/#/pipes', true, hub), true);
+    assert.equal(isHubSender('http://127.0.0.1:4567/', false, hub), false, 'a frame inside the page is not the page');
+    assert.equal(isHubSender('http://127.0.0.1:4568/', true, hub), false, 'another local port is not the hub');
+    assert.equal(isHubSender(undefined, true, hub), false, 'a sender without a frame');
+    assert.equal(isHubSender('about:blank', true, hub), false);
+    // No hub running: pages without an origin (about:blank, data:, garbage) must not match the missing origin.
+    assert.equal(isHubSender('about:blank', true, null), false);
+    assert.equal(isHubSender('data:text/html,<p>starting</p>', true, null), false);
+    assert.equal(isHubSender('not a url', true, null), false);
+    assert.equal(isHubSender('http://127.0.0.1:4567/', true, null), false, 'the hub that stopped is no longer trusted');
   });
 
   test('recent workspaces: most recent first, no duplicates, at most ten, vanished folders dropped', () => {

@@ -2,13 +2,13 @@
 // the same ajv it resolves, the same options), so a typo fails here, where no installer can be built.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { REPO, removeDir, tempDir } from './helpers/hub-process.js';
 import { SHELL_MAIN } from '../main/cli/start.js';
 import { binaryTarget, keyringPackage, moduleAbi, type BinaryArch, type BinaryOs } from '../scripts/packaging/native-binary.js';
-import { verifyNativeModules } from '../scripts/packaging/after-pack.js';
+import { sqlitePrebuild, verifyNativeModules } from '../scripts/packaging/after-pack.js';
 import { pngInfo } from '../scripts/png-info.js';
 
 interface ValidationError {
@@ -103,7 +103,26 @@ test('installers: Windows nsis, macOS dmg + zip with hardened runtime, Linux App
   assert.deepEqual(targetNames(section(config, 'linux')).sort(), ['AppImage', 'deb']);
 });
 
-test('native modules are unpacked from asar and built for Electron outside the development tree', async () => {
+test('the deb depends on libsecret (the keychain) besides what Electron needs', () => {
+  const depends = section(readConfig(), 'deb')['depends'];
+  assert.ok(Array.isArray(depends), 'deb.depends is a list');
+  for (const pkg of ['libsecret-1-0', 'libgtk-3-0', 'libnss3', 'xdg-utils']) assert.ok(depends.includes(pkg), `deb depends on ${pkg}`);
+});
+
+test('updates: a GitHub feed with draft releases, and artifact names the feed can point at', () => {
+  const config = readConfig();
+  const publish = section(config, 'publish');
+  assert.equal(publish['provider'], 'github');
+  assert.equal(publish['releaseType'], 'draft');
+  const name = String(config['artifactName']);
+  assert.doesNotMatch(name, /\s/, 'no spaces: GitHub would rename the asset and latest*.yml would miss it');
+  for (const macro of ['${version}', '${arch}', '${ext}']) assert.ok(name.includes(macro), `artifactName has ${macro}`);
+  // The release workflow names the owner and repository on the command line; the result still validates.
+  assert.deepEqual(errorsOf({ ...config, publish: { ...publish, owner: 'someone', repo: 'datahub-desktop' } }), []);
+  assert.notDeepEqual(errorsOf({ ...config, publish: { ...publish, releaseType: 'drafted' } }), [], 'a wrong releaseType is caught');
+});
+
+test('native modules are unpacked from asar and never rebuilt', async () => {
   const config = readConfig();
   const unpack = config['asarUnpack'];
   assert.ok(Array.isArray(unpack));
@@ -111,9 +130,9 @@ test('native modules are unpacked from asar and built for Electron outside the d
   assert.ok(unpack.some((p: unknown) => String(p).includes('better-sqlite3')));
   assert.ok(unpack.some((p: unknown) => String(p).includes('@napi-rs/keyring')));
   assert.equal(config['asar'], true);
-  // electron-builder's own rebuild would recompile node_modules in place for Electron and break `npm start`.
+  // Prebuilt Node-API binaries load in Electron as they are; electron-builder's rebuild would recompile
+  // node_modules in place and needs a compiler.
   assert.equal(config['npmRebuild'], false);
-  assert.equal(config['buildDependenciesFromSource'], false, 'prebuilt Electron binaries of better-sqlite3 are used where they exist');
   const hook = String(config['afterPack']);
   assert.ok(existsSync(join(REPO, hook)), `the afterPack hook ${hook} is built (npm run build)`);
   const loaded = (await import(new URL(`file://${join(REPO, hook)}`).href)) as { default?: unknown };
@@ -123,14 +142,15 @@ test('native modules are unpacked from asar and built for Electron outside the d
 const HOST_OS = process.platform as BinaryOs;
 const HOST_ARCH = process.arch as BinaryArch;
 const keyringDir = join(REPO, 'node_modules', ...keyringPackage(HOST_OS, HOST_ARCH).split('/'));
-const sqliteBinary = join(REPO, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+const sqliteBinary = join(REPO, 'node_modules', sqlitePrebuild(HOST_OS, HOST_ARCH));
 
 test('native binaries are read for their OS, CPU and ABI', () => {
   const node = binaryTarget(readFileSync(process.execPath));
   assert.deepEqual(node, { os: HOST_OS, archs: [HOST_ARCH] }, 'this Node binary');
   const sqlite = readFileSync(sqliteBinary);
   assert.deepEqual(binaryTarget(sqlite), { os: HOST_OS, archs: [HOST_ARCH] });
-  assert.equal(moduleAbi(sqlite), Number(process.versions.modules), 'the development tree keeps better-sqlite3 built for this Node');
+  assert.equal(moduleAbi(sqlite), null, 'better-sqlite3 is a Node-API build: the same binary loads in Node and Electron');
+  assert.ok(!existsSync(join(REPO, 'node_modules', 'better-sqlite3', 'build')), 'npm install compiled nothing (no node-gyp build folder)');
   const keyringBinary = readdirSync(keyringDir).find((f) => f.endsWith('.node'));
   assert.ok(keyringBinary, `${keyringDir} holds the keychain binding`);
   assert.equal(moduleAbi(readFileSync(join(keyringDir, keyringBinary))), null, 'Node-API: loads in Electron as built');
@@ -139,28 +159,37 @@ test('native binaries are read for their OS, CPU and ABI', () => {
   assert.equal(keyringPackage('win32', 'x64'), '@napi-rs/keyring-win32-x64-msvc');
 });
 
-test('the packaging check refuses native modules of the wrong ABI or CPU and a missing keychain binding', () => {
+test('the packaging check refuses native modules of the wrong ABI or CPU and a missing binary', () => {
   // An app.asar.unpacked/node_modules the way electron-builder lays it out, from this tree's real binaries.
   const unpacked = join(tempDir('datahub-unpacked-'), 'node_modules');
   try {
-    mkdirSync(join(unpacked, 'better-sqlite3', 'build', 'Release'), { recursive: true });
-    copyFileSync(sqliteBinary, join(unpacked, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+    const sqlite = join(unpacked, sqlitePrebuild(HOST_OS, HOST_ARCH));
+    mkdirSync(join(sqlite, '..'), { recursive: true });
+    copyFileSync(sqliteBinary, sqlite);
     cpSync(keyringDir, join(unpacked, ...keyringPackage(HOST_OS, HOST_ARCH).split('/')), { recursive: true });
     cpSync(join(REPO, 'node_modules', '@napi-rs', 'keyring'), join(unpacked, '@napi-rs', 'keyring'), { recursive: true });
-    const abi = Number(process.versions.modules);
+    const abi = 140;
 
     const checked = verifyNativeModules(unpacked, HOST_OS, HOST_ARCH, abi);
-    assert.ok(checked.some((f) => f.endsWith('better_sqlite3.node')) && checked.length >= 2, `checked: ${checked.join(', ')}`);
-    // What electron-builder's in-place rebuild guarded against: a Node build shipped to Electron.
-    assert.throws(() => verifyNativeModules(unpacked, HOST_OS, HOST_ARCH, 150), new RegExp(`better_sqlite3.node is built for NODE_MODULE_VERSION ${abi}, Electron needs 150`));
-    // Another CPU: this host's binaries do not fit, and npm installed no keychain binding for it.
+    assert.ok(checked.some((f) => f.endsWith(`${HOST_OS}-${HOST_ARCH}.node`)) && checked.length >= 2, `checked: ${checked.join(', ')}`);
+    // A V8 addon names the ABI it was built for; one built for another runtime is refused.
+    const v8addon = join(unpacked, 'some-addon', 'addon.node');
+    mkdirSync(join(v8addon, '..'), { recursive: true });
+    copyFileSync(sqliteBinary, v8addon);
+    appendFileSync(v8addon, 'node_register_module_v127\0');
+    assert.throws(() => verifyNativeModules(unpacked, HOST_OS, HOST_ARCH, abi), /some-addon\/addon.node is built for NODE_MODULE_VERSION 127, Electron needs 140/);
+    rmSync(join(v8addon, '..'), { recursive: true });
+    // Another CPU: this host's binaries do not fit, npm installed no keychain binding and no SQLite build for it.
     const other: BinaryArch = HOST_ARCH === 'arm64' ? 'x64' : 'arm64';
     assert.throws(
       () => verifyNativeModules(unpacked, HOST_OS, other, abi),
       (e: Error) =>
         e.message.includes(`${keyringPackage(HOST_OS, other)} is not in the app, so it would have no keychain on ${HOST_OS}-${other}`) &&
-        e.message.includes(`is built for ${HOST_OS}-${HOST_ARCH}, not ${HOST_OS}-${other}`),
+        e.message.includes(`is built for ${HOST_OS}-${HOST_ARCH}, not ${HOST_OS}-${other}`) &&
+        e.message.includes(`${sqlitePrebuild(HOST_OS, other)} is not in app.asar.unpacked`),
     );
+    rmSync(sqlite);
+    assert.throws(() => verifyNativeModules(unpacked, HOST_OS, HOST_ARCH, abi), /the app would have no SQLite/);
   } finally {
     removeDir(join(unpacked, '..'));
   }
@@ -175,7 +204,8 @@ function builderFilters(config: Config): { app: (path: string) => boolean; modul
   };
   type Filter = (file: string, stat: { isDirectory(): boolean; moduleFullFilePath?: string }) => boolean;
   const info = { projectDir: REPO, buildResourcesDir: 'resources', config, isPrepackedAppAsar: false, debugLogger: { isEnabled: false, add: () => undefined } };
-  const expand = (s: string): string => s;
+  // The macros electron-builder expands in file patterns, for a Linux x64 build.
+  const expand = (s: string): string => s.replaceAll('${platform}', 'linux').replaceAll('${arch}', 'x64').replaceAll('${os}', 'linux');
   const outDir = join(REPO, 'dist');
   const app = matchers.getMainFileMatchers(REPO, '/app', expand, {}, { info }, outDir, false)[0]!.createFilter();
   const modules = matchers.getNodeModuleFileMatcher(REPO, '/app', expand, {}, info).createFilter();
@@ -201,13 +231,14 @@ test('the files globs ship the compiled app and nothing of the build', () => {
   // Every file the packed app needs was built: the packaged app runs exactly these.
   for (const path of shipped) assert.ok(existsSync(join(REPO, path)), `${path} exists after npm run build`);
 
-  assert.equal(filters.modules('node_modules/better-sqlite3/build/Release/better_sqlite3.node'), true);
+  // A Linux x64 app carries better-sqlite3's Linux x64 binary and none of the other platforms' or its sources.
+  assert.equal(filters.modules('node_modules/better-sqlite3/prebuilds/linux-x64.node'), true);
   assert.equal(filters.modules('node_modules/better-sqlite3/lib/index.js'), true);
-  for (const path of ['node_modules/better-sqlite3/deps/sqlite3/sqlite3.c', 'node_modules/better-sqlite3/src/better_sqlite3.cpp', 'node_modules/better-sqlite3/build/Release/test_extension.node', 'node_modules/better-sqlite3/build/Release/obj.target/x.o']) {
+  for (const path of ['node_modules/better-sqlite3/prebuilds/win32-x64.node', 'node_modules/better-sqlite3/prebuilds/linuxmusl-x64.node', 'node_modules/better-sqlite3/deps/sqlite3/sqlite3.c', 'node_modules/better-sqlite3/src/better_sqlite3.cpp', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/better-sqlite3/binding.gyp']) {
     assert.equal(filters.modules(path), false, `${path} stays out`);
   }
   const keyringFile = `${keyringPackage('darwin', 'arm64').slice(1)}/keyring.darwin-arm64.node`;
-  for (const path of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/better-sqlite3/lib/database.js', `node_modules/@${keyringFile}`]) {
+  for (const path of ['node_modules/better-sqlite3/prebuilds/linux-x64.node', 'node_modules/better-sqlite3/lib/database.js', `node_modules/@${keyringFile}`]) {
     assert.equal(filters.unpacked(path), true, `${path} is unpacked from the asar`);
   }
   assert.equal(filters.unpacked('out/main/electron/main.js'), false, 'the app code stays in the asar');

@@ -34,3 +34,9 @@ test('the layering rules also hold inside Svelte components', async () => {
   const ok = `<script lang="ts">\n  import type { Entity } from '../hub-core/entity.js';\n  let e: Entity | null = null;\n  console.log(e);\n</script>\n`;
   assert.deepEqual(await messages('renderer/src/X.svelte', ok), []);
 });
+
+test('outside dtl/, the DTL engine is imported from its entry module only', async () => {
+  assert.equal((await messages('hub-core/x.ts', "import { compileTransform } from './dtl/transform.js';\nvoid compileTransform;\n")).length, 1);
+  assert.equal((await messages('main/server/x.ts', "import type { DtlLookup } from '../../hub-core/dtl/lookup.js';\nexport type L = DtlLookup;\n")).length, 1);
+  assert.deepEqual(await messages('hub-core/x.ts', "import { compileTransform } from './dtl/index.js';\nvoid compileTransform;\n"), []);
+});

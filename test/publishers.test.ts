@@ -426,3 +426,47 @@ test("a publisher pipe's DTL transform shapes what it publishes (JSON and CSV), 
   assert.deepEqual(csv[0], ['_id', 'shout']);
   assert.deepEqual(csv.slice(1).map((r) => r[0]).sort(), ['a', 'c']);
 });
+
+test('with namespaced identifiers on, a publisher runs its transform as the pump does (namespaced paths resolve)', async () => {
+  await hub.json('/metadata', { method: 'PUT', json: { namespaced_identifiers: true } });
+  try {
+    await hub.json('/datasets/ns-people/entities', { method: 'POST', json: [{ _id: '1', 'ns-pub:name': 'Ann' }] });
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [
+        {
+          _id: 'ns-pub',
+          type: 'pipe',
+          source: { type: 'dataset', dataset: 'ns-people' },
+          transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'who', ['path', 'name', '_S']]] } },
+          sink: { type: 'http_endpoint' },
+        },
+      ],
+    });
+    // In pipe ns-pub, the unprefixed property name is the pipe's own namespace: "name" reads "ns-pub:name".
+    const published = (await (await get('/publishers/ns-pub/entities')).json()) as Record<string, unknown>[];
+    const stage = await hub.json<Record<string, unknown>[]>('/pipes/ns-pub/entities?stage=after-transforms');
+    const who = (list: Record<string, unknown>[]): unknown[] => list.map((e) => Object.entries(e).find(([k]) => k.endsWith('who'))?.[1]);
+    assert.deepEqual(who(stage), ['Ann'], 'the pipe stage (the pump) reads the namespaced property');
+    assert.deepEqual(who(published), ['Ann'], 'the publisher reads it too');
+  } finally {
+    await hub.json('/metadata', { method: 'DELETE' });
+  }
+});
+
+test('every API answer tells the browser not to sniff it: JSON, CSV, XML, an error', async () => {
+  const answers: [string, Response][] = [
+    ['JSON', await get('/publishers/pub/entities')],
+    ['CSV', await get('/publishers/pub/csv')],
+    ['XML', await get('/publishers/pub/xml')],
+    ['a 404', await hub.fetch('/publishers/no-such-pipe/csv')],
+    ['the pipe list', await get('/pipes')],
+  ];
+  for (const [what, res] of answers) {
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${what} (${res.status}) carries nosniff`);
+  }
+  const unauthenticated = await fetch(`${hub.api}/pipes`);
+  assert.equal(unauthenticated.status, 401);
+  assert.equal(unauthenticated.headers.get('x-content-type-options'), 'nosniff', 'the 401 too');
+});

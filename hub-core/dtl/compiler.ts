@@ -6,7 +6,7 @@
 // "$.transform.rules.default[2][1]"; compilation goes on after an error so that all problems are reported at once.
 
 import { isJsonObject, type JsonObject } from '../json.js';
-import type { ConfigError } from '../pipe-config.js';
+import type { ConfigError } from '../config-error.js';
 import { Ctx, DtlCompileError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
 import type { DtlLookup } from './lookup.js';

@@ -3,7 +3,7 @@
 
 import type { JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
-import type { ConfigError } from '../pipe-config.js';
+import type { ConfigError } from '../config-error.js';
 import type { DtlLookup } from './lookup.js';
 import type { DtlDict, DtlValue } from './values.js';
 

@@ -12,7 +12,7 @@
 
 import type { JsonObject } from '../json.js';
 import { isJsonObject } from '../json.js';
-import type { ConfigError } from '../pipe-config.js';
+import type { ConfigError } from '../config-error.js';
 import { compileRules, childPath } from './compiler.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FILTER, type Tx } from './context.js';
 import type { DtlLookup } from './lookup.js';

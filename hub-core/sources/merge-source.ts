@@ -1,7 +1,6 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { HubError } from '../errors.js';
-import { compileExpression, type CompiledExpression } from '../dtl/compiler.js';
-import { decode, keyOf, type DtlValue } from '../dtl/values.js';
+import { compileExpression, decode, keyOf, type CompiledExpression, type DtlValue } from '../dtl/index.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../pipe-config.js';
 import { readPage } from './dataset-offsets.js';

@@ -3,32 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir, sampleWorkspace, startHub, type ServeOptions } from './serve.js';
 import { launchApp } from './start.js';
-import { DTL_USAGE, dtlCommand } from './dtl.js';
-import { PROJECT_USAGE, projectCommand } from './project.js';
+import { dtlCommand } from './dtl.js';
+import { projectCommand } from './project.js';
+import { commandUsage, fullUsage, isCommand, version, wantsHelp } from './usage.js';
 import { Hub } from '../../hub-core/hub.js';
-
-const USAGE = `datahub — the Datahub Desktop hub from the command line
-
-Usage:
-  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>]
-               [--request-timeout <seconds>] [--log]
-      Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
-      --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1, --body-limit 67108864 (64 MB),
-      --request-timeout 120 (a request whose body has not fully arrived by then is answered 408 and closed).
-      A token for the API is written to <data>/access-token. With --workspace, the project's node/ folder
-      (pipes/, systems/, node-metadata.conf.json, test-env.json) is loaded, watched, and API edits are written back.
-  datahub start [--data <dir>] [--workspace <project dir>] [--port <n>]
-      Open the desktop app; without an Electron binary, run the hub for a browser. Without --workspace the app
-      reopens the folder used last, or the sample workspace on a first start (the browser fallback always opens
-      the sample workspace, copied to <data>/sample-workspace on the first start).
-  datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
-      (default principal group:Developer; give --principal group:Admin for an administrator)
-  datahub user remove --email <e> [--data <dir>]
-      Manage the users who may get tokens with POST /api/jwt.
-  datahub login-url [--data <dir>]
-      Print a new one-time link that signs a browser in to the UI of the hub running on <dir>.
-${DTL_USAGE}${PROJECT_USAGE}  datahub help
-`;
 
 class UsageError extends Error {}
 
@@ -145,6 +123,10 @@ function user(args: string[]): void {
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   try {
+    if (isCommand(command) && command !== 'help' && wantsHelp(args)) {
+      process.stdout.write(commandUsage(command));
+      return;
+    }
     switch (command) {
       case 'serve':
         return await serve(args, 'serve');
@@ -160,11 +142,22 @@ export async function main(argv: string[]): Promise<void> {
       case 'run':
         process.exitCode = await projectCommand(command, args);
         return;
+      case '--version':
+      case '-v':
+      case 'version':
+        process.stdout.write(`datahub ${version()}\n`);
+        return;
+      case 'help': {
+        const [topic] = args;
+        if (topic === undefined) process.stdout.write(fullUsage());
+        else if (isCommand(topic)) process.stdout.write(commandUsage(topic));
+        else throw new UsageError(`no help for ${JSON.stringify(topic)}: not a command`);
+        return;
+      }
       case undefined:
-      case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(USAGE);
+        process.stdout.write(fullUsage());
         return;
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}`);
@@ -174,7 +167,7 @@ export async function main(argv: string[]): Promise<void> {
     const err = e as NodeJS.ErrnoException;
     const message = err.code === 'EADDRINUSE' ? `the port is already in use (${err.message}); choose another with --port` : err.message ?? String(e);
     // One line, so scripts and logs show the whole reason.
-    process.stderr.write(`datahub: ${message.replace(/\s*\n\s*/g, ' ')}${usage ? ' (run "datahub help" for usage)' : ''}\n`);
+    process.stderr.write(`datahub: ${message.replace(/\s*\n\s*/g, ' ')}${usage ? ` (run "datahub ${isCommand(command) ? `${command} ` : ''}--help" for usage)` : ''}\n`);
     process.exit(usage ? 2 : 1);
   }
 }

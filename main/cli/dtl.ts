@@ -13,13 +13,8 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/json.js';
-import type { ConfigError } from '../../hub-core/pipe-config.js';
-import { functionCatalogue } from '../../hub-core/dtl/catalogue.js';
-import { compileExpression, type CompiledExpression } from '../../hub-core/dtl/compiler.js';
-import { DtlRuntimeError } from '../../hub-core/dtl/context.js';
-import { MemoryLookup } from '../../hub-core/dtl/lookup.js';
-import { compileTransform } from '../../hub-core/dtl/transform.js';
-import { encode } from '../../hub-core/dtl/values.js';
+import type { ConfigError } from '../../hub-core/config-error.js';
+import { functionCatalogue, compileExpression, DtlRuntimeError, MemoryLookup, compileTransform, encode, type CompiledExpression } from '../../hub-core/dtl/index.js';
 
 export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
   datahub dtl eval --batch

@@ -9,12 +9,13 @@ import { DEFAULT_MAX_ROUNDS, runProject, type ProjectRun } from '../../hub-core/
 import { formatDiffs, readTestSpecs, runTest } from '../../hub-core/project-test.js';
 import { HubError } from '../../hub-core/errors.js';
 
-export const PROJECT_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>]
+export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>]
       Run the project's pipes (from its node/ folder, or the folder itself) in a temporary hub until nothing
       changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
       the expected files from the actual output instead. Exit code 1 when a test fails, 2 when the project
       cannot be loaded.
-  datahub run [<project dir>] [--max-rounds <n>]
+`;
+export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>]
       Run the project's pipes the same way and print what each pipe did, without verifying anything.
 `;
 
@@ -55,7 +56,7 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
       throw new Error(`${dir} is not a project: it has neither node/pipes/ nor node/node-metadata.conf.json`);
     }
   } catch (e) {
-    process.stderr.write(`datahub ${command}: ${e instanceof Error ? e.message : String(e)} (run "datahub help" for usage)\n`);
+    process.stderr.write(`datahub ${command}: ${e instanceof Error ? e.message : String(e)} (run "datahub ${command} --help" for usage)\n`);
     return 2;
   }
 

@@ -83,7 +83,7 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
     hub = new Hub(dataDir);
     const workspace = options.workspace !== undefined ? new Workspace(hub, resolve(options.workspace)) : undefined;
     workspace?.open();
-    const tokens = TokenService.open(dataDir);
+    const tokens = TokenService.open(dataDir, hub.nodeId);
     const token = await tokens.writeAccessToken(dataDir);
     const loginCodes = new LoginCodes();
     const app = await buildServer({

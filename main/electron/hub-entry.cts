@@ -59,6 +59,7 @@ const systemCa = pathToFileURL(join(__dirname, 'system-ca.js')).href;
   .then((m) => {
     const outcome = m.trustSystemCertificates();
     if (outcome.status === 'added' && outcome.added) process.stdout.write(`TLS: also trusting ${outcome.added} certificates of the OS store\n`);
+    else if (outcome.status === 'added') process.stdout.write('TLS: the OS certificate store adds nothing to the certificates Node already trusts\n');
     else if (outcome.status !== 'added') process.stdout.write(`TLS: the OS certificate store is not used (${outcome.reason ?? outcome.status})\n`);
   })
   .then(() => import(cli) as Promise<Cli>)

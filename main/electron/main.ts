@@ -8,7 +8,7 @@ import { parseAppArgs, userArgv } from './app-args.js';
 import { HubProcess, type RunningHub } from './hub-process.js';
 import { handle, handleSync, send } from './ipc.js';
 import { buildMenu } from './menu.js';
-import { originOf } from './navigation-policy.js';
+import { isHubSender, originOf } from './navigation-policy.js';
 import { RecentWorkspaces } from './recent-workspaces.js';
 import { copySampleWorkspace } from './sample-workspace.js';
 import { guardNavigation, secureSession } from './security.js';
@@ -39,7 +39,7 @@ let quitting = false;
 let unloadRefused: (() => void) | null = null;
 
 const hubOrigin = (): string | null => (current ? originOf(current.url) : null);
-const fromHub = (url: string | undefined, topFrame: boolean): boolean => topFrame && url !== undefined && originOf(url) === hubOrigin();
+const fromHub = (url: string | undefined, topFrame: boolean): boolean => isHubSender(url, topFrame, hubOrigin());
 const hub = new HubProcess(hubDataDir, app.isPackaged ? undefined : args.hubNode, (code, output) =>
   background(hubDied(code, output)),
 );

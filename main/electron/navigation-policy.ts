@@ -26,3 +26,12 @@ export function originOf(target: string): string | null {
     return null;
   }
 }
+
+/**
+ * May the page at `senderUrl` talk to the main process? Only the top frame of the running hub's origin may. With no
+ * hub running nothing may: a page without an origin (about:blank, data:) must not match a hub that has none.
+ */
+export function isHubSender(senderUrl: string | undefined, isTopFrame: boolean, hubOrigin: string | null): boolean {
+  if (hubOrigin === null || !isTopFrame || senderUrl === undefined) return false;
+  return originOf(senderUrl) === hubOrigin;
+}

@@ -8,6 +8,7 @@ import { TokenService, ADMIN, type TokenClaims } from './auth.js';
 import { installErrorHandling, errorSchema } from './http-errors.js';
 import { allowedHosts, installHostGuard } from './host-guard.js';
 import { datasetRoutes } from './routes/datasets.js';
+import { datasetProfileRoutes } from './routes/dataset-profile.js';
 import { receiverRoutes } from './routes/receivers.js';
 import { publisherRoutes } from './routes/publishers.js';
 import { pipeRoutes } from './routes/pipes.js';
@@ -85,6 +86,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   installHostGuard(app, () => hosts, options.extraHosts ?? []);
   installErrorHandling(app);
+  // Every response, API and pages alike (errors too): a browser must never sniff a CSV or JSON answer into HTML.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return payload;
+  });
   app.addSchema(errorSchema);
   // JSON that parsing would silently change (or that would exhaust the stack later) is refused before it is parsed.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -147,6 +153,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser };
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
+      await api.register(datasetProfileRoutes, ctx);
       await api.register(receiverRoutes, ctx);
       await api.register(publisherRoutes, ctx);
       await api.register(pipeRoutes, ctx);

@@ -15,6 +15,18 @@ export interface TokenClaims {
 }
 
 /**
+ * A token's `principals` claim as the hosted service writes it: an object mapping the subscription id to its
+ * principals (the service's own command-line client reads the subscription id from its first key). Older tokens of
+ * this hub carry a plain array; both forms are read.
+ */
+export function readPrincipals(claim: unknown): string[] {
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : []);
+  if (Array.isArray(claim)) return strings(claim);
+  if (claim !== null && typeof claim === 'object') return [...new Set(Object.values(claim as Record<string, unknown>).flatMap(strings))];
+  return [];
+}
+
+/**
  * Signs and checks the hub's JWTs with an HS256 key kept (mode 0600) in the data directory.
  *
  * Lifetimes: the admin token in <data>/access-token and browser sessions ("local" tokens) carry the id of the hub's
@@ -27,9 +39,13 @@ export class TokenService {
   /** Revoked token ids until their expiry (seconds), so a copied session cookie dies at logout. */
   private readonly revoked = new Map<string, number>();
 
-  private constructor(private readonly key: Uint8Array) {}
+  private constructor(
+    private readonly key: Uint8Array,
+    /** The key of the `principals` object: this hub's node id plays the subscription id. */
+    private readonly subscriptionId: string,
+  ) {}
 
-  static open(dataDir: string): TokenService {
+  static open(dataDir: string, subscriptionId = 'datahub-desktop'): TokenService {
     const file = join(dataDir, 'signing-key');
     let key: Buffer;
     if (existsSync(file)) {
@@ -40,12 +56,12 @@ export class TokenService {
       key = randomBytes(32);
       writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
     }
-    return new TokenService(new Uint8Array(key));
+    return new TokenService(new Uint8Array(key), subscriptionId);
   }
 
   async issue(claims: TokenClaims, expiresIn?: string): Promise<string> {
     const kind = claims.kind ?? 'local';
-    let jwt = new SignJWT({ principals: claims.principals, kind, ...(kind === 'local' ? { launch: this.launch } : {}) })
+    let jwt = new SignJWT({ principals: { [this.subscriptionId]: claims.principals }, kind, ...(kind === 'local' ? { launch: this.launch } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer('datahub-desktop')
@@ -63,7 +79,7 @@ export class TokenService {
         return { refused: 'the token was issued by an earlier start of the hub; each start writes a new one to <data>/access-token' };
       }
       if (payload.jti !== undefined && this.revoked.has(payload.jti)) return { refused: 'this session was signed out' };
-      const principals = Array.isArray(payload['principals']) ? payload['principals'].filter((p): p is string => typeof p === 'string') : [];
+      const principals = readPrincipals(payload['principals']);
       return { sub: payload.sub ?? '', principals, kind: payload['kind'] === 'user' ? 'user' : 'local' };
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) return { refused: 'the token has expired' };

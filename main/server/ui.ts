@@ -90,7 +90,6 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
     if (!req.url.startsWith('/api/')) {
       reply.header('Content-Security-Policy', CSP);
-      reply.header('X-Content-Type-Options', 'nosniff');
       reply.header('Referrer-Policy', 'no-referrer');
     }
     return payload;

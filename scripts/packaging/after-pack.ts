@@ -1,15 +1,13 @@
 // electron-builder's afterPack hook (electron-builder.yml), run once per platform and architecture after
 // the app's files are in place and before the installer is made and signed.
 //
-// electron-builder would rebuild native modules for Electron inside the project's own node_modules
-// (npmRebuild), after which `npm start`, `npm test` and the CLI fail on the Node build they need. So
-// npmRebuild is off, and this hook builds better-sqlite3 for the target Electron in a staging copy under
-// dist/.native/ and puts only the resulting binary into the packaged app (app.asar.unpacked). The
-// development tree is never touched. Then it checks every native binary the app ships: right OS, right
-// CPU, the Electron ABI, and the keychain binding for the target present.
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Nothing is rebuilt: better-sqlite3 (13 and later) and @napi-rs/keyring ship prebuilt Node-API binaries,
+// which load in Node and in Electron alike. What can still go wrong is packaging for another OS or CPU than
+// the binaries that ended up in the app (npm installs the keychain binding for the host only), so this hook
+// reads every native binary the app ships and refuses the build when one would not load on the target.
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, join, sep } from 'node:path';
+import { basename, join } from 'node:path';
 import { keyringPackage, readBinary, type BinaryArch, type BinaryOs } from './native-binary.js';
 
 /** The part of electron-builder's AfterPackContext this hook reads. */
@@ -20,7 +18,6 @@ export interface PackContext {
   arch: number;
   packager: {
     info: { projectDir: string; framework: { version: string } };
-    config: { buildDependenciesFromSource?: boolean | null };
     getResourcesDir(appOutDir: string): string;
   };
 }
@@ -28,37 +25,9 @@ export interface PackContext {
 const ARCHS = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'] as const;
 const OS_OF: Record<string, BinaryOs> = { darwin: 'darwin', mas: 'darwin', win32: 'win32', linux: 'linux' };
 
-interface RebuildOptions {
-  buildPath: string;
-  electronVersion: string;
-  platform: NodeJS.Platform;
-  arch: string;
-  onlyModules: string[];
-  force: boolean;
-  buildFromSource: boolean;
-  mode: 'sequential';
-  projectRootPath: string;
-}
-
-/** Build better-sqlite3 for one Electron, platform and CPU in a copy; returns the built binary. */
-async function buildForElectron(projectDir: string, electronVersion: string, os: BinaryOs, arch: BinaryArch, fromSource: boolean): Promise<string> {
-  // Inside the project, so @electron/rebuild finds prebuild-install and node-gyp in its node_modules.
-  const stage = join(projectDir, 'dist', '.native', `${os}-${arch}`);
-  const source = join(projectDir, 'node_modules', 'better-sqlite3');
-  const target = join(stage, 'node_modules', 'better-sqlite3');
-  rmSync(stage, { recursive: true, force: true });
-  mkdirSync(join(stage, 'node_modules'), { recursive: true });
-  const build = `${sep}build`;
-  cpSync(source, target, { recursive: true, filter: (file) => !file.slice(source.length).startsWith(build) });
-  const version = (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string }).version;
-  writeFileSync(join(stage, 'package.json'), JSON.stringify({ name: 'datahub-native-stage', version: '0.0.0', private: true, dependencies: { 'better-sqlite3': version } }));
-  const { rebuild } = (await import('@electron/rebuild')) as unknown as { rebuild(options: RebuildOptions): Promise<void> };
-  // With buildFromSource off, a prebuilt binary for this Electron is downloaded when better-sqlite3
-  // publishes one; otherwise it is compiled against Electron's headers (compilers needed, same OS only).
-  await rebuild({ buildPath: stage, electronVersion, platform: os, arch, onlyModules: ['better-sqlite3'], force: true, buildFromSource: fromSource, mode: 'sequential', projectRootPath: stage });
-  const binary = join(target, 'build', 'Release', 'better_sqlite3.node');
-  if (!existsSync(binary)) throw new Error(`building better-sqlite3 for Electron ${electronVersion} (${os}-${arch}) produced no ${binary}`);
-  return binary;
+/** better-sqlite3's file name for a target's prebuilt binary (its lib/binding.js; AppImage and .deb are glibc). */
+export function sqlitePrebuild(os: BinaryOs, arch: BinaryArch): string {
+  return join('better-sqlite3', 'prebuilds', `${os}-${arch}.node`);
 }
 
 /** Every .node file under a folder. */
@@ -94,7 +63,7 @@ export function verifyNativeModules(unpackedModules: string, os: BinaryOs, arch:
     if (target.os !== os || !target.archs.includes(arch)) problems.push(`${name} is built for ${target.os}-${target.archs.join('+')}, not ${os}-${arch}`);
     if (abi !== null && abi !== electronAbi) problems.push(`${name} is built for NODE_MODULE_VERSION ${abi}, Electron needs ${electronAbi}`);
   }
-  if (!binaries.some((f) => basename(f) === 'better_sqlite3.node')) problems.push('better_sqlite3.node is not in app.asar.unpacked');
+  if (!existsSync(join(unpackedModules, sqlitePrebuild(os, arch)))) problems.push(`${sqlitePrebuild(os, arch)} is not in app.asar.unpacked: the app would have no SQLite on ${os}-${arch}`);
   if (problems.length > 0) throw new Error(`the packaged app's native modules would not load:\n  - ${problems.join('\n  - ')}`);
   return binaries;
 }
@@ -107,8 +76,7 @@ export default async function afterPack(context: PackContext): Promise<void> {
   const { projectDir, framework } = context.packager.info;
   const electronVersion = framework.version;
   const unpacked = join(context.packager.getResourcesDir(context.appOutDir), 'app.asar.unpacked', 'node_modules');
-  const built = await buildForElectron(projectDir, electronVersion, os, arch, context.packager.config.buildDependenciesFromSource === true);
-  copyFileSync(built, join(unpacked, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+  // A V8 (non-Node-API) addon would have to match Electron's ABI; node-abi comes with electron-builder.
   const { getAbi } = createRequire(join(projectDir, 'node_modules', '@electron', 'rebuild', 'package.json'))('node-abi') as { getAbi(version: string, runtime: string): string };
   const checked = verifyNativeModules(unpacked, os, arch, Number(getAbi(electronVersion, 'electron')));
   process.stdout.write(`  • native modules for Electron ${electronVersion} ${os}-${arch}: ${checked.map((f) => basename(f)).join(', ')}\n`);

@@ -6,6 +6,7 @@ import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
+import { compileEntityFilter, countFiltered, readFiltered } from '../../../hub-core/entity-filter.js';
 import type { JsonObject } from '../../../hub-core/json.js';
 import type { Dataset, DatasetInfo } from '../../../hub-core/dataset-log.js';
 
@@ -43,6 +44,7 @@ interface EntitiesQuery {
   populated?: boolean;
   uncommited?: boolean;
   subset?: string;
+  filter?: string;
 }
 
 export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }: RouteContext): Promise<void> {
@@ -104,6 +106,7 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
           populated: bool,
           uncommited: bool,
           subset: str,
+          filter: { type: 'string', description: 'a DTL predicate on each latest entity as _S, e.g. ["eq", "_S.city", "Oslo"]; implies history=false' },
         },
       },
       response: replies({ 200: entityArray }),
@@ -113,6 +116,19 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       const ds = hub.datasets.require(req.params.dataset_id);
       if (q.populated === true && ds.row().populated !== 1) {
         throw notFound(`populated dataset ${JSON.stringify(ds.name)}`, 'the dataset exists but is not yet fully populated');
+      }
+      if (q.filter !== undefined) {
+        if (q.subset !== undefined) throw badRequest('filter and subset cannot be combined', 'put the subset condition into the filter');
+        const filter = compileEntityFilter(q.filter);
+        const pages = readFiltered(ds, filter, {
+          ...(q.since !== undefined ? { since: q.since } : {}),
+          ...(q.limit !== undefined ? { limit: q.limit } : {}),
+          deleted: q.deleted ?? true,
+          reverse: q.reverse ?? false,
+        });
+        const stream = eager(joined(pages));
+        setPullHeaders(reply, ds, true);
+        return sendJsonText(reply, stream);
       }
       const pages = ds.readJsonText({
         ...(q.since !== undefined ? { since: q.since } : {}),
@@ -126,6 +142,21 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       const stream = eager(pages);
       setPullHeaders(reply, ds);
       return sendJsonText(reply, stream);
+    },
+  });
+
+  app.get<{ Params: DatasetParams; Querystring: { filter: string } }>('/datasets/:dataset_id/matches', {
+    schema: {
+      tags,
+      summary: 'How many latest (live) entities a DTL predicate matches',
+      params: datasetParams,
+      querystring: { type: 'object', required: ['filter'], properties: { filter: str } },
+      response: replies({ 200: { type: 'object', properties: { count: int, entities: int } } }),
+    },
+    handler: async (req) => {
+      const ds = hub.datasets.require(req.params.dataset_id);
+      const filter = compileEntityFilter(req.query.filter);
+      return { count: countFiltered(ds, filter), entities: ds.row().live_count };
     },
   });
 
@@ -210,6 +241,10 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       return sampleSchema(sample, req.query.keys_only === true);
     },
   });
+}
+
+function* joined(pages: Generator<string[], void, undefined>): Generator<string, void, undefined> {
+  for (const page of pages) if (page.length > 0) yield page.join(',');
 }
 
 /** The dataset's information plus `last-change`: the time of its newest log entry (null while empty). */

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { anyObject, replies } from '../schemas.js';
-import { functionCatalogue } from '../../../hub-core/dtl/catalogue.js';
-import { compileTransform, type CompiledTransform } from '../../../hub-core/dtl/transform.js';
-import { childPath } from '../../../hub-core/dtl/compiler.js';
-import { DtlRuntimeError } from '../../../hub-core/dtl/context.js';
-import { DatasetLookup } from '../../../hub-core/dataset-lookup.js';
-import { isJsonObject, type JsonObject } from '../../../hub-core/json.js';
+import { functionCatalogue, DtlRuntimeError } from '../../../hub-core/dtl/index.js';
+import { chainSteps } from '../../../hub-core/pipe-stages.js';
+import { isJsonObject } from '../../../hub-core/json.js';
 import { badRequest } from '../../../hub-core/errors.js';
+import type { ConfigEntity } from '../../../hub-core/config-store.js';
 
 const MAX_PREVIEW = 1000;
 
@@ -15,32 +13,6 @@ interface PreviewBody {
   transform: unknown;
   entities: unknown[];
   pipe?: string;
-}
-
-type StageResult = { entities: JsonObject[] } | { error: { kind: string; msg: string; elements: string | null } };
-
-/**
- * For a chain of transforms: what each transform of the chain produced from one sample entity, in order. A stage
- * that fails ends the chain with its error.
- */
-function chainStages(stages: readonly CompiledTransform[], entity: JsonObject): StageResult[] {
-  const out: StageResult[] = [];
-  let current: JsonObject[] = [entity];
-  for (const stage of stages) {
-    const next: JsonObject[] = [];
-    try {
-      for (const e of current) next.push(...stage.run(e).entities);
-    } catch (e) {
-      if (e instanceof DtlRuntimeError) {
-        out.push({ error: { kind: e.kind, msg: e.message, elements: e.elements ?? null } });
-        return out;
-      }
-      throw e;
-    }
-    out.push({ entities: next });
-    current = next;
-  }
-  return out;
 }
 
 export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
@@ -74,20 +46,18 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
     },
     handler: async (req) => {
       const { transform, entities, pipe } = req.body;
-      if (pipe !== undefined) hub.pipes.require(pipe);
-      const namespaces = pipe !== undefined ? hub.namespaceSettings(pipe) : undefined;
-      const options = { lookup: new DatasetLookup(hub.datasets), ...(namespaces ? { namespaces } : {}) };
-      const compiled = compileTransform(transform, options);
+      // The transform runs in the pipe's runtime: as that pipe would run it (its namespaces), or on its own.
+      const config = { ...(pipe !== undefined ? hub.pipes.require(pipe) : { _id: 'dtl-preview', type: 'pipe' }), transform } as ConfigEntity;
+      const runtime = hub.pumps.runtimes.draft(config, { standalone: pipe === undefined });
+      const compiled = runtime.transform!;
       if (!compiled.ok) return { ok: false, errors: compiled.errors, results: [] };
       // A chain of transforms also answers what each of its transforms produced (results[k].stages).
-      const chain = Array.isArray(transform) && transform.length > 1
-        ? transform.map((t, i) => compileTransform(t, { ...options, configPath: childPath('$.transform', i) }))
-        : null;
+      const chain = runtime.chain;
       const results = entities.map((entity) => {
         if (!isJsonObject(entity)) throw badRequest('every sample entity must be a JSON object');
-        const stages = chain ? { stages: chainStages(chain, entity) } : {};
+        const stages = chain ? { stages: chainSteps(chain, entity) } : {};
         try {
-          return { entities: compiled.run(entity).entities, ...stages };
+          return { entities: runtime.afterTransforms(entity), ...stages };
         } catch (e) {
           if (e instanceof DtlRuntimeError) return { error: { kind: e.kind, msg: e.message, elements: e.elements ?? null }, ...stages };
           throw e;

@@ -22,10 +22,20 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
   const logins = new LoginLimiter();
   app.get<{ Querystring: { aggregated?: boolean } }>('/', {
     schema: { tags: ['node'], summary: 'Service information', querystring: { type: 'object', properties: { aggregated: bool } }, response: replies({ 200: anyObject }) },
+    // The hosted service's command-line client refuses most commands unless status.developer_mode is true, and waits
+    // for node_start_time to change after a restart: a desktop hub is always a developer's node.
     handler: async () => ({
-      status: { 'git-revision': process.env['DATAHUB_GIT_REVISION'] ?? 'unknown', 'ci-buildnumber': process.env['DATAHUB_BUILD'] ?? 'local' },
+      status: {
+        'git-revision': process.env['DATAHUB_GIT_REVISION'] ?? 'unknown',
+        'ci-buildnumber': process.env['DATAHUB_BUILD'] ?? 'local',
+        developer_mode: true,
+        node_id: hub.nodeId,
+        node_version: NODE_VERSION,
+        node_start_time: hub.startTime.toISOString(),
+      },
       node_id: hub.nodeId,
       node_version: NODE_VERSION,
+      node_start_time: hub.startTime.toISOString(),
       api: '/api',
     }),
   });

@@ -1,0 +1,10 @@
+// The DTL engine as the rest of the hub uses it: everything outside dtl/ imports from here, never from its files.
+
+export { compileTransform, type CompiledTransform, type DtlTransformOptions, type DtlRunResult } from './transform.js';
+export { compileExpression, childPath, type CompiledExpression } from './compiler.js';
+export { DtlRuntimeError, DtlCompileError, type DtlErrorKind } from './context.js';
+export { lookupKeys, MemoryLookup, type DtlLookup } from './lookup.js';
+export { traverse } from './paths.js';
+export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
+export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
+export { functionCatalogue } from './catalogue.js';

@@ -1,0 +1,256 @@
+// What a pipe does to an entity, in one place: a pipe's stored (or draft) configuration resolved once into its
+// effective configuration and problems, its compiled transform, its sink step, the chain of its transforms one by
+// one, and the source it reads. Every path that moves entities through a pipe uses it: pump runs, JSON Push
+// receivers, publishers, the pipe stages and the previews.
+//
+//   source             the entities as the source gives them
+//   before-transforms  what the first transform is fed: the source entities as they are (this hub does no
+//                      source-side processing)
+//   after-transforms   what the last transform outputs: a filtered entity arrives deleted and marked `_filtered`, a
+//                      discarded one is gone; without a transform, the source entities
+//   sink               after the sink step (`sinkStep` below): what the sink is given
+//
+// PipeRuntimes keeps one runtime per stored pipe and drops it when what it was built from changes: the pipe's
+// configuration, the node metadata (namespaces), a system, the environment variables or the secrets.
+
+import type { ConfigEntity } from './config-store.js';
+import type { DatasetStore } from './dataset-store.js';
+import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { hasErrors, type ConfigError } from './config-error.js';
+import { pumpConfigErrors } from './pump-config.js';
+import { addEntityIds, compileTransform, childPath, type CompiledTransform, type DtlDict, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
+import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
+import { substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
+import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
+import { SOURCES, type PumpSource } from './sources/index.js';
+import type { SinkContext } from './sinks/json-push-sink.js';
+import { HubError, badRequest } from './errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+
+export type SinkStep = (entity: JsonObject) => JsonObject;
+
+/**
+ * The sink step. The properties the hub maintains (`_updated`, `_ts`, `_hash`, `_previous`) are the source's
+ * bookkeeping, not content, so they are dropped (a dataset sink keeps its own); with namespaced identifiers on, `$ids`
+ * lists the entity's identities (those it has plus its `_id`), whether or not the pipe has a transform. The entity
+ * given is never changed.
+ */
+export function sinkStep(namespaces: NamespaceSettings | undefined): SinkStep {
+  const ids = namespaces?.enabled === true;
+  return (entity) => {
+    let out = entity;
+    for (const k of MAINTAINED_PROPERTIES) {
+      if (Object.hasOwn(entity, k)) {
+        out = stripInternal(entity);
+        break;
+      }
+    }
+    if (ids) {
+      if (out === entity) out = { ...entity };
+      addEntityIds(out as DtlDict);
+    }
+    return out;
+  };
+}
+
+/** What a pipe runtime needs of the hub; given once, to the constructor. */
+export interface PipeRuntimeContext {
+  readonly datasets: DatasetStore;
+  /** DTL's access to other datasets (hops, lookups). */
+  readonly lookup: DtlLookup | undefined;
+  /** `$ENV(...)` and `$SECRET(...)` values. */
+  readonly vars: ConfigVariables;
+  /** A system's configuration as stored (variables not replaced). */
+  system(id: string): JsonObject | undefined;
+  /** The pipe's namespaced-identifier settings, when the node metadata turns them on. */
+  namespaces(pipeId: string): NamespaceSettings | undefined;
+  /** Dependency tracking: the first time a pipe looks a joined dataset up, fix where its changes are read from. */
+  startTracking(pipeId: string, dataset: string): void;
+}
+
+export class PipeRuntime {
+  readonly id: string;
+  /** The effective configuration (defaults filled in, variables not replaced). */
+  readonly pipe: EffectivePipe;
+  /** The configuration's problems, its pump settings included (as pipe information reports them). */
+  readonly errors: ConfigError[];
+  /** The problems of the configuration without its pump settings: those that stop a run. */
+  readonly runErrors: ConfigError[];
+  readonly namespaces: NamespaceSettings | undefined;
+  /** The compiled transform (undefined without one); check `ok` before running it. */
+  readonly transform: CompiledTransform | undefined;
+  /** Records what the transform's hops look up, for dependency tracking (pipes with a dataset source and hops). */
+  readonly tracking: TrackingLookup | undefined;
+  readonly toSink: SinkStep;
+  /** Neither a transform nor a sink step that changes anything: entities pass as they are (JSON Push receivers). */
+  readonly passesThrough: boolean;
+  private chainCache: CompiledTransform[] | null | undefined;
+
+  constructor(
+    readonly config: ConfigEntity,
+    private readonly ctx: PipeRuntimeContext,
+    options: {
+      /** Track the dependencies of hops (pump state): the stored pipe's runtime; a draft's does not. */
+      tracked: boolean;
+      /** A transform tried on its own, outside any pipe of this node: no namespaces. */
+      standalone?: boolean;
+    },
+  ) {
+    this.id = config._id;
+    this.pipe = effectivePipeConfig(config);
+    this.runErrors = checkPipeConfig(config);
+    this.errors = [...this.runErrors, ...pumpConfigErrors(this.pipe)];
+    this.namespaces = options.standalone ? undefined : ctx.namespaces(config._id);
+    const value = config['transform'];
+    const hops = value === undefined ? undefined : trackedDatasets(value);
+    this.tracking =
+      options.tracked && ctx.lookup && this.sourceDataset !== undefined && hops?.hops
+        ? new TrackingLookup(ctx.lookup, hops.tracked, (dataset) => ctx.startTracking(this.id, dataset))
+        : undefined;
+    this.transform = value === undefined ? undefined : this.compile(value, '$.transform', this.tracking ?? ctx.lookup);
+    this.toSink = sinkStep(this.namespaces);
+    this.passesThrough = this.transform === undefined && this.namespaces?.enabled !== true;
+  }
+
+  /** The dataset a `dataset` source reads. */
+  private get sourceDataset(): string | undefined {
+    const source = isJsonObject(this.config['source']) ? this.config['source'] : {};
+    return source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
+  }
+
+  /** `$ids` are left to the sink step, so a pipe gets them whether or not it has a transform. */
+  private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
+    const sourceDataset = this.sourceDataset;
+    const datasets = this.ctx.datasets;
+    transform = substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath);
+    return compileTransform(transform, {
+      configPath,
+      ...(lookup ? { lookup } : {}),
+      ...(this.namespaces ? { namespaces: this.namespaces, addIds: false } : {}),
+      // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
+      ...(sourceDataset !== undefined
+        ? {
+            previousVersion: (e: JsonObject) => {
+              const prev = e['_previous'];
+              return typeof prev === 'number' && typeof e['_id'] === 'string' ? datasets.get(sourceDataset)?.getAt(e['_id'], prev) : undefined;
+            },
+          }
+        : {}),
+    });
+  }
+
+  /** For a chain of transforms, each of them on its own (to show what each one makes); undefined otherwise. */
+  get chain(): CompiledTransform[] | undefined {
+    if (this.chainCache === undefined) {
+      const value = this.config['transform'];
+      this.chainCache =
+        Array.isArray(value) && value.length > 1 ? value.map((t, i) => this.compile(t, childPath('$.transform', i), this.ctx.lookup)) : null;
+    }
+    return this.chainCache ?? undefined;
+  }
+
+  get isValid(): boolean {
+    return !hasErrors(this.errors);
+  }
+
+  /** The transform's compile errors as a 400, or undefined when it compiles (or there is none). */
+  transformProblem(): HubError | undefined {
+    if (!this.transform || this.transform.ok) return undefined;
+    const detail = this.transform.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`).join('; ');
+    return badRequest('the transform does not compile', detail);
+  }
+
+  /** What the transform makes of one entity (the after-transforms stage); the entity itself without a transform. */
+  afterTransforms(entity: JsonObject): JsonObject[] {
+    return this.transform ? this.transform.run(entity).entities : [entity];
+  }
+
+  /** What one source entity becomes after the transforms and at the sink (the previews show both). */
+  stages(entity: JsonObject): { afterTransforms: JsonObject[]; sink: JsonObject[] } {
+    const afterTransforms = this.afterTransforms(entity);
+    return { afterTransforms, sink: afterTransforms.map(this.toSink) };
+  }
+
+  /**
+   * What the pipe gives its sink for source entities, in order: the transform, then the sink step. Appended to `out`
+   * when given (the pump fills one batch).
+   */
+  process(entities: readonly JsonObject[], out: JsonObject[] = []): JsonObject[] {
+    const toSink = this.toSink;
+    const transform = this.transform;
+    if (!transform) for (const e of entities) out.push(toSink(e));
+    else for (const e of entities) for (const o of transform.run(e).entities) out.push(toSink(o));
+    return out;
+  }
+
+  /** The effective configuration with `$ENV`/`$SECRET` replaced (throws a 400 HubError naming a missing one). */
+  resolved(): EffectivePipe {
+    return substituteVariables(this.pipe, this.ctx.vars);
+  }
+
+  /** What a sink may use of the hub (systems, variables). */
+  sinkContext(): SinkContext {
+    return { system: (id) => this.ctx.system(id), vars: this.ctx.vars };
+  }
+
+  /** The pipe's source, opened on its variable-substituted configuration (`pipe`: one resolved already). */
+  openSource(pipe: EffectivePipe = this.resolved()): PumpSource {
+    const factory = SOURCES.get(pipe.source.type);
+    if (!factory) {
+      const how = pipe.source.type === 'http_endpoint' ? 'it receives its entities by JSON Push' : `the source types read here: ${[...SOURCES.keys()].join(', ')}`;
+      throw new HubError(400, `this hub does not pump a ${pipe.source.type} source`, how);
+    }
+    const vars = this.ctx.vars;
+    const system = (id: string): JsonObject | undefined => {
+      const s = this.ctx.system(id);
+      return s && substituteVariables(s, vars, id, `system ${id}`);
+    };
+    return factory(pipe, { datasets: this.ctx.datasets, env: (name) => vars.env(name), system });
+  }
+}
+
+/** What PipeRuntimes listens to, so that a runtime is built again when what it was built from changes. */
+export interface RuntimeChanges {
+  /** Configuration changes: a pipe (`id`), a system or the node metadata. */
+  onConfigChange(listener: (change: { kind: string; id: string }) => void): void;
+  /** Environment variables or secrets changed. */
+  onVariablesChange(listener: () => void): void;
+}
+
+/** The runtimes of the stored pipes, one per pipe, built on first use. */
+export class PipeRuntimes {
+  private readonly cache = new Map<string, { key: string; runtime: PipeRuntime }>();
+
+  constructor(
+    private readonly ctx: PipeRuntimeContext,
+    changes: RuntimeChanges,
+  ) {
+    changes.onConfigChange((change) => {
+      if (change.kind === 'pipe') this.cache.delete(change.id);
+      else this.cache.clear();
+    });
+    changes.onVariablesChange(() => this.cache.clear());
+  }
+
+  /** The runtime of a stored pipe's configuration (built again when the configuration differs from the cached one). */
+  of(config: ConfigEntity): PipeRuntime {
+    const key = JSON.stringify(config);
+    const cached = this.cache.get(config._id);
+    if (cached && cached.key === key) return cached.runtime;
+    const runtime = new PipeRuntime(config, this.ctx, { tracked: true });
+    this.cache.set(config._id, { key, runtime });
+    return runtime;
+  }
+
+  /**
+   * A runtime for a draft configuration: nothing cached, no dependency tracking. `standalone`: a transform tried
+   * outside any pipe of this node (no namespaces).
+   */
+  draft(config: ConfigEntity, options: { standalone?: boolean } = {}): PipeRuntime {
+    return new PipeRuntime(config, this.ctx, { tracked: false, ...options });
+  }
+
+  forget(id: string): void {
+    this.cache.delete(id);
+  }
+}
