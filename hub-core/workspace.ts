@@ -71,9 +71,13 @@ export class Workspace {
     clearTimeout(this.reloadTimer);
   }
 
+  /** Told after every reload caused by a file change (the serving host prints its problems). */
+  onReload: ((load: WorkspaceLoad) => void) | undefined;
+
   private reload(): void {
     try {
-      this.load();
+      const load = this.load();
+      this.onReload?.(load);
     } catch {
       // A half-written file is read again on its next change event.
     }
@@ -100,7 +104,16 @@ export class Workspace {
       try {
         parsed = JSON.parse(readFileSync(join(this.nodeDir, file), 'utf8'));
       } catch (err) {
-        problems.push({ file, msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
+        // A file being saved (or briefly broken) keeps what was last loaded from it: its pipes and their pump state stay.
+        const kept = this.lastGood(file);
+        problems.push({
+          file,
+          msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}${kept.length > 0 ? ` (keeping ${kept.map((e) => e._id).join(', ')} as last loaded)` : ''}`,
+        });
+        for (const e of kept) {
+          entities.push(e);
+          files.set(`${configKind(e)}:${e._id}`, file);
+        }
         continue;
       }
       if (Array.isArray(parsed)) parsed.forEach((v, i) => add(file, v, i));
@@ -132,6 +145,18 @@ export class Workspace {
       problems,
     };
     return this.lastLoad;
+  }
+
+  /** The entities last loaded from (or written to) a file, as the hub holds them. */
+  private lastGood(file: string): ConfigEntity[] {
+    const out: ConfigEntity[] = [];
+    for (const [key, f] of this.files) {
+      if (f !== file) continue;
+      const sep = key.indexOf(':');
+      const e = this.hub.config.get(key.slice(0, sep) as ConfigKind, key.slice(sep + 1));
+      if (e) out.push(e);
+    }
+    return out;
   }
 
   private configFiles(): string[] {
