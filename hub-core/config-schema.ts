@@ -5,161 +5,14 @@
 
 import type { JsonObject, JsonValue } from './json.js';
 import { SINK_TYPES, SOURCE_TYPES } from './pipe-config.js';
+import { SOURCE_TYPE_LIST } from './sources/index.js';
+import { SINK_TYPE_LIST } from './sinks/index.js';
+import { bool, headers, int, num, ref, str, strings, type TypeOptions } from './schema-parts.js';
 
-interface TypeOptions {
-  required?: string[];
-  properties: JsonObject;
-}
+/** Options of every source type (from its module in sources/); a type's other options are allowed. */
+const SOURCE_OPTIONS: Record<string, TypeOptions> = Object.fromEntries(SOURCE_TYPE_LIST.map((t) => [t.type, t.options]));
 
-const VARIABLE = '^\\$(ENV|SECRET)\\([^)]*\\)$';
-
-const str = (description: string, extra: JsonObject = {}): JsonObject => ({ type: 'string', description, ...extra });
-const bool = (description: string): JsonObject => ({ type: ['boolean', 'string'], pattern: VARIABLE, description });
-/** A number, or a whole-value "$ENV(...)" that the hub substitutes at run time. */
-const num = (description: string, extra: JsonObject = {}): JsonObject => ({ type: ['number', 'string'], pattern: VARIABLE, description, ...extra });
-const int = (description: string, extra: JsonObject = {}): JsonObject => ({ type: ['integer', 'string'], pattern: VARIABLE, description, ...extra });
-const strings = (description: string, extra: JsonObject = {}): JsonObject => ({ type: 'array', items: { type: 'string' }, description, ...extra });
-const ref = (name: string): JsonObject => ({ $ref: `#/definitions/${name}` });
-
-const headers: JsonObject = {
-  type: 'object',
-  description: 'HTTP headers sent with every request; values may use "$ENV(name)" and "$SECRET(name)"',
-  additionalProperties: { type: 'string' },
-};
-
-const datasetList = strings('source datasets, each "<dataset-id>" or "<dataset-id> <alias>"', { minItems: 1 });
-
-/** Options of every source type; a type's other options are allowed. */
-const SOURCE_OPTIONS: Record<string, TypeOptions> = {
-  dataset: {
-    required: ['dataset'],
-    properties: {
-      dataset: str('the dataset to read'),
-      include_previous_versions: bool('read every version of each entity, not only the latest'),
-      subset: { description: 'read only the entities matching this subset expression, e.g. ["eq", "_S.kind", "a"]' },
-    },
-  },
-  conditional: {
-    required: ['alternatives'],
-    properties: {
-      condition: str('picks the alternative by name, usually "$ENV(node-env)"'),
-      alternatives: {
-        type: 'object',
-        description: 'named sources; the one named by the condition runs (a "test" alternative is how projects run offline)',
-        additionalProperties: ref('source'),
-        minProperties: 1,
-      },
-    },
-  },
-  merge: {
-    required: ['datasets'],
-    properties: {
-      datasets: datasetList,
-      equality: { type: 'array', description: 'rules joining entities of two datasets, e.g. ["eq", "a.email", "b.email"]', items: { type: 'array' } },
-      equality_sets: { type: 'array', description: 'lists of expressions that are all equal', items: { type: 'array', items: { type: 'string' } } },
-      identity: { enum: ['composite', 'first'], description: '"composite": the merged id joins every member id; "first": the first member\'s id' },
-      strategy: { enum: ['default', 'compact', 'list'], description: 'how properties of merged entities are combined' },
-      version: { enum: [1, 2], description: 'version of the merge algorithm' },
-      include_previous_versions: bool('read every version of each entity'),
-    },
-  },
-  embedded: {
-    required: ['entities'],
-    properties: {
-      entities: { type: 'array', description: 'the entities, written into the pipe', items: { type: 'object', properties: { _id: { type: 'string' } } } },
-    },
-  },
-  http_endpoint: { properties: {} },
-  json: {
-    required: ['system'],
-    properties: {
-      system: str('a system:url system whose base_url the url is relative to'),
-      url: str('path relative to the system\'s base_url'),
-      supports_since: bool('the endpoint takes a "since" parameter, so runs read only what changed'),
-      page_size: int('entities per request', { minimum: 1 }),
-      headers,
-    },
-  },
-  merge_datasets: {
-    required: ['datasets'],
-    properties: {
-      datasets: datasetList,
-      strategy: { enum: ['latest', 'all'], description: '"latest": one entity per id (the newest); "all": one per id and dataset' },
-    },
-  },
-  union_datasets: {
-    required: ['datasets'],
-    properties: {
-      datasets: datasetList,
-      prefix_ids: bool('prefix every _id with its dataset id (default true)'),
-      include_previous_versions: bool('read every version of each entity'),
-    },
-  },
-  sql: {
-    required: ['system'],
-    properties: {
-      system: str('a SQL system'),
-      table: str('table to read'),
-      query: str('a query instead of a table'),
-      primary_key: { type: ['string', 'array'], items: { type: 'string' }, description: 'column(s) forming the _id' },
-      updated_column: str('column used for incremental reads'),
-      schema: str('database schema of the table'),
-    },
-  },
-  rest: {
-    required: ['system'],
-    properties: {
-      system: str('a system:rest system'),
-      operation: str('the system operation to call'),
-      properties: { type: 'object', description: 'values for the operation\'s templates' },
-    },
-  },
-  csv: {
-    properties: {
-      system: str('a system:url system to read the file from'),
-      url: str('location of the CSV file'),
-      delimiter: str('field separator, default ","'),
-      has_header: bool('the first row names the fields'),
-      field_names: strings('field names when the file has no header'),
-      primary_key: { type: ['string', 'array'], items: { type: 'string' }, description: 'field(s) forming the _id' },
-      encoding: str('text encoding of the file'),
-    },
-  },
-  empty: { properties: {} },
-};
-
-const SINK_OPTIONS: Record<string, TypeOptions> = {
-  dataset: {
-    properties: {
-      dataset: str('the dataset to write (default: named after the pipe)'),
-      indexes: strings('index expressions "_S.<property>" that make subsets of the dataset fast to read'),
-      circuit_breaker_threshold_count: num('trip the breaker when a run changes more entities than this', { minimum: 0 }),
-      circuit_breaker_threshold_factor: num('trip the breaker when a run changes more than this factor of the dataset', { minimum: 0 }),
-      deletion_tracking: bool('on a full run, mark entities the source no longer has as deleted (default true)'),
-    },
-  },
-  http_endpoint: { properties: {} },
-  csv_endpoint: {
-    properties: {
-      columns: strings('properties written as columns, in order'),
-      delimiter: str('field separator, default ","'),
-    },
-  },
-  xml_endpoint: { properties: { root_element: str('name of the document\'s root element') } },
-  json: {
-    required: ['system'],
-    properties: {
-      system: str('a system:url system; the entities are sent to its base_url'),
-      url: str('path relative to the system\'s base_url'),
-      headers,
-      batch_size: int('entities per request', { minimum: 1 }),
-    },
-  },
-  sql: { required: ['system', 'table'], properties: { system: str('a SQL system'), table: str('table to write'), schema: str('database schema') } },
-  rest: { required: ['system'], properties: { system: str('a system:rest system'), operation: str('the system operation to call') } },
-  elasticsearch: { required: ['system'], properties: { system: str('a system:elasticsearch system'), default_index: str('index to write to') } },
-  null: { properties: {} },
-};
+const SINK_OPTIONS: Record<string, TypeOptions> = Object.fromEntries(SINK_TYPE_LIST.map((t) => [t.type, t.options]));
 
 /** "When the type is X, these options apply", one branch per type. `implicit` is the type a missing "type" means. */
 function typeBranches(options: Record<string, TypeOptions>, implicit?: string): JsonValue[] {
@@ -170,26 +23,11 @@ function typeBranches(options: Record<string, TypeOptions>, implicit?: string): 
   });
 }
 
-const SOURCE_DOCS = {
-  dataset: 'reads the entities of a dataset (the usual source)',
-  conditional: 'one of several alternative sources, picked by "condition"',
-  merge: 'merges entities of several datasets that share identity by "equality" rules',
-  embedded: 'entities written in the configuration',
-  http_endpoint: 'entities posted to /api/receivers/<pipe>/entities',
-  json: 'reads a JSON endpoint of a system:url system',
-  merge_datasets: 'entities with the same _id from several datasets, merged',
-  union_datasets: 'the entities of several datasets, one after the other',
-  sql: 'a table or query of a SQL system (kept in config; not run by the desktop hub)',
-  rest: 'a REST system operation (kept in config; not run by the desktop hub)',
-  csv: 'a CSV file (kept in config; not run by the desktop hub)',
-  empty: 'no entities',
-};
-
 const source: JsonObject = {
   type: 'object',
   description: 'where the pipe reads entities',
   properties: {
-    type: { enum: [...SOURCE_TYPES.known], description: 'source type (default "dataset")', enumDescriptions: SOURCE_TYPES.known.map((t) => SOURCE_DOCS[t]) },
+    type: { enum: [...SOURCE_TYPES.known], description: 'source type (default "dataset")', enumDescriptions: SOURCE_TYPE_LIST.map((t) => t.doc) },
     comment: { description: 'free text; ignored by the hub' },
   },
   allOf: typeBranches(SOURCE_OPTIONS, 'dataset'),

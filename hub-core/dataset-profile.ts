@@ -62,6 +62,9 @@ class PathStats {
   strMin: string | undefined;
   strMax: string | undefined;
   namespaces: Map<string, number> | undefined;
+  /** The paths below, by key (`a.b` under `a`) and for list items (`a[]`): found without building the path text. */
+  children: Map<string, PathStats> | undefined;
+  items: PathStats | undefined;
 
   constructor(readonly path: string) {}
 }
@@ -75,6 +78,7 @@ export class ProfileState {
   /** Set when a removal could not be made exactly: the profile must be computed again. */
   stale = false;
   private readonly paths = new Map<string, PathStats>();
+  private readonly top = new Map<string, PathStats>();
   private serial = 0;
   /** Paths that lost a value at an end of one of their ranges, rebuilt once the entity is taken away. */
   private readonly rebuild = new Set<PathStats>();
@@ -101,21 +105,25 @@ export class ProfileState {
 
   private walkEntity(entity: Record<string, unknown>, sign: 1 | -1): void {
     const serial = ++this.serial;
-    for (const key of Object.keys(entity)) this.walk(entity[key], key, serial, sign);
+    for (const key of Object.keys(entity)) this.walk(entity[key], this.child(this.top, key, key), serial, sign);
   }
 
-  private stats(path: string): PathStats | undefined {
-    let s = this.paths.get(path);
+  private child(children: Map<string, PathStats>, key: string, path: string): PathStats | undefined {
+    let s = children.get(key);
     if (s === undefined) {
-      if (this.paths.size >= MAX_PATHS) return undefined;
-      s = new PathStats(path);
-      this.paths.set(path, s);
+      // A key with a dot in it may spell the same path as a nested key: they share the stats.
+      s = this.paths.get(path);
+      if (s === undefined) {
+        if (this.paths.size >= MAX_PATHS) return undefined;
+        s = new PathStats(path);
+        this.paths.set(path, s);
+      }
+      children.set(key, s);
     }
     return s;
   }
 
-  private walk(v: unknown, path: string, serial: number, sign: 1 | -1): void {
-    const s = this.stats(path);
+  private walk(v: unknown, s: PathStats | undefined, serial: number, sign: 1 | -1): void {
     if (s === undefined) {
       this.untracked += sign;
       return;
@@ -128,10 +136,14 @@ export class ProfileState {
     const kind = this.value(s, v, sign);
     s.types.set(kind, (s.types.get(kind) ?? 0) + sign);
     if (kind === 'list') {
-      for (const item of v as unknown[]) this.walk(item, path + '[]', serial, sign);
+      const list = v as unknown[];
+      if (list.length === 0) return;
+      if (s.items === undefined) s.items = this.child(new Map(), '[]', s.path + '[]');
+      for (const item of list) this.walk(item, s.items, serial, sign);
     } else if (kind === 'dict') {
       const obj = v as Record<string, unknown>;
-      for (const key of Object.keys(obj)) this.walk(obj[key], path + '.' + key, serial, sign);
+      s.children ??= new Map();
+      for (const key of Object.keys(obj)) this.walk(obj[key], this.child(s.children, key, s.path + '.' + key), serial, sign);
     }
   }
 

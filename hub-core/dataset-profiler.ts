@@ -7,15 +7,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DatasetStore } from './dataset-store.js';
 import { HubError, badRequest } from './errors.js';
 import { ProfileState, type PropertyProfile } from './dataset-profile.js';
+import { WriteTimeline, type TimelineBucket } from './write-timeline.js';
 
 const PAGE = 2000;
 
-export interface TimelineBucket {
-  start: string;
-  added: number;
-  changed: number;
-  deleted: number;
-}
 
 export interface DatasetProfile {
   dataset: string;
@@ -42,6 +37,7 @@ interface Cached {
   generation: string;
   offset: number;
   state: ProfileState;
+  timeline: WriteTimeline;
 }
 
 interface Job {
@@ -51,9 +47,6 @@ interface Job {
   total: number;
 }
 
-/** Bucket widths of the write timeline, in microseconds. */
-const TIMELINE_WIDTHS = [1, 10, 60, 600, 3600, 6 * 3600, 86400, 7 * 86400, 30 * 86400, 365 * 86400].map((s) => s * 1_000_000);
-const TIMELINE_BUCKETS = 60;
 
 export class DatasetProfiler {
   private readonly cache = new Map<string, Cached>();
@@ -109,6 +102,7 @@ export class DatasetProfiler {
       const end = at === undefined ? row.max_updated : Math.min(at, row.max_updated);
       let computed: DatasetProfile['computed'] = 'cached';
       let state: ProfileState | undefined;
+      let timeline: WriteTimeline | undefined;
       const cached = at === undefined ? this.cache.get(name) : undefined;
       if (cached && cached.generation === row.generation && cached.offset <= end) {
         if (cached.offset < end) {
@@ -118,20 +112,24 @@ export class DatasetProfiler {
             job.total = delta;
             // The replay changes the cached state in place: until it has finished, nothing is cached.
             this.cache.delete(name);
-            const next = await this.replay(db, log, cached.state, cached.offset, end, job);
+            const next = await this.replay(db, log, cached.state, cached.timeline, cached.offset, end, job);
             if (next) {
               state = next;
+              timeline = cached.timeline;
               computed = 'incremental';
             }
           }
-        } else state = cached.state;
+        } else {
+          state = cached.state;
+          timeline = cached.timeline;
+        }
       }
-      if (!state) {
+      if (!state || !timeline) {
         state = await this.fullPass(db, log, end, at, job, at === undefined ? row.live_count + row.deleted_count : 0);
+        timeline = this.timeline(db, log, end);
         computed = 'full';
       }
-      if (at === undefined) this.cache.set(name, { generation: row.generation, offset: end, state });
-      const timeline = this.timeline(db, log, end);
+      if (at === undefined) this.cache.set(name, { generation: row.generation, offset: end, state, timeline });
       db.exec('COMMIT');
       return {
         dataset: name,
@@ -141,7 +139,7 @@ export class DatasetProfiler {
         properties: state.properties(),
         untracked: state.untracked,
         computed,
-        timeline,
+        timeline: timeline.output(),
       };
     } finally {
       db.close();
@@ -167,14 +165,22 @@ export class DatasetProfiler {
   }
 
   /** Bring a cached profile up to `end`: each new version replaces the one before it. Undefined when that went stale. */
-  private async replay(db: Database.Database, log: string, base: ProfileState, from: number, end: number, job: Job): Promise<ProfileState | undefined> {
-    const state = base;
-    const page = db.prepare(`SELECT seq, deleted, prev, body FROM ${log} WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`).raw();
+  private async replay(
+    db: Database.Database,
+    log: string,
+    state: ProfileState,
+    timeline: WriteTimeline,
+    from: number,
+    end: number,
+    job: Job,
+  ): Promise<ProfileState | undefined> {
+    const page = db.prepare(`SELECT seq, deleted, prev, body, ts FROM ${log} WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`).raw();
     const before = db.prepare(`SELECT deleted, body FROM ${log} WHERE seq = ?`).raw();
     let cursor = from;
     for (;;) {
-      const rows = page.all(cursor, end, PAGE) as [number, number, number | null, string][];
-      for (const [, deleted, prev, body] of rows) {
+      const rows = page.all(cursor, end, PAGE) as [number, number, number | null, string, number][];
+      for (const [, deleted, prev, body, ts] of rows) {
+        timeline.add(ts, deleted === 1 ? 2 : prev === null ? 0 : 1);
         if (prev !== null) {
           const old = before.get(prev) as [number, string] | undefined;
           if (old) state.removeBody(old[1], old[0] === 1);
@@ -195,11 +201,10 @@ export class DatasetProfiler {
     if (job.abort.signal.aborted) throw new HubError(409, 'the profile was cancelled', 'ask for it again to start it anew');
   }
 
-  private timeline(db: Database.Database, log: string, end: number): DatasetProfile['timeline'] {
+  private timeline(db: Database.Database, log: string, end: number): WriteTimeline {
     const span = db.prepare(`SELECT min(ts), max(ts) FROM ${log} WHERE seq <= ?`).raw().get(end) as [number | null, number | null];
-    if (span[0] === null || span[1] === null) return { width: TIMELINE_WIDTHS[0]! / 1e6, buckets: [] };
-    const range = span[1] - span[0];
-    const width = TIMELINE_WIDTHS.find((w) => range / w < TIMELINE_BUCKETS) ?? TIMELINE_WIDTHS[TIMELINE_WIDTHS.length - 1]!;
+    if (span[0] === null || span[1] === null) return new WriteTimeline();
+    const width = WriteTimeline.widthFor(span[0], span[1]);
     const rows = db
       .prepare(
         `SELECT ts / ${width} AS b, sum(prev IS NULL AND deleted = 0), sum(prev IS NOT NULL AND deleted = 0), sum(deleted)
@@ -207,9 +212,7 @@ export class DatasetProfiler {
       )
       .raw()
       .all(end) as [number, number, number, number][];
-    return {
-      width: width / 1e6,
-      buckets: rows.map(([b, added, changed, deleted]) => ({ start: new Date((b * width) / 1000).toISOString(), added, changed, deleted })),
-    };
+    return WriteTimeline.fromBuckets(span[0], span[1], rows);
   }
+
 }

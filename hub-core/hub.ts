@@ -12,9 +12,13 @@ import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
 import { DatasetProfiler } from './dataset-profiler.js';
+import { EntityFilters } from './entity-filter.js';
+import { RunAllService } from './run-all-pipes.js';
+import { ConfigRejected, configValidationErrors } from './config-rejection.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { NamespaceSettings } from './dtl/index.js';
+import type { Clock } from './clock.js';
 
 export const NODE_VERSION = '0.1.0';
 
@@ -32,12 +36,21 @@ export class Hub {
   readonly receiver: JsonPushReceiver;
   /** Dataset profiles (property statistics), cached by offset. */
   readonly profiles: DatasetProfiler;
+  /** Reads of the latest entities that match a DTL predicate. */
+  readonly filters: EntityFilters;
   /** Pump runs, schedules and state; automatic runs begin with startPumps(). */
   readonly pumps: PumpService;
-  readonly startTime = new Date();
+  /** Runs of every pipe until nothing changes (`POST /pipes/run-all-pipes`, `datahub test`). */
+  readonly runAll: RunAllService;
+  /** When the node (re)started: the process start, or the last restart through the API. */
+  private started = new Date();
   readonly nodeId: string;
 
-  constructor(readonly dataDir: string) {
+  /** `clock`: the time the pump scheduler goes by (the system clock unless a test moves its own). */
+  constructor(
+    readonly dataDir: string,
+    options: { clock?: Clock } = {},
+  ) {
     this.db = openDatabase(join(dataDir, 'hub.db'));
     this.datasets = new DatasetStore(this.db);
     this.config = new ConfigStore(this.db);
@@ -48,6 +61,7 @@ export class Hub {
     this.pipes = new PipeRegistry(this.config, this.datasets);
     this.systems = new SystemRegistry(this.config, this.secrets);
     this.profiles = new DatasetProfiler(this.datasets, join(dataDir, 'hub.db'));
+    this.filters = new EntityFilters(this.db, this.datasets);
     this.pumps = new PumpService(
       this.db,
       this.datasets,
@@ -67,15 +81,26 @@ export class Hub {
           this.secrets.onChange(listener);
         },
       },
+      options.clock,
     );
     this.pipes.attachPumps(this.pumps);
-    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes);
+    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes, this.config);
+    this.runAll = new RunAllService(this);
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {
       nodeId = randomUUID();
       this.kv.set('node_id', nodeId);
     }
     this.nodeId = nodeId;
+  }
+
+  get startTime(): Date {
+    return this.started;
+  }
+
+  /** A restart through the API: the node start time moves, so clients waiting for the restart see it. */
+  markStarted(): void {
+    this.started = new Date(Math.max(Date.now(), this.started.getTime() + 1));
   }
 
   /** Begin scheduled and startup pump runs (the serving host calls this; one-off CLI commands do not). */
@@ -85,6 +110,7 @@ export class Hub {
 
   /** Stop schedules and pump runs, waiting for runs to finish their current batch. */
   async stopPumps(): Promise<void> {
+    await this.runAll.stop(10_000);
     await this.pumps.close();
   }
 
@@ -97,6 +123,11 @@ export class Hub {
     const prefixes: Record<string, string> = {};
     for (const [k, v] of Object.entries(declared)) if (typeof v === 'string') prefixes[k] = v;
     return { enabled: true, identityNamespace: pipeId, propertyNamespace: pipeId, prefixes, pipeId };
+  }
+
+  /** Throws when the database cannot be read (the health check). */
+  checkDatabase(): void {
+    this.db.prepare('SELECT 1').get();
   }
 
   close(): void {
@@ -145,6 +176,10 @@ export class Hub {
           'set metadata.$config-group to the group being replaced',
         );
       }
+    }
+    if (!force) {
+      const rejected = configValidationErrors(entities);
+      if (rejected.length > 0) throw new ConfigRejected(rejected);
     }
     const pipes = this.pipes.validate(entities.filter((e) => configKind(e) === 'pipe'), force);
     const systems = this.systems.validate(entities.filter((e) => configKind(e) === 'system'), force);

@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import type { PipeRegistry } from './pipes.js';
 import { prepareEntity, PreparedEntities, type PreparedEntity } from './entity.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
+import type { ConfigStore } from './config-store.js';
 import { DtlRuntimeError } from './dtl/index.js';
 import type { JsonObject } from './json.js';
 import { HubError, badRequest, conflict } from './errors.js';
@@ -31,13 +32,35 @@ interface SequenceRow {
   base_count: number;
 }
 
-/** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. */
+/** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. Owns the push state. */
 export class JsonPushReceiver {
   constructor(
     private readonly db: Db,
     private readonly pipes: PipeRegistry,
     private readonly runtimes: PipeRuntimes,
-  ) {}
+    config: ConfigStore,
+  ) {
+    // However a pipe goes (its endpoint, a replaced config group, a workspace reload), its push state goes with it.
+    // Announced inside the deleting transaction: act once it is over, and only if the pipe is really gone.
+    config.onChange((change) => {
+      if (change.kind !== 'pipe' || change.entity !== undefined) return;
+      setImmediate(() => {
+        try {
+          if (this.pipes.get(change.id) === undefined) this.forget(change.id);
+        } catch {
+          // The hub closed meanwhile: nothing to clean up any more.
+        }
+      });
+    });
+  }
+
+  /** Drop a pipe's push state: a sequence in progress and what its full sync has seen. */
+  forget(pipeId: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+    })();
+  }
 
   /** Received entities go through the pipe's transform and sink step, as with any other source. */
   private transformed(runtime: PipeRuntime, prepared: readonly PreparedEntity[]): readonly PreparedEntity[] {

@@ -1,25 +1,28 @@
 import type { ConfigEntity } from './config-store.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { isJsonObject, type JsonObject } from './json.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { compileTransform } from './dtl/index.js';
 import { HubError } from './errors.js';
 
 import { hasErrors, type ConfigError } from './config-error.js';
+import type { EffectivePipe } from './effective-pipe.js';
+import { SOURCE_TYPE_LIST, sourceType } from './sources/index.js';
+import { SINK_TYPE_LIST, sinkType } from './sinks/index.js';
 
 export { hasErrors, type ConfigError };
 
-/** Source and sink types seen in real configurations; the hub runs the `running` ones. */
+/** Source and sink types seen in real configurations (their modules are in sources/ and sinks/); the hub runs the `running` ones. */
 export const SOURCE_TYPES = {
-  known: ['dataset', 'conditional', 'merge', 'embedded', 'http_endpoint', 'json', 'merge_datasets', 'union_datasets', 'sql', 'rest', 'csv', 'empty'],
-  running: ['dataset', 'http_endpoint', 'embedded', 'empty', 'conditional', 'union_datasets', 'merge_datasets', 'merge', 'json'],
-} as const;
+  known: SOURCE_TYPE_LIST.map((t) => t.type),
+  running: SOURCE_TYPE_LIST.filter((t) => t.read !== undefined || t.receives === true).map((t) => t.type),
+};
 
 export const SINK_TYPES = {
-  known: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'json', 'sql', 'rest', 'elasticsearch', 'null'],
-  running: ['dataset', 'http_endpoint', 'csv_endpoint', 'xml_endpoint', 'json', 'null'],
-} as const;
+  known: SINK_TYPE_LIST.map((t) => t.type),
+  running: SINK_TYPE_LIST.filter((t) => t.runs !== undefined).map((t) => t.type),
+};
 
-export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(['http_endpoint', 'csv_endpoint', 'xml_endpoint']);
+export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(SINK_TYPE_LIST.filter((t) => t.runs === 'publish').map((t) => t.type));
 
 const PIPE_ID = /^[^\u0000-\u001f/\\?#]{1,512}$/;
 
@@ -62,15 +65,13 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   else if (!isJsonObject(source)) err('$.source', '"source" must be an object');
   else {
     const type = source['type'] ?? 'dataset';
-    if (typeof type !== 'string' || !(SOURCE_TYPES.known as readonly string[]).includes(type)) {
+    if (typeof type !== 'string' || !SOURCE_TYPES.known.includes(type)) {
       err('$.source.type', `unknown source type ${JSON.stringify(type)}; known types: ${SOURCE_TYPES.known.join(', ')}`);
     } else {
-      if (!(SOURCE_TYPES.running as readonly string[]).includes(type)) {
+      if (!SOURCE_TYPES.running.includes(type)) {
         warn('$.source.type', `source type "${type}" is accepted but not run by this hub yet`);
       }
-      if (type === 'dataset' && typeof source['dataset'] !== 'string') err('$.source.dataset', 'a dataset source needs "dataset": the id of the dataset to read');
-      if (type === 'json' && typeof source['system'] !== 'string') err('$.source.system', 'a json source needs "system": a system id');
-      if (type === 'embedded' && !Array.isArray(source['entities'])) err('$.source.entities', 'an embedded source needs "entities": an array');
+      sourceType(type)?.check?.(source, err);
     }
   }
 
@@ -78,9 +79,9 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   if (sink !== undefined && !isJsonObject(sink)) err('$.sink', '"sink" must be an object');
   else if (isJsonObject(sink)) {
     const type = sink['type'] ?? 'dataset';
-    if (typeof type !== 'string' || !(SINK_TYPES.known as readonly string[]).includes(type)) {
+    if (typeof type !== 'string' || !SINK_TYPES.known.includes(type)) {
       err('$.sink.type', `unknown sink type ${JSON.stringify(type)}; known types: ${SINK_TYPES.known.join(', ')}`);
-    } else if (!(SINK_TYPES.running as readonly string[]).includes(type)) {
+    } else if (!SINK_TYPES.running.includes(type)) {
       warn('$.sink.type', `sink type "${type}" is accepted but does nothing in this hub`);
     }
     if (sink['dataset'] !== undefined && typeof sink['dataset'] !== 'string') err('$.sink.dataset', '"dataset" must be a string');
@@ -137,30 +138,23 @@ function selfFedDataset(config: JsonObject): string | undefined {
   return read.some((d) => typeof d === 'string' && d.split(' ')[0] === target) ? target : undefined;
 }
 
-export interface EffectivePipe extends JsonObject {
-  _id: string;
-  type: string;
-  source: JsonObject & { type: string };
-  sink: JsonObject & { type: string };
-  pump: JsonObject;
-  principals: JsonValue[];
-}
+export type { EffectivePipe };
 
 /** The configuration with every default filled in, as the hub runs it. */
 export function effectivePipeConfig(config: ConfigEntity): EffectivePipe {
   const source = isJsonObject(config['source']) ? config['source'] : {};
   const sink = isJsonObject(config['sink']) ? config['sink'] : {};
   const pump = isJsonObject(config['pump']) ? config['pump'] : {};
-  const sourceType = typeof source['type'] === 'string' ? source['type'] : 'dataset';
-  const sinkType = typeof sink['type'] === 'string' ? sink['type'] : 'dataset';
-  const effSink: JsonObject & { type: string } = { ...sink, type: sinkType };
-  if (sinkType === 'dataset' && typeof sink['dataset'] !== 'string') effSink['dataset'] = config._id;
+  const sourceTypeName = typeof source['type'] === 'string' ? source['type'] : 'dataset';
+  const sinkTypeName = typeof sink['type'] === 'string' ? sink['type'] : 'dataset';
+  const plainSink: JsonObject & { type: string } = { ...sink, type: sinkTypeName };
+  const effSink = sinkType(sinkTypeName)?.defaults?.(plainSink, config._id) ?? plainSink;
   return {
     ...config,
-    source: { ...source, type: sourceType },
+    source: { ...source, type: sourceTypeName },
     sink: effSink,
     pump: {
-      mode: sourceType === 'http_endpoint' ? 'manual' : 'scheduled',
+      mode: sourceType(sourceTypeName)?.defaultMode ?? 'scheduled',
       schedule_interval: 30,
       run_at_startup: false,
       ...pump,

@@ -2,7 +2,7 @@ import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
 import { asConfigEntity } from './config-store.js';
-import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
+import { PUBLISHER_SINKS, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
@@ -198,7 +198,7 @@ export function sourceOf(pipe: EffectivePipe): JsonObject & { type: string } {
 }
 
 export function isPublisher(pipe: EffectivePipe): boolean {
-  return ['http_endpoint', 'csv_endpoint', 'xml_endpoint'].includes(pipe.sink.type);
+  return PUBLISHER_SINKS.has(pipe.sink.type);
 }
 
 export function sinkConfig(pipe: EffectivePipe): JsonObject {

@@ -8,16 +8,15 @@ import type { PipeRuntime } from './pipe-runtime.js';
 import { DtlCompileError } from './dtl/index.js';
 import { badRequest, notFound } from './errors.js';
 import type { JsonObject } from './json.js';
+import type { PublishFormat } from './pipe-types.js';
+import { SINK_TYPE_LIST } from './sinks/index.js';
 
-export type PublishFormat = 'entities' | 'csv' | 'excel' | 'xml';
+export type { PublishFormat };
 
-/** The sink types that publish each format. */
-export const PUBLISHER_SINKS: Record<PublishFormat, readonly string[]> = {
-  entities: ['http_endpoint', 'csv_endpoint', 'xml_endpoint'],
-  csv: ['http_endpoint', 'csv_endpoint'],
-  excel: ['http_endpoint', 'csv_endpoint'],
-  xml: ['http_endpoint', 'xml_endpoint'],
-};
+/** The sink types that publish a format (their modules in sinks/ say which formats they serve). */
+function publishingSinks(format: PublishFormat): string[] {
+  return SINK_TYPE_LIST.filter((t) => t.publishes?.includes(format)).map((t) => t.type);
+}
 
 export interface PublishQuery {
   /** The `_updated` offset of the last entity read. */
@@ -65,7 +64,7 @@ function* transformed(runtime: PipeRuntime, raw: Generator<string[], void, undef
 export function publication(hub: Hub, pipeId: string, format: PublishFormat): Publication {
   const runtime = hub.pumps.runtimes.of(hub.pipes.require(pipeId));
   const pipe = runtime.pipe;
-  const sinks = PUBLISHER_SINKS[format];
+  const sinks = publishingSinks(format);
   if (!sinks.includes(pipe.sink.type)) {
     throw notFound(
       `publisher ${format} of pipe ${JSON.stringify(pipeId)}`,

@@ -1,6 +1,6 @@
 // The checks of a pipe's `pump` settings, and the configuration problems of a pipe as its pipe information reports them.
 
-import { Cron } from 'croner';
+import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { ConfigError } from './config-error.js';
@@ -23,7 +23,7 @@ export function pumpConfigErrors(pipe: EffectivePipe): ConfigError[] {
     if (typeof cron !== 'string') errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: '"cron_expression" must be a string' });
     else {
       try {
-        new Cron(cron, { timezone: 'UTC' });
+        parseCron(cron);
       } catch (e) {
         errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: `invalid cron expression: ${e instanceof Error ? e.message : String(e)}` });
       }

@@ -11,6 +11,9 @@ import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
+import { sourceType } from './sources/index.js';
+import { sinkType } from './sinks/index.js';
+import { systemClock, type Clock } from './clock.js';
 import { PipeRuntimes, type PipeRuntimeContext, type RuntimeChanges } from './pipe-runtime.js';
 import { badRequest, notFound } from './errors.js';
 import type { JsonObject } from './json.js';
@@ -33,8 +36,9 @@ export type PumpOperation = (typeof PUMP_OPERATIONS)[number];
 export function supportedOperations(pipe: EffectivePipe): PumpOperation[] {
   if (!isPumpable(pipe)) return [];
   const mode = pipe.pump['mode'];
-  const datasetSource = pipe.source.type === 'dataset';
-  const rescans = datasetSource && (pipe.sink.type === 'dataset' || pipe.sink.type === 'json');
+  // The source and sink types say what applies (their modules in sources/ and sinks/).
+  const datasetSource = sourceType(pipe.source.type)?.positions === true;
+  const rescans = datasetSource && sinkType(pipe.sink.type)?.rescans === true;
   const ok = new Set<PumpOperation>(['stop', 'discard-retries']);
   if (mode !== 'off') ok.add('start');
   if (mode !== 'off' && rescans) ok.add('start-rescan');
@@ -66,6 +70,7 @@ export class PumpService {
     dataDir: string,
     settings: RuntimeSettings,
     changes: RuntimeChanges,
+    clock: Clock = systemClock,
   ) {
     this.state = new PumpStateStore(db);
     const state = this.state;
@@ -78,7 +83,7 @@ export class PumpService {
       changes,
     );
     this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'));
-    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir);
+    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir, clock);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
     // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
     config.onChange((change) => {
@@ -364,7 +369,7 @@ export class PumpService {
       throw notFound(`webhook of pipe ${JSON.stringify(id)}`, 'no such pipe, or the token is not the pipe\'s webhook token');
     }
     const pipe = effectivePipeConfig(config);
-    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled) return;
+    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled || this.scheduler.isDisabled()) return;
     this.runner.request(id, 'webhook');
   }
 }

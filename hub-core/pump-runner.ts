@@ -15,7 +15,7 @@ import type { JsonObject, JsonValue } from './json.js';
 import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
-import { jsonPushSink, SinkWriteError, type PushSink } from './sinks/json-push-sink.js';
+import { SINK_TYPE_LIST, SinkWriteError, isPumpedSink, sinkType, type Sink } from './sinks/index.js';
 import { changedKeys, type Dependency } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
@@ -25,7 +25,7 @@ export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
 
 export const PUMP_SOURCES: ReadonlySet<string> = new Set(SOURCES.keys());
 export { parseOffset };
-export const PUMP_SINKS: ReadonlySet<string> = new Set(['dataset', 'null', 'json']);
+export const PUMP_SINKS: ReadonlySet<string> = new Set(SINK_TYPE_LIST.filter((t) => isPumpedSink(t.type)).map((t) => t.type));
 const DEFAULT_BATCH = 1000;
 
 export function executionLogName(pipeId: string): string {
@@ -339,16 +339,18 @@ export class PumpRunner {
   private async pump(run: ActiveRun, runtime: PipeRuntime, pipe: EffectivePipe, c: Counters): Promise<boolean> {
     const id = run.id;
     const batchSize = typeof pipe['batch_size'] === 'number' && pipe['batch_size'] >= 1 ? Math.floor(pipe['batch_size']) : DEFAULT_BATCH;
-    const sink = pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
+    const sinkKind = sinkType(pipe.sink.type);
+    const sink = sinkKind?.runs === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
     const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
     const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
-    const pushSink = pipe.sink.type === 'json';
+    const opener = sinkKind?.runs === 'open' ? sinkKind.open : undefined;
+    const pushSink = opener !== undefined;
     const tracking = runtime.tracking;
 
-    // A json sink pushes over HTTP: it is set up on the first write (a full run is one full sequence), sends the
-    // pending retries first, and is closed after the last batch unless one of its writes failed.
+    // A sink the pump opens (the json sink pushes over HTTP) is set up on the first write (a full run is one full
+    // sequence), sends the pending retries first, and is finished after the last batch unless one of its writes failed.
     const retry = retrySettings(pipe.pump);
-    let push: PushSink | undefined;
+    let push: Sink | undefined;
     let pushFailed = false;
     let consecutiveErrors = 0;
     const sinkFailed = (failed: readonly { entity: JsonObject; attempts: number }[], error: SinkWriteError): void => {
@@ -368,9 +370,9 @@ export class PumpRunner {
         c.dead += dead.length;
       }
     };
-    const pushFor = async (full: boolean): Promise<PushSink> => {
+    const pushFor = async (full: boolean): Promise<Sink> => {
       if (push) return push;
-      const p = jsonPushSink(pipe, runtime.sinkContext(), { full });
+      const p = opener!(pipe, runtime.sinkContext(), { full });
       push = p;
       const pending = this.state.retries(id);
       for (let i = 0; i < pending.length; i += batchSize) {

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Cron } from 'croner';
+import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { hasErrors } from './config-error.js';
@@ -13,6 +13,7 @@ import { pumpConfigErrors } from './pump-config.js';
 import type { PumpStateStore } from './pump-state.js';
 import { isPumpable, type PumpRunner } from './pump-runner.js';
 import { isJsonObject } from './json.js';
+import { systemClock, type Clock, type TimerHandle } from './clock.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -21,7 +22,7 @@ export function nextRunAt(pipe: EffectivePipe, now = Date.now()): number | undef
   const cron = pipe.pump['cron_expression'];
   if (typeof cron === 'string') {
     try {
-      const next = new Cron(cron, { timezone: 'UTC' }).nextRun(new Date(now));
+      const next = parseCron(cron).next(new Date(now));
       return next ? next.getTime() : undefined;
     } catch {
       return undefined;
@@ -50,7 +51,7 @@ export function readStartupOptions(dataDir: string): { disablePumpScheduler: boo
 }
 
 export class PumpScheduler {
-  private readonly timers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
+  private readonly timers = new Map<string, { timer: TimerHandle; at: number }>();
   private started = false;
   private startupDisabled = false;
   private unsubscribe: (() => void) | undefined;
@@ -60,6 +61,7 @@ export class PumpScheduler {
     private readonly state: PumpStateStore,
     private readonly runner: PumpRunner,
     private readonly dataDir: string,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   get isStarted(): boolean {
@@ -87,16 +89,20 @@ export class PumpScheduler {
     this.started = false;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    for (const t of this.timers.values()) clearTimeout(t.timer);
+    for (const t of this.timers.values()) t.timer.cancel();
     this.timers.clear();
   }
 
-  /** No pump starts by itself: switched off in the node metadata or in startup_options.json. */
+  /**
+   * No pump starts by itself: switched off in the node metadata (`task_manager.disable_pump_scheduler`, or
+   * `disable_user_pipes`, which the service's command-line client sets while it replaces the configuration) or in
+   * startup_options.json.
+   */
   isDisabled(): boolean {
     if (this.startupDisabled) return true;
     const md = this.config.get('metadata', 'node');
     const tm = md?.['task_manager'];
-    return isJsonObject(tm) && tm['disable_pump_scheduler'] === true;
+    return isJsonObject(tm) && (tm['disable_pump_scheduler'] === true || tm['disable_user_pipes'] === true);
   }
 
   nextRun(id: string): Date | undefined {
@@ -112,26 +118,25 @@ export class PumpScheduler {
 
   reschedule(id: string): void {
     const old = this.timers.get(id);
-    if (old) clearTimeout(old.timer);
+    if (old) old.timer.cancel();
     this.timers.delete(id);
     if (!this.started || this.isDisabled()) return;
     const config = this.config.get('pipe', id);
     const eff = config ? this.schedulable(config) : undefined;
     if (!eff) return;
-    const at = nextRunAt(eff);
+    const at = nextRunAt(eff, this.clock.now());
     if (at !== undefined) this.arm(id, at);
   }
 
   private arm(id: string, at: number): void {
-    const timer = setTimeout(() => this.fire(id, at), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
-    timer.unref();
+    const timer = this.clock.setTimer(() => this.fire(id, at), Math.min(MAX_TIMER_MS, Math.max(0, at - this.clock.now())));
     this.timers.set(id, { timer, at });
   }
 
   private fire(id: string, at: number): void {
     if (!this.started) return;
     // Delays beyond what one timer can wait are waited for in steps.
-    if (Date.now() < at - 5) return this.arm(id, at);
+    if (this.clock.now() < at - 5) return this.arm(id, at);
     this.timers.delete(id);
     const config = this.config.get('pipe', id);
     if (!this.isDisabled() && config && this.schedulable(config)) this.runner.start(id, 'incremental', 'schedule');

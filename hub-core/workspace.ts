@@ -1,15 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
-import { asConfigEntity, configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
+import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
 import { configFilePath, configFileText } from './workspace-layout.js';
+import { readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
 import { isJsonObject } from './json.js';
 
-export interface WorkspaceProblem {
-  file: string;
-  msg: string;
-}
+export type { WorkspaceProblem };
 
 export interface WorkspaceLoad {
   pipes: number;
@@ -85,39 +83,20 @@ export class Workspace {
 
   /** Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). */
   load(): WorkspaceLoad {
-    const problems: WorkspaceProblem[] = [];
-    const entities: ConfigEntity[] = [];
-    const files = new Map<string, string>();
-    const add = (file: string, value: unknown, i: number | undefined): void => {
-      const where = i === undefined ? file : `${file}[${i}]`;
-      try {
-        const e = asConfigEntity(value, where);
-        configKind(e);
+    const read = readConfigFiles(this.nodeDir);
+    const problems = read.problems;
+    const entities = read.entities.map((r) => r.entity);
+    const files = new Map(read.entities.map((r) => [`${configKind(r.entity)}:${r.entity._id}`, r.file]));
+    // A file being saved (or briefly broken) keeps what was last loaded from it: its pipes and their pump state stay.
+    for (const file of read.unreadable) {
+      const kept = this.lastGood(file);
+      if (kept.length === 0) continue;
+      const problem = problems.find((p) => p.file === file);
+      if (problem) problem.msg += ` (keeping ${kept.map((e) => e._id).join(', ')} as last loaded)`;
+      for (const e of kept) {
         entities.push(e);
         files.set(`${configKind(e)}:${e._id}`, file);
-      } catch (err) {
-        problems.push({ file, msg: err instanceof HubError ? `${err.message}${err.detail ? `: ${err.detail}` : ''}` : String(err) });
       }
-    };
-    for (const file of this.configFiles()) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(readFileSync(join(this.nodeDir, file), 'utf8'));
-      } catch (err) {
-        // A file being saved (or briefly broken) keeps what was last loaded from it: its pipes and their pump state stay.
-        const kept = this.lastGood(file);
-        problems.push({
-          file,
-          msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}${kept.length > 0 ? ` (keeping ${kept.map((e) => e._id).join(', ')} as last loaded)` : ''}`,
-        });
-        for (const e of kept) {
-          entities.push(e);
-          files.set(`${configKind(e)}:${e._id}`, file);
-        }
-        continue;
-      }
-      if (Array.isArray(parsed)) parsed.forEach((v, i) => add(file, v, i));
-      else add(file, parsed, undefined);
     }
     const env = this.readTestEnv(problems);
     this.loading = true;
@@ -155,17 +134,6 @@ export class Workspace {
       const sep = key.indexOf(':');
       const e = this.hub.config.get(key.slice(0, sep) as ConfigKind, key.slice(sep + 1));
       if (e) out.push(e);
-    }
-    return out;
-  }
-
-  private configFiles(): string[] {
-    const out: string[] = [];
-    if (existsSync(join(this.nodeDir, 'node-metadata.conf.json'))) out.push('node-metadata.conf.json');
-    for (const sub of ['pipes', 'systems']) {
-      const dir = join(this.nodeDir, sub);
-      if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir).sort()) if (name.endsWith('.conf.json')) out.push(`${sub}/${name}`);
     }
     return out;
   }

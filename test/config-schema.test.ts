@@ -132,3 +132,21 @@ for (const m of MISTAKES) {
     if (m.param) assert.equal((hit.params as Record<string, unknown>)[m.param[0]], m.param[1], `${m.what}: ${show([hit])}`);
   });
 }
+
+test('every "new pipe" template validates against the schema, and the hub stores it as a valid pipe that runs', async () => {
+  const templates = await hub.json<{ id: string; label: string; needsDataset: boolean; config: Json }[]>('/pipe-templates');
+  assert.deepEqual(
+    templates.map((t) => t.id),
+    ['dataset', 'embedded', 'http_endpoint'],
+  );
+  const fill = (v: unknown, id: string): unknown =>
+    v === '{pipe}' ? id : v === '{dataset}' ? 'template-src' : Array.isArray(v) ? v.map((x) => fill(x, id)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, id)])) : v;
+  for (const t of templates) {
+    const config = fill(t.config, `from-${t.id}`) as Json;
+    assert.equal(validate(config), true, `${t.id}: ${JSON.stringify(validate.errors)}`);
+    await hub.json('/pipes', { method: 'POST', json: [config] });
+    const info = await hub.json<{ runtime: { 'is-valid-config': boolean; 'supported-operations': string[] } }>(`/pipes/from-${t.id}`);
+    assert.equal(info.runtime['is-valid-config'], true, t.id);
+    assert.equal(info.runtime['supported-operations'].includes('start'), t.id !== 'http_endpoint', `${t.id}: a receiver's pump has nothing to start`);
+  }
+});

@@ -295,3 +295,34 @@ test('profile errors are answered in words', async () => {
   assert.deepEqual(await hub.json('/datasets/people/profile/progress'), { running: false, done: 0, total: 0 });
   assert.deepEqual(await hub.json('/datasets/people/profile', { method: 'DELETE' }), { cancelled: false });
 });
+
+test('relations: which datasets the identifiers of a property point into, and how many resolve', async () => {
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'crm', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'customers' } }],
+  });
+  await write('customers', Array.from({ length: 10 }, (_, i) => ({ _id: `crm:c${i}`, name: `customer ${i}` })));
+  await write('customers', [{ _id: 'crm:c9', _deleted: true }]);
+  const orders = Array.from({ length: 50 }, (_, i) => ({
+    _id: `o${i}`,
+    customer: i % 7 === 0 ? `~:nowhere:x${i}` : `~:crm:c${i % 13}`,
+    lines: [{ product: `~:crm:c${i % 3}` }, { product: 'not an identifier' }],
+  }));
+  await write('orders', orders);
+  type Relation = { namespace: string; datasets: string[]; values: number; resolved: number; unresolved: string[] };
+  const rel = await hub.json<Relation[]>(`/datasets/orders/relations?path=customer`);
+  // Worked out here: crm:c0..c8 exist (c9 was deleted); every seventh order points nowhere.
+  const crm = orders.filter((o) => o.customer.startsWith('~:crm:'));
+  const resolves = (ni: string): boolean => Number(ni.slice('~:crm:c'.length)) <= 8;
+  const unresolved = [...new Set(crm.map((o) => o.customer).filter((c) => !resolves(c)))].slice(0, 5);
+  assert.deepEqual(rel, [
+    { namespace: 'crm', datasets: ['customers'], values: crm.length, resolved: crm.filter((o) => resolves(o.customer)).length, unresolved },
+    { namespace: 'nowhere', datasets: [], values: 50 - crm.length, resolved: 0, unresolved: orders.filter((o) => o.customer.startsWith('~:nowhere')).map((o) => o.customer).slice(0, 5) },
+  ]);
+  const nested = await hub.json<Relation[]>(`/datasets/orders/relations?path=${encodeURIComponent('lines[].product')}`);
+  assert.deepEqual(nested, [{ namespace: 'crm', datasets: ['customers'], values: 50, resolved: 50, unresolved: [] }]);
+  const profile = await profileOf('orders');
+  assert.deepEqual(profile.properties.find((p) => p.path === 'customer')!.namespaces, { crm: crm.length, nowhere: 50 - crm.length });
+  const bad = await hub.fetch(`/datasets/orders/relations?path=${encodeURIComponent('a..b')}`);
+  assert.equal(bad.status, 400);
+});

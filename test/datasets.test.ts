@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { expectError } from './helpers/api.js';
 
 /** A stored entity as the JSON Pull endpoints return it. */
 interface Stored {
@@ -52,17 +53,6 @@ async function read(path: string): Promise<{ res: Response; entities: Stored[] }
 
 async function entities(path: string): Promise<Stored[]> {
   return (await read(path)).entities;
-}
-
-/** Expect a 4xx JSON error `{error, detail}` with this status. */
-async function expectError(res: Response, status: number, what: string): Promise<{ error: string; detail: unknown }> {
-  const text = await res.text();
-  assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}: ${text}`);
-  assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${what}: error body is JSON`);
-  const body = JSON.parse(text) as { error: string; detail: unknown };
-  assert.equal(typeof body.error, 'string', `${what}: error body has a string "error"`);
-  assert.ok('detail' in body, `${what}: error body has "detail"`);
-  return body;
 }
 
 function form(operation: string): RequestInit {

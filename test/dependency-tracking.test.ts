@@ -2,6 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { pumpOperation, pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,34 +31,15 @@ after(async () => {
 });
 
 const p = (id: string): string => `/pipes/${encodeURIComponent(id)}`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const push = (dataset: string, entities: Json[]): Promise<void> => pushEntities(hub, dataset, entities);
 
-async function push(dataset: string, entities: Json[]): Promise<void> {
-  await hub.json(`/datasets/${encodeURIComponent(dataset)}/entities`, { method: 'POST', json: entities });
-}
-
-async function op(id: string, operation: string): Promise<PumpInfo> {
-  const res = await hub.fetch(`${p(id)}/pump`, { method: 'POST', body: new URLSearchParams({ operation }) });
-  const text = await res.text();
-  assert.equal(res.status, 200, `${operation} on ${id}: ${text}`);
-  return JSON.parse(text) as PumpInfo;
-}
+const op = (id: string, operation: string): Promise<PumpInfo> => pumpOperation<PumpInfo>(hub, id, operation);
 
 /** Start a run and wait for it to end; the run must complete. */
 async function run(id: string): Promise<LastRun> {
-  const before = (await hub.json<PumpInfo>(`${p(id)}/pump`)).runs;
-  await op(id, 'start');
-  const end = Date.now() + 8000;
-  for (;;) {
-    const info = await hub.json<PumpInfo>(`${p(id)}/pump`);
-    if (info.runs > before && !info['is-running']) {
-      const r = info['last-run']!;
-      assert.equal(r.status, 'completed', r.reason_why_stopped ?? '');
-      return r;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for a run of ${id}`);
-    await sleep(25);
-  }
+  const r = await runPump<LastRun>(hub, id);
+  assert.equal(r.status, 'completed', r.reason_why_stopped ?? '');
+  return r;
 }
 
 /** The processed count of the pipe's last pump-completed event in its execution log. */

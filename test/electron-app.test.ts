@@ -3,8 +3,9 @@
 // The same workbench flows run in Chromium against the hub in the ui-*.test.ts files.
 //
 // Most tests run the development tree the way `npm start` does (--hub-node: the hub on this Node). One
-// runs it without --hub-node, in Electron's utility process as the installed app does, where better-sqlite3
-// is built for Electron; and one starts an app packaged by `npm run dist` (dist/*-unpacked) if there is one.
+// runs it without --hub-node, in Electron's utility process as the installed app does (better-sqlite3 13 is a
+// Node-API build that loads there too); and one starts an app packaged by `npm run dist` (dist/*-unpacked) if
+// there is one.
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,7 +26,7 @@ const rootFlags = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
 
 /** What the tests read of the page's globals (the test code compiles without DOM types). */
 interface PageGlobals {
-  datahubDesktop?: { hubUrl: string; token: string };
+  datahubDesktop?: { hubUrl: string; token: string; updateStatus(): Promise<{ state: string; reason?: string; message?: string }> };
   open(url: string): unknown;
   location: { href: string };
   document: { createElement(tag: string): { href: string; target: string; textContent: string; click(): void }; body: { append(node: unknown): void } };
@@ -164,6 +165,21 @@ describe('the development app (hub on Node, as npm start runs it)', () => {
     assert.deepEqual(seen, { bridge: 'object', hubUrl: new URL(win.url()).origin, hasToken: true, require: false, process: false, module: false });
     const token = readFileSync(join(hubData, 'access-token'), 'utf8').trim();
     assert.equal(await win.evaluate(() => (globalThis as unknown as PageGlobals).datahubDesktop?.token), token, 'the per-launch token the hub wrote');
+  });
+
+  test('a development tree never checks for updates: the bridge says why, the automatic checks are off in the Help menu, no notice shows', async (t) => {
+    const win = windowOrSkip(t);
+    if (!win || !app) return;
+    await win.getByTestId('pipes').getByText('people').first().waitFor({ timeout: 30_000 });
+    const status = await win.evaluate(() => (globalThis as unknown as PageGlobals).datahubDesktop?.updateStatus());
+    assert.equal(status?.state, 'unsupported');
+    assert.equal(status?.reason, 'development');
+    const items = await app.evaluate(({ Menu }) =>
+      Menu.getApplicationMenu()?.items.find((i) => i.label.replace('&', '') === 'Help')?.submenu?.items.map((i) => ({ label: i.label, checked: i.checked, enabled: i.enabled })) ?? [],
+    );
+    assert.ok(items.some((i) => i.label === 'Check for Updates…'), JSON.stringify(items));
+    assert.deepEqual(items.find((i) => i.label === 'Check for Updates Automatically'), { label: 'Check for Updates Automatically', checked: false, enabled: false });
+    assert.equal(await win.getByTestId('update-notice').count(), 0);
   });
 
   test('the page arrives with the CSP header, and the shell sets it on every hub response (the API reference too)', async (t) => {
@@ -339,7 +355,7 @@ describe('starting, restarting and launching again', () => {
   });
 });
 
-/** Why better-sqlite3 of this tree cannot run in Electron's utility process, or null when it can. */
+/** Why better-sqlite3 of this tree cannot run in Electron's utility process, or null when it can (a Node-API build always can). */
 function electronAbiProblem(): string | null {
   if (!lookup.found) return `no Electron binary: ${lookup.reason}`;
   const probe = spawnSync(lookup.binary, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
@@ -350,7 +366,7 @@ function electronAbiProblem(): string | null {
   });
   if (probe.status === 0) return null;
   const why = /NODE_MODULE_VERSION \d+[^.]*\.[^.]*NODE_MODULE_VERSION \d+/.exec(probe.stderr)?.[0] ?? probe.stderr.trim().split('\n')[0] ?? `exit ${probe.status}`;
-  return `better-sqlite3 in node_modules is built for Node, not Electron (${why}); the packaged-app test below covers this path`;
+  return `better-sqlite3 in node_modules does not load in this Electron (${why}); the packaged-app test below covers this path`;
 }
 
 describe('the installed-app path: the hub in Electron’s utility process', () => {
@@ -418,6 +434,14 @@ describe('the packaged app (npm run dist)', () => {
       assert.equal(stored.status, 200, `a worker thread loaded from app.asar parsed the batch: ${await stored.text()}`);
       const page = await fetch(`${url}/`);
       assert.equal(page.status, 200, 'the workbench is served from app.asar');
+      // The updater's feed, written by electron-builder from electron-builder.yml's publish section (the
+      // workflows pass owner and repo); electron-updater reads it from the app's resources.
+      const feedFile = join(executable!, '..', process.platform === 'darwin' ? '../Resources' : 'resources', 'app-update.yml');
+      assert.ok(existsSync(feedFile), `${feedFile}: package with "-c.publish.owner=<owner> -c.publish.repo=<repo>" or from a GitHub clone`);
+      const feed = readFileSync(feedFile, 'utf8');
+      assert.match(feed, /^provider: github$/m);
+      assert.match(feed, /^owner: \S+$/m);
+      assert.match(feed, /^repo: \S+$/m);
       assert.notEqual(Number(readFileSync(join(hubData, 'hub.lock'), 'utf8').trim()), child.pid, 'the hub is not the main process');
       child.kill('SIGTERM');
       assert.equal(await exited, 0, out);

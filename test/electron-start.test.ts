@@ -290,7 +290,8 @@ describe('the sandboxed preload', () => {
     assert.deepEqual([...loaded.exposed.keys()], ['datahubDesktop']);
     const api = loaded.exposed.get('datahubDesktop')!;
     assert.deepEqual(Object.keys(api).sort(), [
-      'appVersion', 'hubUrl', 'onMenuCommand', 'openRecentWorkspace', 'openWorkspace', 'platform', 'recentWorkspaces', 'token', 'workspace',
+      'appVersion', 'downloadUpdate', 'hubUrl', 'onMenuCommand', 'onUpdateStatus', 'openRecentWorkspace', 'openWorkspace', 'platform', 'recentWorkspaces',
+      'restartToUpdate', 'setAutomaticUpdateChecks', 'token', 'updateStatus', 'workspace',
     ]);
     assert.equal(api['token'], 'tok');
     assert.equal(api['hubUrl'], 'http://127.0.0.1:4567');
@@ -299,6 +300,16 @@ describe('the sandboxed preload', () => {
     await (api['openRecentWorkspace'] as (p: unknown) => Promise<unknown>)({ toString: () => '/elsewhere' });
     // The requests were built in the preload's own realm; compare them as JSON.
     assert.deepEqual(JSON.parse(JSON.stringify(loaded.invoked)), [['workspace:open', {}], ['workspace:recent', null], ['workspace:open', { recent: '/elsewhere' }]]);
+    loaded.invoked.length = 0;
+    await (api['updateStatus'] as () => Promise<unknown>)();
+    await (api['downloadUpdate'] as () => Promise<unknown>)();
+    await (api['restartToUpdate'] as () => Promise<unknown>)();
+    // Only a real true turns checks on; anything else the page passes means off.
+    await (api['setAutomaticUpdateChecks'] as (v: unknown) => Promise<unknown>)('yes');
+    await (api['setAutomaticUpdateChecks'] as (v: unknown) => Promise<unknown>)(true);
+    assert.deepEqual(JSON.parse(JSON.stringify(loaded.invoked)), [
+      ['updates:status', null], ['updates:download', null], ['updates:install', null], ['updates:automatic', { enabled: false }], ['updates:automatic', { enabled: true }],
+    ]);
 
     assert.equal(loadPreload(null).exposed.size, 0, 'the loading page gets no API');
   });

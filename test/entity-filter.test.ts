@@ -29,6 +29,11 @@ before(async () => {
     tags: i % 3 === 0 ? ['vip'] : [],
     born: `~t${2000 + (i % 20)}-05-17T00:00:00Z`,
   }));
+  // An index on city (declared by a pipe's sink): eq on a city may read it instead of scanning, with the same result.
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'people-feed', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'people', indexes: ['_S.city'] } }],
+  });
   await hub.json('/datasets/people/entities', { method: 'POST', json: people });
   // Moves, deletions and a property that holds the text "Oslo" elsewhere.
   await hub.json('/datasets/people/entities', {

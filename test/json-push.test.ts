@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { expectError } from './helpers/api.js';
 
 interface Stored {
   _id: string;
@@ -60,15 +61,6 @@ async function pushOk(pipe: string, entities: unknown, query: PushQuery = {}): P
   const body = JSON.parse(text) as unknown;
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), 'the receiver answers a JSON object');
   return body as Record<string, unknown>;
-}
-
-async function expectError(res: Response, status: number | '4xx', what: string): Promise<void> {
-  const text = await res.text();
-  if (status === '4xx') assert.ok(res.status >= 400 && res.status < 500, `${what}: expected 4xx, got ${res.status}: ${text}`);
-  else assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}: ${text}`);
-  const body = JSON.parse(text) as { error: unknown; detail: unknown };
-  assert.equal(typeof body.error, 'string', `${what}: error body has "error"`);
-  assert.ok('detail' in body, `${what}: error body has "detail"`);
 }
 
 async function all(dataset: string, query = ''): Promise<Stored[]> {
@@ -169,6 +161,21 @@ describe('JSON Push receiver', () => {
     const latest = await all('order', 'history=false');
     assert.deepEqual(brief(latest), ['o1@0', 'o2@1', 'o3@3!'], 'x1..x3 never arrived and o3 (not sent) is deleted');
     assert.equal((await hub.json<DatasetInfo>('/datasets/order')).populated, true);
+  });
+
+  test('a pipe removed by replacing its config group takes its push state along: a new pipe of that id starts afresh', async () => {
+    const pipe = { _id: 'grouped', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'grouped' }, metadata: { '$config-group': 'pushers' } };
+    await hub.json('/config/pushers', { method: 'PUT', json: [pipe] });
+    const seq = { sequence_id: 'gs', is_full: true };
+    await pushOk('grouped', ents('g1'), { ...seq, request_id: 'r1', is_first: true });
+    await hub.json('/config/pushers', { method: 'PUT', json: [] });
+    await expectError(await push('grouped', ents('g2'), { ...seq, request_id: 'r2', previous_request_id: 'r1' }), 404, 'the pipe is gone');
+    await hub.json('/config/pushers', { method: 'PUT', json: [pipe] });
+    await expectError(
+      await push('grouped', ents('g2'), { ...seq, request_id: 'r2', previous_request_id: 'r1' }),
+      409,
+      'the old sequence went with the old pipe',
+    );
   });
 
   test('retrying the same request_id is harmless', async () => {

@@ -2,6 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { expectError } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,17 +42,6 @@ after(async () => {
 });
 
 const p = (id: string): string => `/pipes/${encodeURIComponent(id)}`;
-
-/** Expect a JSON error body `{error, detail}` with the given status. */
-async function expectError(res: Response, status: number, what: string): Promise<{ error: string; detail: unknown }> {
-  const text = await res.text();
-  assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}: ${text}`);
-  assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${what}: error content type`);
-  const body = JSON.parse(text) as { error: string; detail: unknown };
-  assert.equal(typeof body.error, 'string', `${what}: "error" is a string`);
-  assert.ok('detail' in body, `${what}: body has "detail"`);
-  return body;
-}
 
 function postPipes(configs: unknown[], force = false): Promise<Response> {
   return hub.fetch(`/pipes${force ? '?force=true' : ''}`, { method: 'POST', json: configs });

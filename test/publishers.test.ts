@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { expectError } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -39,15 +40,6 @@ async function get(path: string): Promise<Response> {
   const res = await hub.fetch(path);
   if (res.status !== 200) assert.fail(`GET ${path}: ${res.status} ${await res.text()}`);
   return res;
-}
-
-async function expectError(res: Response, status: number, what: string): Promise<void> {
-  const text = await res.text();
-  assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}: ${text}`);
-  assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${what}: JSON error`);
-  const body = JSON.parse(text) as Json;
-  assert.equal(typeof body['error'], 'string');
-  assert.ok('detail' in body);
 }
 
 /** RFC 4180 parser: quoted fields, doubled quotes, CRLF or LF record ends. */

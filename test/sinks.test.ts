@@ -3,6 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { pumpOperation, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,29 +38,14 @@ after(async () => {
 });
 
 const p = (id: string): string => `/pipes/${encodeURIComponent(id)}`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 async function pump(h: HubProcess, id: string): Promise<PumpInfo> {
   return h.json<PumpInfo>(`${p(id)}/pump`);
 }
 
-async function op(h: HubProcess, id: string, operation: string): Promise<void> {
-  const res = await h.fetch(`${p(id)}/pump`, { method: 'POST', body: new URLSearchParams({ operation }) });
-  assert.equal(res.status, 200, `${operation} on ${id}: ${await res.text()}`);
-}
+const op = async (h: HubProcess, id: string, operation: string): Promise<void> => void (await pumpOperation(h, id, operation));
 
 /** Start a run and wait until it has ended. */
-async function run(h: HubProcess, id: string, operation = 'start'): Promise<NonNullable<PumpInfo['last-run']>> {
-  const before = (await pump(h, id)).runs;
-  await op(h, id, operation);
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const info = await pump(h, id);
-    if (info.runs > before && !info['is-running']) return info['last-run']!;
-    if (Date.now() > end) throw new Error(`timed out waiting for a run of ${id}`);
-    await sleep(25);
-  }
-}
+const run = (h: HubProcess, id: string, operation = 'start'): Promise<NonNullable<PumpInfo['last-run']>> => runPump(h, id, operation, 10_000);
 
 async function lastEnd(h: HubProcess, id: string): Promise<LogEntity> {
   const events = await h.json<LogEntity[]>(`${p(id)}/log?reverse=true`);

@@ -3,6 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,8 +34,6 @@ after(async () => {
 });
 
 const p = (id: string): string => `/pipes/${encodeURIComponent(id)}`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 async function createPipe(config: Json, h = hub): Promise<void> {
   await h.json('/pipes', { method: 'POST', json: [{ type: 'pipe', pump: { schedule_interval: 3600 }, ...config }] });
 }
@@ -43,9 +42,7 @@ async function setPipe(id: string, config: Json, h = hub): Promise<void> {
   await h.json(`${p(id)}/config`, { method: 'PUT', json: { _id: id, type: 'pipe', pump: { schedule_interval: 3600 }, ...config } });
 }
 
-async function push(dataset: string, entities: Json[], h = hub): Promise<void> {
-  await h.json(`/datasets/${encodeURIComponent(dataset)}/entities`, { method: 'POST', json: entities });
-}
+const push = (dataset: string, entities: Json[], h = hub): Promise<void> => pushEntities(h, dataset, entities);
 
 async function setEnv(vars: Record<string, string>): Promise<void> {
   await hub.json('/env', { method: 'POST', json: vars });
@@ -56,18 +53,7 @@ function pump(id: string, h = hub): Promise<PumpInfo> {
 }
 
 /** Start a run and wait until it has ended; returns its summary. */
-async function run(id: string, h = hub): Promise<LastRun> {
-  const before = (await pump(id, h)).runs;
-  const res = await h.fetch(`${p(id)}/pump`, { method: 'POST', body: new URLSearchParams({ operation: 'start' }) });
-  assert.equal(res.status, 200, await res.text());
-  const end = Date.now() + 8000;
-  for (;;) {
-    const i = await pump(id, h);
-    if (i.runs > before && !i['is-running']) return i['last-run']!;
-    if (Date.now() > end) throw new Error(`timed out waiting for a run of ${id}`);
-    await sleep(25);
-  }
-}
+const run = (id: string, h = hub): Promise<LastRun> => runPump<LastRun>(h, id);
 
 async function latest(dataset: string, h = hub): Promise<Map<string, Json>> {
   const list = await h.json<Json[]>(`/datasets/${encodeURIComponent(dataset)}/entities?history=false`);

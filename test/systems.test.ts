@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { expectError } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,17 +24,6 @@ after(async () => {
   await hub.stop();
   removeDir(hub.dataDir);
 });
-
-async function expectError(res: Response, status: number | '4xx', what: string): Promise<{ error: string; detail: unknown }> {
-  const text = await res.text();
-  if (status === '4xx') assert.ok(res.status >= 400 && res.status < 500, `${what}: expected a 4xx, got ${res.status}: ${text}`);
-  else assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}: ${text}`);
-  assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${what}: JSON error`);
-  const body = JSON.parse(text) as { error: string; detail: unknown };
-  assert.equal(typeof body.error, 'string', `${what}: "error"`);
-  assert.ok('detail' in body, `${what}: "detail"`);
-  return body;
-}
 
 function checkSystemInfo(info: SystemInfo, id: string): void {
   assert.equal(info._id, id);

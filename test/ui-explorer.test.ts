@@ -108,7 +108,8 @@ async function topVisibleId(): Promise<string> {
 
 function rowAtTop(): Promise<string> {
   return page.getByTestId('entities').evaluate((grid) => {
-    const top = grid.getBoundingClientRect().top + 1;
+    // The first row below the header row, which stays at the top of the grid.
+    const top = (grid.querySelector('[role=row]:not([data-testid])') ?? grid).getBoundingClientRect().bottom + 1;
     for (const row of grid.querySelectorAll('[data-testid="entity-row"]')) {
       const r = row.getBoundingClientRect();
       if (r.top <= top && r.bottom > top) return row.querySelector('[role=gridcell]')?.textContent ?? '';

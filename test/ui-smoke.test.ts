@@ -45,6 +45,9 @@ test('the one-time login link opens the UI, which lists pipes and datasets from 
   await page.getByTestId('entities').filter({ hasText: 'Ada Lovelace' }).waitFor();
   const entities = await page.getByTestId('entities').textContent();
   assert.match(entities ?? '', /Alan Turing/);
+  // A plain browser has no desktop bridge: the workbench works without it and shows no update notice.
+  assert.equal(await page.evaluate(() => 'datahubDesktop' in globalThis), false);
+  assert.equal(await page.getByTestId('update-notice').count(), 0);
   await page.screenshot({ path: join(shots, 'datasets.png') });
   await page.close();
 });

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { REPO, removeDir, tempDir } from './helpers/hub-process.js';
@@ -95,7 +95,6 @@ describe('the release workflow', () => {
   test('builds Windows NSIS, macOS x64 and arm64 (one CPU per job) and Linux on GitHub-hosted runners', () => {
     const matrix = build.strategy!.matrix.include.map((m) => `${m['platform']}-${m['arch']}@${m['os']}`).sort();
     assert.deepEqual(matrix, ['linux-x64@ubuntu-24.04', 'mac-arm64@macos-15', 'mac-x64@macos-15-intel', 'win-x64@windows-2025']);
-    assert.match(runs(build), /npm run dist:\$\{\{ matrix\.platform \}\} -- --\$\{\{ matrix\.arch \}\} --publish never/);
     const upload = build.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     const paths = String(upload?.with?.['path']);
     for (const file of ['dist/*.exe', 'dist/*.dmg', 'dist/*.zip', 'dist/*.AppImage', 'dist/*.deb', 'dist/*.blockmap', 'dist/latest*.yml']) assert.ok(paths.includes(file), `uploads ${file}`);
@@ -103,10 +102,65 @@ describe('the release workflow', () => {
 
   test('signs and notarizes only with the secrets, and says so otherwise', () => {
     const dist = build.steps.find((s) => s.run?.includes('npm run dist'))!;
-    assert.match(dist.env!['CSC_LINK']!, /secrets\.MAC_CERTIFICATE/);
-    assert.match(dist.env!['CSC_IDENTITY_AUTO_DISCOVERY']!, /secrets\.MAC_CERTIFICATE != ''/);
-    for (const v of ['APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID']) assert.match(dist.env![v]!, /secrets\.MAC_CERTIFICATE != '' && secrets\.APPLE/, `${v} only with a certificate`);
-    assert.match(runs(build), /::notice::macOS: unsigned/);
+    assert.match(dist.env!['SIGNING_CERTIFICATE']!, /secrets\.MAC_CERTIFICATE/);
+    assert.match(dist.env!['SIGNING_CERTIFICATE']!, /secrets\.WIN_CERTIFICATE/);
+    for (const v of ['NOTARY_APPLE_ID', 'NOTARY_PASSWORD', 'NOTARY_TEAM_ID']) assert.match(dist.env![v]!, /matrix\.platform == 'mac' && secrets\.APPLE_/, v);
+    const script = dist.run!;
+    // electron-builder's variables are set only when a certificate exists; otherwise signing is switched off.
+    assert.match(script, /if \[ -n "\$SIGNING_CERTIFICATE" \][^\n]*\n\s*export CSC_LINK=/);
+    assert.match(script, /else\n\s*export CSC_IDENTITY_AUTO_DISCOVERY=false/);
+    assert.match(script, /export APPLE_ID="\$NOTARY_APPLE_ID"/);
+    assert.match(script, /::notice::mac: unsigned and not notarized \(no MAC_CERTIFICATE secret\)/);
+    assert.match(script, /::notice::win: unsigned \(no WIN_CERTIFICATE secret\)/);
+    assert.match(script, /npm run dist:"\$PLATFORM" -- --"\$ARCH" --publish never "-c\.publish\.owner=\$OWNER" "-c\.publish\.repo=\$REPO"/);
+  });
+
+  /** Run a step's bash script with `npm` replaced by a stub that prints what electron-builder would get. */
+  function runStep(step: Step, env: Record<string, string>): { status: number | null; stdout: string } {
+    const bin = tempDir('datahub-step-');
+    try {
+      writeFileSync(join(bin, 'npm'), '#!/bin/sh\necho "npm $*"\necho "CSC_LINK=${CSC_LINK-unset} CSC_KEY_PASSWORD=${CSC_KEY_PASSWORD-unset} AUTO=${CSC_IDENTITY_AUTO_DISCOVERY-unset} APPLE_ID=${APPLE_ID-unset} TEAM=${APPLE_TEAM_ID-unset}"\n');
+      chmodSync(join(bin, 'npm'), 0o755);
+      const res = spawnSync('bash', ['-e', '-c', step.run!], { cwd: REPO, encoding: 'utf8', env: { PATH: `${bin}:${process.env['PATH'] ?? ''}`, HOME: bin, ...env } });
+      return { status: res.status, stdout: res.stdout + res.stderr };
+    } finally {
+      removeDir(bin);
+    }
+  }
+
+  test('the signing script, run: no secrets → unsigned with a notice; a certificate → signed; Apple ID too → notarized', () => {
+    const dist = build.steps.find((s) => s.run?.includes('npm run dist'))!;
+    const base = { OWNER: 'someone', REPO: 'datahub-desktop', SIGNING_CERTIFICATE: '', SIGNING_PASSWORD: '', NOTARY_APPLE_ID: '', NOTARY_PASSWORD: '', NOTARY_TEAM_ID: '' };
+
+    const unsigned = runStep(dist, { ...base, PLATFORM: 'mac', ARCH: 'arm64' });
+    assert.equal(unsigned.status, 0, unsigned.stdout);
+    assert.match(unsigned.stdout, /^npm run dist:mac -- --arm64 --publish never -c\.publish\.owner=someone -c\.publish\.repo=datahub-desktop$/m);
+    assert.match(unsigned.stdout, /CSC_LINK=unset CSC_KEY_PASSWORD=unset AUTO=false APPLE_ID=unset/);
+    assert.match(unsigned.stdout, /::notice::mac: unsigned and not notarized/);
+
+    const signed = runStep(dist, { ...base, PLATFORM: 'mac', ARCH: 'x64', SIGNING_CERTIFICATE: 'base64p12', SIGNING_PASSWORD: 'pw' });
+    assert.match(signed.stdout, /CSC_LINK=base64p12 CSC_KEY_PASSWORD=pw AUTO=unset APPLE_ID=unset/);
+    assert.match(signed.stdout, /::notice::mac: signed but not notarized/);
+
+    const notarized = runStep(dist, { ...base, PLATFORM: 'mac', ARCH: 'x64', SIGNING_CERTIFICATE: 'base64p12', SIGNING_PASSWORD: 'pw', NOTARY_APPLE_ID: 'me@example.com', NOTARY_PASSWORD: 'app-pw', NOTARY_TEAM_ID: 'TEAM1' });
+    assert.match(notarized.stdout, /APPLE_ID=me@example\.com TEAM=TEAM1/);
+    assert.doesNotMatch(notarized.stdout, /::notice::/);
+
+    const windows = runStep(dist, { ...base, PLATFORM: 'win', ARCH: 'x64' });
+    assert.match(windows.stdout, /^npm run dist:win -- --x64 --publish never/m);
+    assert.match(windows.stdout, /::notice::win: unsigned/);
+    const linux = runStep(dist, { ...base, PLATFORM: 'linux', ARCH: 'x64', SIGNING_CERTIFICATE: 'ignored' });
+    assert.match(linux.stdout, /CSC_LINK=unset .*AUTO=false/, 'Linux packages are never signed');
+    assert.doesNotMatch(linux.stdout, /::notice::/);
+  });
+
+  test('the tag check, run: a tag that is not package.json’s version stops the build', () => {
+    const check = build.steps.find((s) => s.name === 'The tag names the version in package.json')!;
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(runStep(check, { GITHUB_REF_NAME: `v${version}` }).status, 0);
+    const wrong = runStep(check, { GITHUB_REF_NAME: 'v99.0.0' });
+    assert.equal(wrong.status, 1);
+    assert.match(wrong.stdout, new RegExp(`::error::tag v99\\.0\\.0 does not match package.json's version \\(v${version.replaceAll('.', '\\.')}\\)`));
   });
 
   test('least privilege: nothing by default, read for the builds, write only for the job that drafts the release', () => {

@@ -3,35 +3,17 @@
 // is_last (with is_full on runs that read the source whole, so the receiver deletes what the sequence did not send).
 
 import { randomUUID } from 'node:crypto';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
+import { SinkWriteError, type Sink, type SinkContext } from './sink.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
-import { substituteVariables, type ConfigVariables } from '../config-variables.js';
+import { substituteVariables } from '../config-variables.js';
 import { httpPost, type PostResponse } from './http-post.js';
 
-/** What a sink may use of the hub. */
-export interface SinkContext {
-  /** A system's configuration as stored (variables not yet replaced). */
-  system(id: string): JsonObject | undefined;
-  vars: ConfigVariables;
-}
-
-/** A sink write that the target refused or that could not be delivered; the entities may be retried. */
-export class SinkWriteError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | null,
-  ) {
-    super(message);
-  }
-}
-
-export interface PushSink {
-  /** Send a batch as the next request of the run's sequence; throws SinkWriteError when it is not accepted. */
-  write(entities: readonly JsonObject[]): Promise<void>;
-  /** Close the sequence (is_last); not called when a write of the sequence failed. */
-  finish(): Promise<void>;
-}
+export type { SinkContext };
+export { SinkWriteError };
+/** The json sink's run: one push sequence. */
+export type PushSink = Sink;
 
 /** Properties the hub keeps for itself; they mean nothing to the receiver. */
 const INTERNAL = new Set(['_updated', '_ts', '_hash', '_previous']);

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../json.js';
 import { isJsonObject } from '../json.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 
 /**
  * A dataset source: latest versions (deletes included) after the last-seen offset, page by page; every version with

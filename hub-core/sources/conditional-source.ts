@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import type { PumpSource, SourceContext, SourceFactory } from './source.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 
 /**
  * The chosen alternative's position, stored with the condition it belongs to: after the condition changes, the newly

@@ -3,7 +3,7 @@ import type { JsonObject } from '../json.js';
 import { isJsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import type { Dataset } from '../dataset-log.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 
 export type Offsets = Record<string, number>;
 

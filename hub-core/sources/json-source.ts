@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 
 /**
  * The json source: entities from a JSON Pull endpoint of a `system:url` system. With `supports_since` (off unless

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 import { datasetIds, encodeOffsets, parseOffsets, readPage } from './dataset-offsets.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { DatasetStore } from '../dataset-store.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 import type { JsonObject } from '../json.js';
 
 /** One batch read from a source; `position` is where the next read continues (incremental sources). */

@@ -1,5 +1,5 @@
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../pipe-config.js';
+import type { EffectivePipe } from '../effective-pipe.js';
 import { datasetIds, encodeOffsets, parseOffsets, readPage } from './dataset-offsets.js';
 
 /**

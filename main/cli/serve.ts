@@ -97,6 +97,8 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
     });
     await app.listen({ host: options.host, port: options.port });
+    // The serving hub runs its pumps (schedules, run_at_startup); one-off commands that open the same Hub do not.
+    hub.startPumps();
     const addr = app.server.address();
     const port = addr && typeof addr === 'object' ? addr.port : options.port;
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -111,6 +113,7 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       loginUrl: () => `http://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/login?code=${loginCodes.create()}`,
       async close() {
         workspace?.close();
+        await running.stopPumps();
         await app.close();
         running.close();
         rmSync(join(dataDir, 'hub.url'), { force: true });

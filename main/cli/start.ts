@@ -55,8 +55,8 @@ export async function launchApp(options: LaunchOptions): Promise<boolean> {
   if (!electron.found) return fallBack(electron.reason);
   if (!existsSync(SHELL_MAIN)) return fallBack(`The desktop shell ${SHELL_MAIN} is not built (run "npm run build")`);
 
-  // --hub-node: in a development tree better-sqlite3 is built for this Node, not for Electron, so the app
-  // runs its hub with this Node in a separate process (an installed app uses an Electron utility process).
+  // --hub-node: a development tree runs its hub on this Node (the CLI's and the tests' runtime, output in this
+  // terminal); an installed app uses an Electron utility process. Both load the same Node-API binaries.
   // Without an explicit folder `datahub start` picks the sample workspace; the app then prefers the folder
   // the user opened last, and opens the sample only on a first start.
   const explicit = options.workspace !== undefined && resolve(options.workspace) !== join(resolve(options.dataDir), 'sample-workspace');

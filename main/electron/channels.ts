@@ -21,6 +21,17 @@ export interface DesktopSession {
   appVersion: string;
 }
 
+/** Where the app is with updates; the window shows a notice for available, downloading, ready and the answers to a check the user asked for. */
+export type UpdateStatus =
+  | { state: 'unsupported'; reason: 'development' | 'package-manager'; message: string }
+  | { state: 'idle' }
+  | { state: 'checking'; askedByUser: boolean }
+  | { state: 'up-to-date' }
+  | { state: 'failed'; message: string }
+  | { state: 'available'; version: string; releaseNotes: string; releaseDate?: string; problem?: string }
+  | { state: 'downloading'; version: string; releaseNotes: string; percent: number }
+  | { state: 'ready'; version: string; releaseNotes: string };
+
 /** Commands from the native menu that the page carries out. */
 export type MenuCommand = { kind: 'navigate'; view: WorkbenchView };
 
@@ -29,6 +40,13 @@ export interface InvokeChannels {
   /** Show the open-folder dialog, or reopen a folder from the recent list; null when cancelled. */
   'workspace:open': { request: { recent?: string }; response: { opened: string } | null };
   'workspace:recent': { request: null; response: RecentWorkspaceInfo[] };
+  'updates:status': { request: null; response: UpdateStatus };
+  /** Download the available update (nothing downloads without this). */
+  'updates:download': { request: null; response: UpdateStatus };
+  /** Quit (the hub stops cleanly first) and install the downloaded update. */
+  'updates:install': { request: null; response: null };
+  /** Turn the checks at start and every 12 hours on or off; answers the setting now in force. */
+  'updates:automatic': { request: { enabled: boolean }; response: { enabled: boolean } };
 }
 
 /** Renderer → main requests answered synchronously, once, while the preload script runs. */
@@ -39,6 +57,7 @@ export interface SyncChannels {
 /** Main → renderer events. */
 export interface EventChannels {
   'menu:command': MenuCommand;
+  'updates:status': UpdateStatus;
 }
 
 /** `window.datahubDesktop` as the preload script exposes it. */
@@ -54,4 +73,10 @@ export interface DesktopApi {
   recentWorkspaces(): Promise<RecentWorkspaceInfo[]>;
   /** Subscribe to menu commands; returns the unsubscribe function. */
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  updateStatus(): Promise<UpdateStatus>;
+  /** Subscribe to changes of the update status; returns the unsubscribe function. */
+  onUpdateStatus(listener: (status: UpdateStatus) => void): () => void;
+  downloadUpdate(): Promise<UpdateStatus>;
+  restartToUpdate(): Promise<null>;
+  setAutomaticUpdateChecks(enabled: boolean): Promise<{ enabled: boolean }>;
 }

@@ -1,7 +1,7 @@
 // The hub runs in a process of its own (the compiled `datahub serve` CLI), so a long pump run or a big import
-// never blocks the main process and with it the window. The packaged app uses an Electron utility process
-// (its better-sqlite3 is built for Electron, see scripts/packaging/after-pack.ts); a development tree passes
-// --hub-node, because there better-sqlite3 is built for the Node that ran `npm install`, whose ABI differs.
+// never blocks the main process and with it the window. The packaged app uses an Electron utility process;
+// `npm start` passes --hub-node so a development tree runs its hub on the Node that runs the CLI and the tests
+// (its output in the terminal). Both load the same Node-API binaries (better-sqlite3, the keychain binding).
 import { utilityProcess } from 'electron';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -180,8 +180,8 @@ export class HubProcess {
 function explainFailure(output: string): string | undefined {
   if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(output)) {
     return (
-      'better-sqlite3 in node_modules is built for Node.js, not for this Electron. In a development tree start the app with ' +
-      '"npm start" (it runs the hub on Node), or pass --hub-node <path to node>; "npm run dist" builds installers with an Electron build.'
+      'a native module in node_modules is built for one runtime ABI, not for this Electron (better-sqlite3 13 and the keychain ' +
+      'binding are Node-API builds that load anywhere: run "npm install" again), or run the hub on Node with --hub-node <path to node> ("npm start" does).'
     );
   }
   return undefined;

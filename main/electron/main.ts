@@ -13,6 +13,7 @@ import { RecentWorkspaces } from './recent-workspaces.js';
 import { copySampleWorkspace } from './sample-workspace.js';
 import { guardNavigation, secureSession } from './security.js';
 import { loadWindowState, placeOnScreen, saveWindowState } from './window-state.js';
+import { Updates } from './updates.js';
 import type { MenuCommand } from './channels.js';
 
 const APP_NAME = 'Datahub Desktop';
@@ -30,6 +31,10 @@ const hubDataDir = resolve(args.hubData ?? join(userData, 'hub'));
 const recent = new RecentWorkspaces(join(userData, 'recent-workspaces.json'));
 const windowStateFile = join(userData, 'window-state.json');
 const hubPortFile = join(userData, 'hub-port');
+const updates = new Updates(join(userData, 'update-settings.json'), (status) => {
+  if (win) send(win.webContents, 'updates:status', status);
+  refreshMenu();
+});
 
 let win: BrowserWindow | null = null;
 let current: RunningHub | null = null;
@@ -270,8 +275,21 @@ function refreshMenu(): void {
         if (win?.webContents.navigationHistory.canGoBack()) win.webContents.navigationHistory.goBack();
       },
       openDataFolder: () => background(shell.openPath(hubDataDir)),
-    }, { devTools: !app.isPackaged }),
+      checkForUpdates: () => background(checkForUpdates()),
+      setAutomaticUpdates: (enabled) => updates.setAutomatic(enabled),
+    }, { devTools: !app.isPackaged, automaticUpdates: updates.automatic, updatesSupported: updates.supported }),
   );
+}
+
+/** Help → Check for Updates…: the answer shows in the window; where this copy cannot update itself, a dialog says why. */
+async function checkForUpdates(): Promise<void> {
+  const status = updates.current;
+  if (status.state === 'unsupported') {
+    const options: MessageBoxOptions = { type: 'info', message: 'Updates', detail: status.message };
+    await (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
+    return;
+  }
+  await updates.check(true);
 }
 
 function registerIpc(): void {
@@ -279,6 +297,20 @@ function registerIpc(): void {
     current ? { hubUrl: current.url, token: current.token, workspace: current.workspace, platform: process.platform, appVersion: app.getVersion() } : null,
   );
   handle('workspace:recent', fromHub, async () => recent.list());
+  handle('updates:status', fromHub, async () => {
+    const status = updates.current;
+    // The answer to a manual check is shown when it arrives; a page loaded later does not show it again.
+    return status.state === 'up-to-date' || status.state === 'failed' ? { state: 'idle' } : status;
+  });
+  handle('updates:download', fromHub, () => updates.download());
+  handle('updates:install', fromHub, async () => {
+    updates.install();
+    return null;
+  });
+  handle('updates:automatic', fromHub, async (request) => {
+    const enabled = request !== null && typeof request === 'object' && (request as { enabled?: unknown }).enabled === true;
+    return { enabled: updates.setAutomatic(enabled) };
+  });
   handle('workspace:open', fromHub, async (request) => {
     const asked = request !== null && typeof request === 'object' ? (request as { recent?: unknown }).recent : undefined;
     if (asked === undefined) return chooseWorkspace();
@@ -296,6 +328,8 @@ async function startUp(): Promise<void> {
   win = createWindow();
   const first = args.workspace ? resolve(args.workspace) : (recent.list()[0]?.path ?? sampleWorkspace());
   await openWorkspace(first);
+  // Never in a development tree nor for a package-manager install (update-policy.ts); silent when offline.
+  updates.start();
 }
 
 /** What a second launch hands over to the running app: the folder it was asked to open, as an absolute path. */

@@ -10,6 +10,8 @@ export interface MenuActions {
   openApiReference(): void;
   back(): void;
   openDataFolder(): void;
+  checkForUpdates(): void;
+  setAutomaticUpdates(enabled: boolean): void;
 }
 
 const VIEW_ITEMS: { view: WorkbenchView; label: string }[] = [
@@ -27,6 +29,10 @@ const VIEW_ITEMS: { view: WorkbenchView; label: string }[] = [
 export interface MenuOptions {
   /** Offer View → Toggle Developer Tools (a development tree only; the installed app has no DevTools). */
   devTools: boolean;
+  /** Whether checks at start and every 12 hours are on (Help → Check for Updates Automatically). */
+  automaticUpdates: boolean;
+  /** False in a development tree and for a package-manager install: the checkbox is off and disabled. */
+  updatesSupported: boolean;
 }
 
 export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[], actions: MenuActions, options: MenuOptions): Menu {
@@ -84,6 +90,15 @@ export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[
       role: 'help',
       submenu: [
         { label: 'Hub API Reference', click: () => actions.openApiReference() },
+        { type: 'separator' },
+        { label: 'Check for Updates…', click: () => actions.checkForUpdates() },
+        {
+          label: 'Check for Updates Automatically',
+          type: 'checkbox',
+          checked: options.updatesSupported && options.automaticUpdates,
+          enabled: options.updatesSupported,
+          click: (item) => actions.setAutomaticUpdates(item.checked),
+        },
         ...(mac ? [] : [{ role: 'about' } as MenuItemConstructorOptions]),
       ],
     },

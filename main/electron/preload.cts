@@ -31,6 +31,11 @@ if (session) {
     openRecentWorkspace: (path: string) => invoke('workspace:open', { recent: String(path) }),
     recentWorkspaces: () => invoke('workspace:recent', null),
     onMenuCommand: (listener) => subscribe('menu:command', (command) => listener(command)),
+    updateStatus: () => invoke('updates:status', null),
+    onUpdateStatus: (listener) => subscribe('updates:status', (status) => listener(status)),
+    downloadUpdate: () => invoke('updates:download', null),
+    restartToUpdate: () => invoke('updates:install', null),
+    setAutomaticUpdateChecks: (enabled: boolean) => invoke('updates:automatic', { enabled: enabled === true }),
   };
   contextBridge.exposeInMainWorld('datahubDesktop', api);
 }

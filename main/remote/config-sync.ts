@@ -1,11 +1,12 @@
 // Moves configuration between a remote instance and a local workspace folder: download (remote → files in the
 // project layout), a per-pipe/system comparison, and upload of chosen local changes through the instance API.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '../../hub-core/config-store.js';
 import { configFilePath, configFileText } from '../../hub-core/workspace-layout.js';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
+import { readConfigFiles } from '../../hub-core/workspace-files.js';
 import { canonicalJson, isJsonObject } from '../../hub-core/json.js';
 import { HubError, badRequest } from '../../hub-core/errors.js';
 
@@ -195,27 +196,9 @@ function readLocalEnv(nodeDir: string, problems: string[]): Record<string, strin
 /** The configuration files of a workspace folder, as the hub's workspace loader finds them, and its env file. */
 export function readLocal(dir: string): LocalFolder {
   const nodeDir = nodeDirFor(dir);
-  const entities = new Map<string, LocalEntity>();
-  const problems: string[] = [];
-  const files: string[] = [];
-  if (existsSync(join(nodeDir, 'node-metadata.conf.json'))) files.push('node-metadata.conf.json');
-  for (const sub of ['pipes', 'systems']) {
-    const folder = join(nodeDir, sub);
-    if (!existsSync(folder)) continue;
-    for (const name of readdirSync(folder).sort()) if (name.endsWith('.conf.json')) files.push(`${sub}/${name}`);
-  }
-  for (const file of files) {
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(join(nodeDir, file), 'utf8'));
-      const values = Array.isArray(parsed) ? parsed : [parsed];
-      values.forEach((v, i) => {
-        const e = asConfigEntity(v, Array.isArray(parsed) ? `${file}[${i}]` : file);
-        entities.set(key(configKind(e), e._id), { entity: e, file });
-      });
-    } catch (e) {
-      problems.push(`${file}: ${e instanceof HubError ? `${e.message}${e.detail ? ` (${e.detail})` : ''}` : e instanceof Error ? e.message : String(e)}`);
-    }
-  }
+  const read = readConfigFiles(nodeDir);
+  const entities = new Map<string, LocalEntity>(read.entities.map(({ entity, file }) => [key(configKind(entity), entity._id), { entity, file }]));
+  const problems = read.problems.map((p) => `${p.file}: ${p.msg}`);
   return { entities, env: readLocalEnv(nodeDir, problems), problems };
 }
 

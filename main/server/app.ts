@@ -15,6 +15,8 @@ import { pipeRoutes } from './routes/pipes.js';
 import { pipeEntityRoutes } from './routes/pipe-entities.js';
 import { pipePreviewRoutes } from './routes/pipe-preview.js';
 import { pumpRoutes } from './routes/pumps.js';
+import { runAllRoutes } from './routes/run-all-pipes.js';
+import { nodeMaintenanceRoutes } from './routes/node-maintenance.js';
 import { systemRoutes } from './routes/systems.js';
 import { configRoutes } from './routes/config.js';
 import { envSecretRoutes } from './routes/env-secrets.js';
@@ -27,6 +29,7 @@ import { jsonTextProblem } from '../../hub-core/json.js';
 import { decodeContentEncoding } from './content-encoding.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
+import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
 
 declare module 'fastify' {
@@ -160,6 +163,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(pipeEntityRoutes, ctx);
       await api.register(pipePreviewRoutes, ctx);
       await api.register(pumpRoutes, ctx);
+      await api.register(runAllRoutes, ctx);
+      await api.register(nodeMaintenanceRoutes, ctx);
       await api.register(systemRoutes, ctx);
       await api.register(configRoutes, ctx);
       await api.register(envSecretRoutes, ctx);
@@ -176,12 +181,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(uiPlugin, { tokens: options.tokens, codes: options.loginCodes ?? new LoginCodes() });
   return app;
-}
-
-export interface RouteContext {
-  hub: Hub;
-  tokens: TokenService;
-  entityParser: EntityParserPool;
 }
 
 export function requireAdmin(request: FastifyRequest): void {

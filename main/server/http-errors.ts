@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HubError } from '../../hub-core/errors.js';
 import { EntityError } from '../../hub-core/entity.js';
+import { ConfigRejected } from '../../hub-core/config-rejection.js';
 
 export interface ErrorBody {
   error: string;
@@ -11,7 +12,15 @@ export const errorSchema = {
   $id: 'Error',
   type: 'object',
   description: 'Every failed request answers with this body',
-  properties: { error: { type: 'string' }, detail: { type: ['string', 'null'] } },
+  properties: {
+    error: { type: 'string' },
+    detail: { type: ['string', 'null'] },
+    validation_errors: {
+      type: 'array',
+      description: 'a rejected configuration: per entity with errors, {"posted-config", "config-errors": [{level, msg, elements}]}',
+      items: { type: 'object', additionalProperties: true },
+    },
+  },
   required: ['error', 'detail'],
 } as const;
 
@@ -21,6 +30,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     const send = (status: number, error: string, detail: string | null): void => {
       if (!reply.sent) void reply.code(status).type('application/json; charset=utf-8').send({ error, detail } satisfies ErrorBody);
     };
+    if (err instanceof ConfigRejected) {
+      if (!reply.sent) void reply.code(400).type('application/json; charset=utf-8').send({ error: err.message, detail: err.detail ?? null, validation_errors: err.validationErrors });
+      return;
+    }
     if (err instanceof HubError) return send(err.status, err.message, err.detail ?? null);
     if (err instanceof EntityError) return send(400, 'invalid entity', err.message);
     const fe = err as FastifyError;

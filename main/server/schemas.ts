@@ -2,6 +2,9 @@
 import { HubError } from '../../hub-core/errors.js';
 export const bool = { type: 'boolean' } as const;
 export const int = { type: 'integer' } as const;
+/** A boolean query parameter as Python's requests sends it ("True"/"False", the service's own client) or as others do. */
+export const pyBool = { type: 'string', enum: ['true', 'false', 'True', 'False', 'TRUE', 'FALSE', '1', '0'] } as const;
+export const isTrue = (v: string | undefined, fallback = false): boolean => (v === undefined ? fallback : v === '1' || v.toLowerCase() === 'true');
 export const str = { type: 'string' } as const;
 export const anyObject = { type: 'object', additionalProperties: true } as const;
 export const entityArray = {

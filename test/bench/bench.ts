@@ -17,6 +17,9 @@
  *   5. memory     - VmRSS of the hub process sampled every 50 ms (from a worker thread) for its whole life; reports the
  *                   peak and the growth during the pull (peak during the pull minus RSS just before it; target < 100 MB,
  *                   meant for BENCH_ENTITIES=1000000).
+ *   4b. profile  - GET /api/datasets/bench/profile (test/bench/profile-bench.ts): a full pass over the pulled dataset
+ *                   (seconds, entities/s against a raw JSON.parse of the same entity texts in this process, the hub's
+ *                   RSS growth during it), then again after 1,000 new entities (incremental); info, no target yet.
  *   6. dtl       - in this process, a realistic DTL rule set compiled once and run over the same entities, against a
  *                   hand-written TS function doing the same work (test/bench/dtl-bench.ts); target >= 0.3x.
  *   8. ui        - the dataset explorer in Chromium on its own hub with UI_BENCH_ENTITIES entities (default 1,000,000,
@@ -42,6 +45,7 @@ import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
+import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
@@ -491,6 +495,16 @@ async function main(): Promise<number> {
     console.log(`pull: ${pullSeconds.toFixed(2)} s, ${fmtInt(pullRate)} entities/s, ${fmtInt(pulled.count)} entities, ${fmtMB(pulled.bytes / 1024)}, first byte after ${(pulled.firstByteSeconds * 1000).toFixed(0)} ms, hub ${pullCpuSeconds.toFixed(2)} CPU s`);
     if (pulled.count !== count) problems.push(`pull: counted ${pulled.count} entities, expected ${count}`);
 
+    // 4b. Profile, with the RSS just before it
+    await new Promise((r) => setTimeout(r, 2 * RSS_INTERVAL_MS));
+    const beforeProfileKB = readRssKB(pid) ?? 0;
+    const profile: ProfileBenchResult = await runProfileBench(
+      (path) => api.json('GET', path),
+      (path, body) => api.json('POST', path, body),
+      entities.map((e) => JSON.stringify(e)),
+    );
+    problems.push(...profile.problems);
+
     // 5. Memory
     await new Promise((r) => setTimeout(r, 2 * RSS_INTERVAL_MS));
     const samples = await sampler.stop();
@@ -510,6 +524,12 @@ async function main(): Promise<number> {
     const duringPull = samples.filter((s) => s.t >= pullWall0 && s.t <= pullWall1).map((s) => s.kB);
     const pullPeakKB = Math.max(beforePullKB, afterPullKB, ...duringPull);
     const pullGrowthKB = pullPeakKB - beforePullKB;
+    const profilePeakKB = Math.max(beforeProfileKB, ...samples.filter((s) => s.t >= profile.wall[0] && s.t <= profile.wall[1]).map((s) => s.kB));
+    profile.rssPeakMB = profilePeakKB / 1024;
+    profile.rssGrowthMB = (profilePeakKB - beforeProfileKB) / 1024;
+    console.log(
+      `profile: ${profile.fullSeconds.toFixed(2)} s, ${fmtInt(profile.fullRate)} entities/s (${(profile.ratio * 100).toFixed(0)} % of a raw JSON.parse), hub RSS peak ${fmtMB(profilePeakKB)} (+${fmtMB(profilePeakKB - beforeProfileKB)}); after ${fmtInt(profile.incrementalWritten)} writes ${(profile.incrementalSeconds * 1000).toFixed(0)} ms`,
+    );
 
     // Judgement
     const best = (runs: PushRun[]): PushRun => runs.reduce((a, b) => (b.rate > a.rate ? b : a));
@@ -541,6 +561,9 @@ async function main(): Promise<number> {
       ...ingests.map((r) => pushRow('ingest', r, r === bestIngest, `>= ${TARGETS.ingestRatio}x baseline`, pass.ingest)),
       ...reposts.map((r) => pushRow('re-post unchanged', r, r === bestRepost, `>= ${TARGETS.repostRatio}x baseline`, pass.repost)),
       ['full JSON pull (stream)', fmtInt(pulled.count), pullSeconds.toFixed(2), fmtInt(pullRate), ratio(pullRate / base.rate), `>= ${fmtInt(TARGETS.pullRate)}/s`, verdict(pass.pull)],
+      ['profile (full pass)', fmtInt(profile.entities), profile.fullSeconds.toFixed(2), fmtInt(profile.fullRate), `${ratio(profile.ratio)} parse`, '-', 'info'],
+      ['  hub RSS during the profile', '', '', '', '', `${fmtMB(profile.rssPeakMB * 1024)} peak, +${fmtMB(profile.rssGrowthMB * 1024)}`, 'info'],
+      [`  profile after ${fmtInt(profile.incrementalWritten)} writes`, fmtInt(profile.incrementalWritten), profile.incrementalSeconds.toFixed(3), '', '', '-', 'info'],
       ['hub peak RSS (whole run)', '', '', '', '', fmtMB(peakKB), 'info'],
       ['hub RSS growth during pull', '', '', '', '', `${fmtMB(pullGrowthKB)} (< ${TARGETS.pullRssGrowthMB} MB)`, verdict(pass.pullRss)],
       ['hand-written TS transform', fmtInt(dtl.entities), dtl.handWritten.seconds.toFixed(2), fmtInt(dtl.handWritten.rate), '-', '-', 'info'],
@@ -608,6 +631,7 @@ async function main(): Promise<number> {
         samples: samples.length,
         intervalMs: RSS_INTERVAL_MS,
       },
+      profile,
       dtl: { ...dtl, mono: [dtlMono, dtlMonoEnd] },
       chain,
       ui,

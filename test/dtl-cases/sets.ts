@@ -6,6 +6,7 @@ export const SETS: ExpressionTable = {
     { expr: ['union', ['list', 'A', 'B'], ['list', 'B', 'C']], result: ['A', 'B', 'C'] }, // docs
     { expr: ['union', 'A', ['list', 'B', 'C']], result: ['A', 'B', 'C'] }, // docs
     { expr: ['union', ['list', 'a', 'a'], 'a'], result: ['a'] },
+    { expr: ['union', ['list', 'B', 'C', 'B', 'D', 'A'], ['list', 'A', 'F', 'F', 'B', 'E', 'B', 'C']], result: ['B', 'C', 'D', 'A', 'F', 'E'] }, // docs
     { expr: ['union', null, null], result: [] },
     { expr: ['union', null, 'x'], result: ['x'] },
     { expr: ['union', ['list', 1], ['list', '~f1.0', 2]], result: [1, 2] },
@@ -18,7 +19,8 @@ export const SETS: ExpressionTable = {
     { expr: ['intersection', ['list', 'A', 'B'], ['list', 'B', 'C']], result: ['B'] }, // docs
     { expr: ['intersection', 'B', ['list', 'B', 'C']], result: ['B'] }, // docs
     { expr: ['intersection', 'A', ['list', 'B', 'C']], result: [] }, // docs
-    { expr: ['intersection', ['list', 1, 2, 2, 3], ['list', 3, 2]], result: [2, 3] },
+    { expr: ['intersection', ['list', 'B', 'C', 'B', 'D', 'A'], ['list', 'A', 'F', 'F', 'B', 'E', 'B', 'C']], result: ['B', 'C', 'B', 'A'] }, // docs: repeats kept
+    { expr: ['intersection', ['list', 1, 2, 2, 3], ['list', 3, 2]], result: [2, 2, 3] },
     { expr: ['intersection', null, ['list', 1]], result: [] },
     { expr: ['intersection', ['list', 1], null], result: [] },
     { expr: ['intersection', ['list', '~f2.0', 'x'], 2], result: ['~f2.0'] },
@@ -31,7 +33,8 @@ export const SETS: ExpressionTable = {
     { expr: ['difference', ['list', 'A', 'B'], ['list', 'B']], result: ['A'] }, // docs
     { expr: ['difference', 'A', ['list', 'B', 'C']], result: ['A'] }, // docs
     { expr: ['difference', ['list', 'A', 'B', 'C', 'D'], ['list', 'A', 'B', 'E']], result: ['C', 'D'] }, // docs
-    { expr: ['difference', ['list', 'a', 'a', 'b'], null], result: ['a', 'b'] },
+    { expr: ['difference', ['list', 'D', 'A', 'D', 'E', 'B'], ['list', 'A', 'F', 'F', 'B', 'C']], result: ['D', 'D', 'E'] }, // docs: repeats kept
+    { expr: ['difference', ['list', 'a', 'a', 'b'], null], result: ['a', 'a', 'b'] },
     { expr: ['difference', null, 'a'], result: [] },
     { expr: ['difference', ['list', 1, 2], ['list', '~f1']], result: [2] },
     { expr: ['difference', ['list', 'a', 'A'], 'a'], result: ['A'] },

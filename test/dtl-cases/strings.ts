@@ -38,7 +38,9 @@ export const STRINGS: ExpressionTable = {
     { expr: ['split', ',', 123], result: [] },
     { expr: ['split', '-', ['list', 'a-', 5]], result: ['a', ''] },
     { expr: ['split', ', ', 'a, b,c'], result: ['a', 'b,c'] },
-    { expr: ['split', '', 'abc'], error: /separator must not be empty/ },
+    { expr: ['split', '', 'abc'], result: ['a', 'b', 'c'] }, // docs
+    { expr: ['split', '', ['list', 'ab', 'cd', 'e']], result: ['a', 'b', 'c', 'd', 'e'] }, // docs
+    { expr: ['split', '', 'æ😀'], result: ['æ', '😀'] },
     { expr: ['split', 1, 'abc'], error: /SEPARATOR of "split" must be a literal string/ },
   ],
   lower: [
@@ -66,6 +68,11 @@ export const STRINGS: ExpressionTable = {
     { expr: ['replace', '.', '', 'a.b.c'], result: 'abc' },
     { expr: ['replace', 'a', 'b', 1], result: null },
     { expr: ['replace', ['list', 'a'], 'b', 'c'], error: /OLD_STRING of "replace" must be a literal string/ },
+    { expr: ['replace', { Hello: 'HELLO', world: 'WORLD' }, 'Hello world!'], result: 'HELLO WORLD!' }, // docs
+    { expr: ['replace', ['dict', 'a', 'A', 'b', 'B'], 'abc'], result: 'ABc' }, // docs
+    { expr: ['replace', '_S.map', ['list', 'ab', 7, 'ba']], source: { map: { a: 'x' } }, result: ['xb', 'bx'] },
+    { expr: ['replace', '_S.map', 'abc'], source: { map: 'a' }, result: null },
+    { expr: ['replace', { a: 'b', b: 'c' }, 'ab'], result: 'cc' },
   ],
   matches: [
     { expr: ['matches', 'a*p*a', ['list', 'alpha', 'alpaca']], result: true }, // docs

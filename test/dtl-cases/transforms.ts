@@ -58,6 +58,8 @@ export const TRANSFORMS: TransformTable = {
     { rules: [['copy', '*'], ['remove', 'age']], source: { _id: '1', age: 3, name: 'x' }, result: [{ _id: '1', name: 'x' }] }, // docs
     { rules: [['copy', '*'], ['remove', 'temp_*']], source: { _id: '1', temp_a: 1, temp_b: 2, keep: 3 }, result: [{ _id: '1', keep: 3 }] }, // docs
     { rules: ['remove', 'not-there'], result: [{ _id: '1' }] },
+    { rules: [['copy', '*'], ['remove', '_*']], source: { _id: '1', _x: 1, a: 2 }, result: [{ _id: '1', a: 2 }] }, // the identity stays
+    { rules: [['copy', '*'], ['remove', '*']], source: { _id: '1', a: 2 }, result: [{ _id: '1' }] },
     { rules: [['copy', '*'], ['remove', ['list', 'a', 'b?']]], source: { _id: '1', a: 1, bc: 2, bcd: 3 }, result: [{ _id: '1', bcd: 3 }] },
     { rules: ['remove'], error: /exactly 1 argument, not 0/ },
   ],

@@ -1,10 +1,11 @@
 // Sets: union, intersection, difference, intersects.
 //
-// Both arguments are taken as sets: null is the empty set, a single value a one-element set, a list the set of its
-// elements. Elements are the same when their canonical keys (`keyOf`) are, so 1, 1.0 and "~f1" are one element and a
-// tagged string equals its typed value. Results are lists without duplicates, in the order the elements first occur
-// (VALUES1 before VALUES2); the first occurrence of an element is the one returned. Null elements inside a list are
-// elements like any other.
+// Null is the empty list, a single value a one-element list. Elements are the same when their canonical keys
+// (`keyOf`) are, so 1, 1.0 and "~f1" are one element and a tagged string equals its typed value. `union` gives each
+// distinct element once, in the order they first occur (VALUES1 before VALUES2). `intersection` and `difference` keep
+// the elements of VALUES1 that do (do not) occur in VALUES2 where they stand, repeats included, as the documentation's
+// examples show (["difference", ["list", "D", "A", "D", "E", "B"], ...] gives ["D", "D", "E"]). Null elements inside a
+// list are elements like any other.
 
 import type { Expr } from '../context.js';
 import { expression, one, type BoundArgs, type CompileContext, type FunctionSpec } from '../registry.js';
@@ -62,10 +63,11 @@ export const setFunctions: FunctionSpec[] = [
     name: 'intersection',
     family: FAMILY,
     params: PARAMS,
-    description: 'The distinct values of VALUES1 that also occur in VALUES2, in the order of VALUES1.',
+    description: 'The values of VALUES1 that also occur in VALUES2, where they stand in VALUES1 (repeats kept).',
     examples: [
       { expression: ['intersection', ['list', 'A', 'B'], ['list', 'B', 'C']], result: ['B'] },
       { expression: ['intersection', 'A', ['list', 'B', 'C']], result: [] },
+      { expression: ['intersection', ['list', 'B', 'C', 'B', 'D', 'A'], ['list', 'A', 'F', 'F', 'B', 'E', 'B', 'C']], result: ['B', 'C', 'B', 'A'] },
     ],
     json: 'args',
     compile(b, cc) {
@@ -74,7 +76,7 @@ export const setFunctions: FunctionSpec[] = [
         const first = asList(x(ctx));
         if (first.length === 0) return [];
         const other = keySet(y(ctx));
-        return distinctWhere(first, (k) => other.has(k));
+        return first.filter((v) => other.has(keyOf(v)));
       };
     },
   }),
@@ -83,10 +85,11 @@ export const setFunctions: FunctionSpec[] = [
     name: 'difference',
     family: FAMILY,
     params: PARAMS,
-    description: 'The distinct values of VALUES1 that do not occur in VALUES2, in the order of VALUES1.',
+    description: 'The values of VALUES1 that do not occur in VALUES2, where they stand in VALUES1 (repeats kept).',
     examples: [
       { expression: ['difference', ['list', 'A', 'B'], ['list', 'B']], result: ['A'] },
       { expression: ['difference', ['list', 'A', 'B', 'C', 'D'], ['list', 'A', 'B', 'E']], result: ['C', 'D'] },
+      { expression: ['difference', ['list', 'D', 'A', 'D', 'E', 'B'], ['list', 'A', 'F', 'F', 'B', 'C']], result: ['D', 'D', 'E'] },
     ],
     json: 'args',
     compile(b, cc) {
@@ -95,7 +98,7 @@ export const setFunctions: FunctionSpec[] = [
         const first = asList(x(ctx));
         if (first.length === 0) return [];
         const other = keySet(y(ctx));
-        return distinctWhere(first, (k) => !other.has(k));
+        return first.filter((v) => !other.has(keyOf(v)));
       };
     },
   }),

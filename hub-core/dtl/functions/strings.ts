@@ -7,7 +7,7 @@
 import type { Expr } from '../context.js';
 import { isPathString } from '../paths.js';
 import { expression, valuesFunction, one, oneOrMore, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
-import { asList, firstOf, isPlainString, kindOf, mapValues, toText, type DtlValue } from '../values.js';
+import { asList, firstOf, isDict, isPlainString, kindOf, mapValues, toText, type DtlValue } from '../values.js';
 import { compileWildcard, type NameMatcher } from '../wildcard.js';
 import { firstString } from './util.js';
 
@@ -206,19 +206,20 @@ export const stringFunctions: FunctionSpec[] = [
     name: 'split',
     family: FAMILY,
     params: [optional('SEPARATOR', 'string'), one('VALUES', 'value')],
-    description: 'The pieces of each string split at the separator (default: runs of whitespace), as one flat list.',
+    description: 'The pieces of each string split at the separator (default: runs of whitespace; the empty string: each character), as one flat list.',
     examples: [
       { expression: ['split', '-', 'a-b-c'], result: ['a', 'b', 'c'] },
       { expression: ['split', '-', ['list', 'a-b', 'c-d', 'e']], result: ['a', 'b', 'c', 'd', 'e'] },
+      { expression: ['split', '', ['list', 'ab', 'cd', 'e']], result: ['a', 'b', 'c', 'd', 'e'] },
       { expression: ['split', '  two  words '], result: ['two', 'words'] },
     ],
     json: 'yes',
     compile(b, cc) {
       const sepArg = b.opt('SEPARATOR');
       const sep = sepArg?.node as string | undefined;
-      if (sep === '') cc.error(sepArg as NonNullable<typeof sepArg>, 'the separator must not be empty');
       const values = cc.expr(b.one('VALUES'));
-      const split = sep === undefined ? (s: string) => s.split(/\s+/).filter((p) => p !== '') : (s: string) => s.split(sep);
+      const split =
+        sep === undefined ? (s: string) => s.split(/\s+/).filter((p) => p !== '') : sep === '' ? (s: string) => [...s] : (s: string) => s.split(sep);
       return (ctx) => {
         const out: DtlValue[] = [];
         for (const x of asList(values(ctx))) if (isPlainString(x)) for (const p of split(x)) out.push(p);
@@ -340,18 +341,35 @@ export const stringFunctions: FunctionSpec[] = [
   expression({
     name: 'replace',
     family: FAMILY,
-    params: [one('OLD_STRING', 'string'), one('NEW_STRING', 'string'), one('VALUES', 'value')],
-    description: 'Each string with every occurrence of OLD_STRING replaced by NEW_STRING; other values are left out.',
+    // Either OLD_STRING NEW_STRING VALUES, or REPLACEMENTS VALUES with a dict whose keys are replaced by their values.
+    params: [one('OLD_STRING', 'value'), optional('NEW_STRING', 'string'), one('VALUES', 'value')],
+    description:
+      'Each string with every occurrence of OLD_STRING replaced by NEW_STRING, or, given a dict of REPLACEMENTS instead, every occurrence of each key replaced by its value; other values are left out.',
     examples: [
       { expression: ['replace', 'http://', 'https://', 'http://www.example.org/'], result: 'https://www.example.org/' },
       { expression: ['replace', ':', '.', '_S.times'], source: { times: ['10:15', 7, '11:00'] }, result: ['10.15', '11.00'] },
+      { expression: ['replace', { Hello: 'HELLO', world: 'WORLD' }, 'Hello world!'], result: 'HELLO WORLD!' },
+      { expression: ['replace', ['dict', 'a', 'A', 'b', 'B'], 'abc'], result: 'ABc' },
     ],
     json: 'yes',
     compile(b, cc) {
-      const from = b.one('OLD_STRING').node as string;
-      const to = b.one('NEW_STRING').node as string;
+      const first = b.one('OLD_STRING');
       const values = cc.expr(b.one('VALUES'));
-      return (ctx) => mapValues(values(ctx), (x) => (isPlainString(x) ? x.replaceAll(from, () => to) : undefined));
+      const newArg = b.opt('NEW_STRING');
+      if (newArg !== undefined) {
+        if (typeof first.node !== 'string') cc.error(first, 'OLD_STRING of "replace" must be a literal string (or give a dict of replacements and no NEW_STRING)');
+        const from = first.node as string;
+        const to = newArg.node as string;
+        return (ctx) => mapValues(values(ctx), (x) => (isPlainString(x) ? x.replaceAll(from, () => to) : undefined));
+      }
+      // The documentation does not say how overlapping keys interact: each key is replaced in turn, in the dict's order.
+      const replacements = cc.expr(first);
+      return (ctx) => {
+        const dict = replacements(ctx);
+        if (!isDict(dict)) return null;
+        const pairs = Object.entries(dict).filter((p): p is [string, string] => p[0] !== '' && isPlainString(p[1]));
+        return mapValues(values(ctx), (x) => (isPlainString(x) ? pairs.reduce((s, [from, to]) => s.replaceAll(from, () => to), x) : undefined));
+      };
     },
   }),
 

@@ -260,6 +260,7 @@ export const transformFunctions: FunctionSpec[] = [
     examples: [
       { expression: [['copy', '*'], ['remove', 'age']], source: { _id: '1', age: 3, name: 'x' }, result: [{ _id: '1', name: 'x' }] },
       { expression: [['copy', '*'], ['remove', 'temp_*']], source: { _id: '1', temp_a: 1, temp_b: 2, keep: 3 }, result: [{ _id: '1', keep: 3 }] },
+      { expression: [['copy', '*'], ['remove', '_*']], source: { _id: '1', _hidden: 2, keep: 3 }, result: [{ _id: '1', keep: 3 }] },
     ],
     compile(b, cc) {
       const m = patternMatcher(cc, b, 'PROPERTY');
@@ -269,10 +270,12 @@ export const transformFunctions: FunctionSpec[] = [
           if (Object.hasOwn(ctx.target, key)) delete ctx.target[key];
         };
       }
+      // A pattern never takes the entity's identity with it: ["remove", "_*"] drops the other "_" properties and keeps
+      // `_id`, as the service does (the target needs its `_id`); only ["remove", "_id"] by name removes it.
       return (ctx) => {
         const t = ctx.target;
         const match = m.static ?? (m.dynamic as (c: Ctx) => NameMatcher)(ctx);
-        for (const k of Object.keys(t)) if (match(k)) delete t[k];
+        for (const k of Object.keys(t)) if (k !== '_id' && match(k)) delete t[k];
       };
     },
   }),

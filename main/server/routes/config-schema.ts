@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { anyObject, replies } from '../schemas.js';
 import { configSchema } from '../../../hub-core/config-schema.js';
+import { pipeTemplates } from '../../../hub-core/sources/index.js';
 
 export async function configSchemaRoutes(app: FastifyInstance): Promise<void> {
   app.get('/config-schema', {
@@ -14,5 +15,14 @@ export async function configSchemaRoutes(app: FastifyInstance): Promise<void> {
       void reply.header('cache-control', 'private, max-age=300');
       return configSchema;
     },
+  });
+
+  app.get('/pipe-templates', {
+    schema: {
+      tags: ['config'],
+      summary: 'Pipes to start from (the "new pipe" dialog): "{pipe}" and "{dataset}" stand for the new pipe\'s id and the dataset it reads',
+      response: replies({ 200: { type: 'array', items: anyObject } }),
+    },
+    handler: async () => pipeTemplates(),
   });
 }

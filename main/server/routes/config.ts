@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RouteContext } from '../app.js';
-import { anyObject, bool, int, str, replies, emptyReply } from '../schemas.js';
+import type { RouteContext } from '../route-context.js';
+import { anyObject, bool, int, isTrue, pyBool, str, replies, emptyReply } from '../schemas.js';
 import { configFromZip, configToZip } from '../config-zip.js';
 
 const configArray = { type: 'array', items: { type: 'object', required: ['_id', 'type'], additionalProperties: true } } as const;
@@ -30,10 +30,17 @@ export async function configRoutes(app: FastifyInstance, { hub }: RouteContext):
     },
   });
 
-  app.put<{ Querystring: { force?: boolean }; Body: unknown }>('/config', {
-    schema: { tags, summary: 'Replace all default-group configuration', querystring: { type: 'object', properties: { force: bool } }, body: configBody, response: replies({ 200: emptyReply }) },
+  app.put<{ Querystring: { force?: string }; Body: unknown }>('/config', {
+    schema: {
+      tags,
+      summary: 'Replace all default-group configuration',
+      description: 'Without force, configuration with errors is refused as a whole: the 400 answer lists each entity with errors under validation_errors.',
+      querystring: { type: 'object', properties: { force: pyBool } },
+      body: configBody,
+      response: replies({ 200: emptyReply }),
+    },
     handler: async (req, reply) => {
-      hub.replaceGroupConfig('', bodyEntities(req.body), req.query.force === true);
+      hub.replaceGroupConfig('', bodyEntities(req.body), isTrue(req.query.force));
       return reply.code(200).send();
     },
   });
@@ -53,17 +60,17 @@ export async function configRoutes(app: FastifyInstance, { hub }: RouteContext):
     },
   });
 
-  app.put<{ Params: { group: string }; Querystring: { force?: boolean }; Body: unknown }>('/config/:group', {
+  app.put<{ Params: { group: string }; Querystring: { force?: string }; Body: unknown }>('/config/:group', {
     schema: {
       tags,
       summary: 'Replace the configuration of one config group',
       params: { type: 'object', required: ['group'], properties: { group: str } },
-      querystring: { type: 'object', properties: { force: bool } },
+      querystring: { type: 'object', properties: { force: pyBool } },
       body: configBody,
       response: replies({ 200: emptyReply }),
     },
     handler: async (req, reply) => {
-      hub.replaceGroupConfig(req.params.group, bodyEntities(req.body), req.query.force === true);
+      hub.replaceGroupConfig(req.params.group, bodyEntities(req.body), isTrue(req.query.force));
       return reply.code(200).send();
     },
   });

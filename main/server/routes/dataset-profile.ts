@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { bool, int, replies, str } from '../schemas.js';
 import { namespaceRelations } from '../../../hub-core/dataset-relations.js';
 

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
 import type { PreparedEntities } from '../../../hub-core/entity.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
-import { compileEntityFilter, countFiltered, readFiltered } from '../../../hub-core/entity-filter.js';
 import type { JsonObject } from '../../../hub-core/json.js';
 import type { Dataset, DatasetInfo } from '../../../hub-core/dataset-log.js';
 
@@ -119,8 +118,8 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       }
       if (q.filter !== undefined) {
         if (q.subset !== undefined) throw badRequest('filter and subset cannot be combined', 'put the subset condition into the filter');
-        const filter = compileEntityFilter(q.filter);
-        const pages = readFiltered(ds, filter, {
+        const filter = hub.filters.compile(q.filter);
+        const pages = hub.filters.read(ds.name, filter, {
           ...(q.since !== undefined ? { since: q.since } : {}),
           ...(q.limit !== undefined ? { limit: q.limit } : {}),
           deleted: q.deleted ?? true,
@@ -154,9 +153,8 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       response: replies({ 200: { type: 'object', properties: { count: int, entities: int } } }),
     },
     handler: async (req) => {
-      const ds = hub.datasets.require(req.params.dataset_id);
-      const filter = compileEntityFilter(req.query.filter);
-      return { count: countFiltered(ds, filter), entities: ds.row().live_count };
+      const filter = hub.filters.compile(req.query.filter);
+      return hub.filters.count(req.params.dataset_id, filter);
     },
   });
 

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
 import type { Connection, NewConnection } from '../../remote/connections.js';
-import { PortalClient, PortalError, checkTransport, portalApiRoot } from '../../remote/portal-client.js';
+import { PortalClient, PortalError } from '../../remote/portal-client.js';
+import { addVerified } from '../../remote/verify-connection.js';
 import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
 import { replies, str } from '../schemas.js';
 
@@ -37,39 +38,9 @@ export async function upstream<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Checks an instance token with GET <api>/status. */
-async function verifyInstance(apiRoot: string, token: string): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(`${apiRoot}/status`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(15_000), redirect: 'error' });
-  } catch (e) {
-    const err = e as Error;
-    if (err.name === 'TimeoutError') throw new PortalError(504, 'the instance did not answer in time', apiRoot);
-    throw new PortalError(502, 'the instance cannot be reached', `${new URL(apiRoot).host}: ${(err.cause as Error | undefined)?.message ?? err.message}`);
-  }
-  await res.body?.cancel();
-  if (res.status === 401 || res.status === 403) throw new PortalError(403, 'the instance refused the token', 'check that the token belongs to this instance and has not expired');
-  if (!res.ok) throw new PortalError(502, `the instance answered HTTP ${res.status} to GET /api/status`, 'is this the address of a data hub instance API?');
-}
-
-function apiRootOf(url: string): string {
-  try {
-    return portalApiRoot(url);
-  } catch (e) {
-    if (e instanceof PortalError) throw e;
-    throw new PortalError(400, 'not a valid address', `${JSON.stringify(url)} is not a URL`);
-  }
-}
-
 /** Check the transport and the token, then store (token in the keychain, the rest in connections.json). */
 export async function addVerifiedConnection(ctx: DesktopContext, input: NewConnection, allowInsecure?: boolean): Promise<Connection> {
-  return upstream(async () => {
-    const url = apiRootOf(input.url);
-    checkTransport(url, allowInsecure);
-    if (input.kind === 'portal') await PortalClient.withToken(url, input.token).profile();
-    else await verifyInstance(url, input.token);
-    return ctx.connections.add({ ...input, url });
-  });
+  return upstream(() => addVerified(ctx.connections, input, allowInsecure));
 }
 
 export async function connectionRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<void> {

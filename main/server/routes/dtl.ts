@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, replies } from '../schemas.js';
 import { functionCatalogue, DtlRuntimeError } from '../../../hub-core/dtl/index.js';
 import { chainSteps } from '../../../hub-core/pipe-stages.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { str, replies, emptyReply, anyObject, stringValuesOnly } from '../schemas.js';
 import { badRequest, notFound } from '../../../hub-core/errors.js';
 import { isJsonObject } from '../../../hub-core/json.js';

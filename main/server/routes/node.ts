@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { requireAdmin } from '../app.js';
 import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
 import { badRequest, HubError } from '../../../hub-core/errors.js';
@@ -44,7 +44,7 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
     schema: { tags: ['node'], summary: 'Health (no token needed)', security: [], response: { 200: anyObject, 503: anyObject } },
     handler: async (_req, reply) => {
       try {
-        hub.db.prepare('SELECT 1').get();
+        hub.checkDatabase();
         return { status: 'ok' };
       } catch (e) {
         return reply.code(503).send({ status: 'unhealthy', detail: e instanceof Error ? e.message : String(e) });

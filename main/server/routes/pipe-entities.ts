@@ -1,7 +1,7 @@
 // What a pipe produces at each stage, computed on demand by a dry run of the pump without writing anything
 // (hub-core/pipe-stages.ts), and a schema description sampled from its sink-stage entities.
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
 import { PIPE_STAGES, pipeStageEntities, pipeStageStream, type PipeStage } from '../../../hub-core/pipe-stages.js';
 import { sendJsonStream } from '../json-pull.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
 import { badRequest, conflict } from '../../../hub-core/errors.js';
 import { isJsonObject } from '../../../hub-core/json.js';
@@ -40,9 +40,8 @@ export async function pipeRoutes(app: FastifyInstance, { hub }: RouteContext): P
   app.delete<{ Params: { pipe_id: string } }>('/pipes/:pipe_id', {
     schema: { tags, summary: 'Delete a pipe (its datasets are kept)', params: pipeParams, response: replies({ 200: emptyReply }) },
     handler: async (req, reply) => {
+      // Its pump state and push state go with it (PumpService, JsonPushReceiver).
       hub.pipes.delete(req.params.pipe_id);
-      hub.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(req.params.pipe_id);
-      hub.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(req.params.pipe_id);
       return reply.code(200).send();
     },
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { int, str, replies } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { csvReadable } from '../formats/csv.js';

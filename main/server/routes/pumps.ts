@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
 import { eager, sendJsonText } from '../json-pull.js';
 import { executionLogName } from '../../../hub-core/pump-runner.js';
@@ -17,12 +17,9 @@ interface LogQuery {
   deleted?: boolean;
 }
 
-/** Pumps: pump information and operations, the execution log, the webhook. Starts the scheduler with the server. */
+/** Pumps: pump information and operations, the execution log, the webhook. (The serving host starts the pumps.) */
 export async function pumpRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
   const tags = ['pumps'];
-  // The serving hub runs its pumps; one-off commands that open the same Hub do not.
-  app.addHook('onReady', async () => hub.startPumps());
-  app.addHook('onClose', async () => hub.stopPumps());
 
   app.get<{ Params: { pipe_id: string } }>('/pipes/:pipe_id/pump', {
     schema: { tags, summary: 'Pump information', params: pipeParams, response: replies({ 200: anyObject }) },

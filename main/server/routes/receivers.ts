@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
 import type { PreparedEntities } from '../../../hub-core/entity.js';
 import { anyObject, bool, str, replies } from '../schemas.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../app.js';
+import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply, stringValuesOnly } from '../schemas.js';
 import { badRequest, conflict } from '../../../hub-core/errors.js';
 import { isJsonObject } from '../../../hub-core/json.js';

@@ -12,6 +12,16 @@ export interface RecentWorkspaceInfo {
 
 export type DesktopMenuCommand = { kind: 'navigate'; view: DesktopView };
 
+export type UpdateStatus =
+  | { state: 'unsupported'; reason: 'development' | 'package-manager'; message: string }
+  | { state: 'idle' }
+  | { state: 'checking'; askedByUser: boolean }
+  | { state: 'up-to-date' }
+  | { state: 'failed'; message: string }
+  | { state: 'available'; version: string; releaseNotes: string; releaseDate?: string; problem?: string }
+  | { state: 'downloading'; version: string; releaseNotes: string; percent: number }
+  | { state: 'ready'; version: string; releaseNotes: string };
+
 export interface DesktopApi {
   readonly hubUrl: string;
   readonly token: string;
@@ -22,6 +32,11 @@ export interface DesktopApi {
   openRecentWorkspace(path: string): Promise<{ opened: string } | null>;
   recentWorkspaces(): Promise<RecentWorkspaceInfo[]>;
   onMenuCommand(listener: (command: DesktopMenuCommand) => void): () => void;
+  updateStatus(): Promise<UpdateStatus>;
+  onUpdateStatus(listener: (status: UpdateStatus) => void): () => void;
+  downloadUpdate(): Promise<UpdateStatus>;
+  restartToUpdate(): Promise<null>;
+  setAutomaticUpdateChecks(enabled: boolean): Promise<{ enabled: boolean }>;
 }
 
 declare global {

@@ -1,0 +1,364 @@
+// Runs every pipe of a hub until nothing changes: the engine behind `datahub test`/`datahub run` (project-runner.ts)
+// and the hosted service's internal scheduler, `POST /pipes/run-all-pipes`, which its command-line client uses for
+// `sesam run` and `sesam test`. Optionally first resets the pumps and deletes the sink datasets, then pumps every pipe,
+// upstream pipes first, round after round until `extraZeroRuns` rounds in a row change nothing (or a limit is hit),
+// keeping a log the client prints as it goes. One run at a time per hub (RunAllService).
+
+import { randomUUID } from 'node:crypto';
+import type { PipeRegistry } from './pipes.js';
+import type { DatasetStore } from './dataset-store.js';
+import type { EnvStore } from './kv-stores.js';
+import type { PumpService } from './pump-operations.js';
+import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
+import { isPumpable } from './pump-runner.js';
+import { conflict } from './errors.js';
+import { isJsonObject, type JsonValue } from './json.js';
+
+export interface RunAllOptions {
+  /** Rounds in a row that change nothing before the run counts as finished (at least 1). */
+  extraZeroRuns: number;
+  /** At most this many rounds. */
+  maxRuns: number;
+  /** Give up (failed) after this many seconds; null: no limit. */
+  maxRunTime: number | null;
+  /** Reset every pump and delete every sink dataset first. */
+  resetPipesAndDeleteSinkDatasets: boolean;
+  /** With the reset: also delete the datasets of input pipes (embedded sources, HTTP receivers). */
+  deleteInputDatasets: boolean;
+  /** A failing input pipe fails the run too (otherwise only other pipes do). */
+  checkInputPipes: boolean;
+  /** Per-pipe statistics in `additional_info`. */
+  outputRunStatistics: boolean;
+}
+
+/** The hosted service's defaults, as its client relies on them. */
+export const RUN_ALL_DEFAULTS: RunAllOptions = {
+  extraZeroRuns: 2,
+  maxRuns: 100,
+  maxRunTime: 15 * 60,
+  resetPipesAndDeleteSinkDatasets: true,
+  deleteInputDatasets: true,
+  checkInputPipes: false,
+  outputRunStatistics: false,
+};
+
+export interface PipeRunSummary {
+  pipe: string;
+  /** Runs of the pipe over all rounds (0: the hub cannot pump it). */
+  runs: number;
+  processed: number;
+  changes: number;
+  status: 'ok' | 'failed' | 'skipped';
+  /** The reason of the last failure, or why the pipe was skipped. */
+  error: string | null;
+}
+
+export interface RunAllLogLine {
+  timestamp: string;
+  loglevel: 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
+  logdata: string;
+}
+
+export type RunAllStatus = 'running' | 'success' | 'failed';
+
+/** Pipe ids ordered so that a pipe reading (or hopping into) a dataset comes after the pipes writing it. */
+export function pipeRunOrder(pipes: ReadonlyMap<string, EffectivePipe>): string[] {
+  const writers = new Map<string, string[]>();
+  for (const [id, p] of pipes) {
+    const ds = p.sink.type === 'dataset' && typeof p.sink['dataset'] === 'string' ? p.sink['dataset'] : undefined;
+    if (ds !== undefined) writers.set(ds, [...(writers.get(ds) ?? []), id]);
+  }
+  const order: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string): void => {
+    if (state.has(id)) return; // done, or a cycle: the repeated rounds settle cycles
+    state.set(id, 'visiting');
+    const p = pipes.get(id)!;
+    for (const ds of [...pipeDependencies(p), ...transformDatasets(p['transform'])].sort()) {
+      for (const w of writers.get(ds) ?? []) if (w !== id) visit(w);
+    }
+    state.set(id, 'done');
+    order.push(id);
+  };
+  for (const id of [...pipes.keys()].sort()) visit(id);
+  return order;
+}
+
+/** Datasets a transform or source reaches into: `datasets` of hops specs and multi-dataset sources ("name alias"). */
+function transformDatasets(value: JsonValue | undefined): string[] {
+  const out: string[] = [];
+  const walk = (v: JsonValue | undefined): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (isJsonObject(v)) {
+      const ds = v['datasets'];
+      if (Array.isArray(ds)) for (const d of ds) if (typeof d === 'string') out.push(d.trim().split(/\s+/)[0]!);
+      // A source that names one dataset (for example a conditional source's dataset alternative).
+      if (typeof v['dataset'] === 'string' && v['type'] === 'dataset') out.push(v['dataset']);
+      Object.values(v).forEach(walk);
+    }
+  };
+  walk(value);
+  return out;
+}
+
+/** An input pipe gets its entities from outside the hub: embedded test data or an HTTP receiver (a conditional source's chosen alternative counts). */
+function isInputPipe(pipe: EffectivePipe, env: (name: string) => string | undefined): boolean {
+  let source: JsonValue = pipe.source;
+  if (isJsonObject(source) && source['type'] === 'conditional' && isJsonObject(source['alternatives'])) {
+    const condition = typeof source['condition'] === 'string' ? source['condition'].replace(/\$ENV\(([^)]*)\)/g, (_m, n: string) => env(n) ?? '') : '';
+    source = source['alternatives'][condition] ?? null;
+  }
+  return isJsonObject(source) && (source['type'] === 'embedded' || source['type'] === 'http_endpoint');
+}
+
+/** What a run of all pipes uses of the hub (the Hub itself provides it; hub.ts imports this module). */
+export interface RunAllHub {
+  readonly pipes: PipeRegistry;
+  readonly datasets: DatasetStore;
+  readonly env: EnvStore;
+  readonly pumps: PumpService;
+}
+
+type Hub = RunAllHub;
+
+/** Wait for a pipe's runs to end. */
+async function settled(hub: Hub, id: string): Promise<void> {
+  while (hub.pumps.isRunning(id)) await new Promise((r) => setTimeout(r, 2));
+}
+
+/** One run of all pipes: its log, its state while it goes and its result. */
+export class RunAll {
+  readonly token = randomUUID();
+  readonly startedAt = new Date().toISOString();
+  endedAt: string | null = null;
+  status: RunAllStatus = 'running';
+  additionalInfo: string | null = null;
+  rounds = 0;
+  /** The last `extraZeroRuns` rounds changed nothing. */
+  converged = false;
+  pipes: PipeRunSummary[] = [];
+  readonly log: RunAllLogLine[] = [];
+  readonly done: Promise<void>;
+  private stopRequested: string | null = null;
+  private current: string | null = null;
+  private lastMs = 0;
+
+  constructor(
+    private readonly hub: Hub,
+    readonly options: RunAllOptions,
+  ) {
+    this.done = this.execute().catch((e: unknown) => {
+      this.fail(`the run of all pipes crashed: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  }
+
+  /** Ask the run to end (it ends "failed" with the reason); the pipe running now stops after its current batch. */
+  stop(reason: string): void {
+    if (this.status !== 'running' || this.stopRequested !== null) return;
+    this.stopRequested = reason;
+    this.write('WARNING', `Stopping: ${reason}`);
+    if (this.current !== null) void this.hub.pumps.runner.stop(this.current);
+  }
+
+  /** Log lines after `since` (a timestamp of an earlier line), oldest first. */
+  linesSince(since: string | undefined): RunAllLogLine[] {
+    return since === undefined ? [...this.log] : this.log.filter((l) => l.timestamp > since);
+  }
+
+  private write(loglevel: RunAllLogLine['loglevel'], logdata: string): void {
+    // Strictly increasing timestamps, so that `since` (the last timestamp a client saw) never skips a line.
+    const ms = Math.max(Date.now(), this.lastMs + 1);
+    this.lastMs = ms;
+    this.log.push({ timestamp: new Date(ms).toISOString(), loglevel, logdata });
+  }
+
+  private fail(info: string): void {
+    this.write('ERROR', info);
+    this.additionalInfo = info;
+    this.status = 'failed';
+    this.endedAt = new Date().toISOString();
+  }
+
+  private async execute(): Promise<void> {
+    await new Promise((r) => setImmediate(r)); // the caller gets the handle (and its token) first
+    const { hub, options } = this;
+    const env = (name: string): string | undefined => hub.env.get(name);
+    const effective = new Map<string, EffectivePipe>();
+    for (const id of hub.pipes.ids()) effective.set(id, effectivePipeConfig(hub.pipes.require(id)));
+    const order = pipeRunOrder(effective);
+    const inputs = new Set(order.filter((id) => isInputPipe(effective.get(id)!, env)));
+    this.write('INFO', `Running ${order.length} pipe(s): ${order.join(', ') || '(none)'}`);
+
+    if (options.resetPipesAndDeleteSinkDatasets) {
+      let reset = 0;
+      const deleted: string[] = [];
+      for (const id of order) {
+        if (inputs.has(id) && !options.deleteInputDatasets) continue;
+        await hub.pumps.runner.stop(id);
+        resetPump(hub, id);
+        reset++;
+        const sink = effective.get(id)!.sink;
+        const name = sink.type === 'dataset' && typeof sink['dataset'] === 'string' ? sink['dataset'] : undefined;
+        if (name !== undefined && hub.datasets.get(name) !== undefined) {
+          hub.datasets.delete(name);
+          deleted.push(name);
+        }
+      }
+      this.write('INFO', `Reset ${reset} pipe(s) and deleted ${deleted.length} sink dataset(s)${deleted.length > 0 ? `: ${deleted.join(', ')}` : ''}`);
+    }
+
+    const summaries = new Map<string, PipeRunSummary>();
+    for (const id of order) {
+      const p = effective.get(id)!;
+      const pumpable = isPumpable(p);
+      const receiver = p.source.type === 'http_endpoint';
+      summaries.set(id, {
+        pipe: id,
+        runs: 0,
+        processed: 0,
+        changes: 0,
+        status: pumpable ? 'ok' : 'skipped',
+        error: pumpable ? null : receiver ? 'it receives its entities over HTTP (JSON Push)' : `this hub does not pump a ${p.source.type} source into a ${p.sink.type} sink`,
+      });
+      if (!pumpable && !receiver) this.write('WARNING', `Pipe '${id}' is skipped: ${summaries.get(id)!.error!}`);
+    }
+    this.pipes = order.map((id) => summaries.get(id)!);
+
+    const deadline = options.maxRunTime === null ? undefined : Date.now() + options.maxRunTime * 1000;
+    const timer = deadline === undefined ? undefined : setTimeout(() => this.stop(`max_run_time of ${options.maxRunTime} seconds reached`), deadline - Date.now());
+    timer?.unref();
+    try {
+      // A pipe with a dataset source reads only what is new, so it runs every round. A pipe whose source is read
+      // another way runs again only when a dataset its source or transform reaches into has changed since its last
+      // run: otherwise its output cannot differ, and values like ["now"] would keep the rounds going for ever.
+      const hopMarks = new Map<string, string>();
+      const marks = (names: readonly string[]): string => JSON.stringify(names.map((n) => hub.datasets.get(n)?.row().max_updated ?? -1));
+      const allMarks = (): string => marks(hub.datasets.names().filter((n) => !n.startsWith('system:')).sort());
+      const zeroNeeded = Math.max(1, options.extraZeroRuns);
+      let zeroRounds = 0;
+      while (this.rounds < options.maxRuns && this.stopRequested === null) {
+        this.rounds++;
+        const before = allMarks();
+        for (const id of order) {
+          if (this.stopRequested !== null) break;
+          const s = summaries.get(id)!;
+          if (s.status === 'skipped') continue;
+          const p = effective.get(id)!;
+          // A source read whole (embedded, merge, union, conditional, ...) reruns when what it reads or joins changed.
+          const hops = [...transformDatasets(p['transform']), ...transformDatasets(p.source)];
+          if (p.source.type !== 'dataset' && hopMarks.get(id) === marks(hops)) continue;
+          await settled(hub, id);
+          this.current = id;
+          hub.pumps.runner.start(id, 'incremental', 'manual');
+          await settled(hub, id);
+          this.current = null;
+          hopMarks.set(id, marks(hops));
+          const last = hub.pumps.state.get(id).lastRun;
+          s.runs++;
+          if (!last) continue;
+          s.processed += last.processed;
+          s.changes += last.changes;
+          if (last.status === 'failed') {
+            s.status = 'failed';
+            s.error = last.reason_why_stopped ?? 'the run failed';
+            this.write('ERROR', `Pipe '${id}' failed: ${s.error}`);
+          } else {
+            s.status = 'ok';
+            s.error = null;
+            if (last.changes > 0) this.write('INFO', `Pipe '${id}': ${last.processed} processed, ${last.changes} changed`);
+          }
+        }
+        if (this.stopRequested !== null) break;
+        const changed = allMarks() !== before;
+        zeroRounds = changed ? 0 : zeroRounds + 1;
+        this.write('INFO', `Round ${this.rounds} done: ${changed ? 'datasets changed' : `no changes (${zeroRounds} of ${zeroNeeded} such rounds)`}`);
+        if (zeroRounds >= zeroNeeded) {
+          this.converged = true;
+          break;
+        }
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+
+    const failed = this.pipes.filter((p) => p.status === 'failed' && (options.checkInputPipes || !inputs.has(p.pipe)));
+    for (const p of this.pipes) {
+      if (p.status === 'failed' && !failed.includes(p)) this.write('WARNING', `Input pipe '${p.pipe}' failed (not counted: check_input_pipes is off): ${p.error ?? ''}`);
+    }
+    const stats = options.outputRunStatistics
+      ? `\n${this.pipes.map((p) => `  ${p.pipe}: ${p.status === 'skipped' ? `skipped (${p.error ?? ''})` : `${p.runs} run(s), ${p.processed} processed, ${p.changes} changed${p.status === 'failed' ? `, failed: ${p.error ?? ''}` : ''}`}`).join('\n')}`
+      : '';
+    if (this.stopRequested !== null) return this.fail(`The run of all pipes was stopped after ${this.rounds} round(s): ${this.stopRequested}${stats}`);
+    if (failed.length > 0) {
+      return this.fail(`${failed.length} pipe(s) failed: ${failed.map((p) => `'${p.pipe}': ${p.error ?? 'the run failed'}`).join('; ')}${stats}`);
+    }
+    if (!this.converged) return this.fail(`The pipes were still changing after max_runs (${options.maxRuns}) rounds${stats}`);
+    this.additionalInfo = `Ran ${this.pipes.filter((p) => p.status !== 'skipped').length} pipe(s) in ${this.rounds} round(s) until ${zeroText(options.extraZeroRuns)} changed nothing${stats}`;
+    this.write('INFO', this.additionalInfo);
+    this.status = 'success';
+    this.endedAt = new Date().toISOString();
+  }
+}
+
+function zeroText(n: number): string {
+  return n <= 1 ? 'a round' : `${n} rounds in a row`;
+}
+
+/** Back to the start: position, rescans, dependency tracking and retries go; the disable switch and webhook token stay. */
+function resetPump(hub: Hub, id: string): void {
+  const state = hub.pumps.state;
+  const keep = state.get(id);
+  state.transaction(() => {
+    state.delete(id);
+    state.update(id, (s) => {
+      s.disabled = keep.disabled;
+      s.webhookToken = keep.webhookToken;
+      s.runs = keep.runs;
+      s.lastRun = keep.lastRun;
+    });
+  });
+  hub.pumps.runtimes.forget(id);
+}
+
+/** The runs of all pipes of one hub: at most one at a time; finished ones are kept (by token) until the hub stops. */
+export class RunAllService {
+  private current: RunAll | undefined;
+  private readonly byToken = new Map<string, RunAll>();
+
+  constructor(private readonly hub: Hub) {}
+
+  /** Start a run; a second one while one runs is refused (409) with the running one's token. */
+  start(options: RunAllOptions): RunAll {
+    if (this.current && this.current.status === 'running') {
+      throw conflict(
+        'a run of all pipes is already running',
+        `it started at ${this.current.startedAt} (token ${this.current.token}); wait for it (GET /pipes/get-pipe-runner-status?token=${this.current.token}) or stop it (POST /pipes/stop-run-all-pipes)`,
+      );
+    }
+    const run = new RunAll(this.hub, options);
+    this.current = run;
+    this.byToken.set(run.token, run);
+    if (this.byToken.size > 50) this.byToken.delete(this.byToken.keys().next().value!);
+    return run;
+  }
+
+  /** The run with this token; without a token the running (or else the last) one. */
+  get(token?: string): RunAll | undefined {
+    return token === undefined ? this.current : this.byToken.get(token);
+  }
+
+  running(): RunAll | undefined {
+    return this.current?.status === 'running' ? this.current : undefined;
+  }
+
+  /** Stop the running run and wait up to `timeoutMs` for it to end; undefined when none runs. */
+  async stop(timeoutMs: number): Promise<{ run: RunAll; ended: boolean } | undefined> {
+    const run = this.running();
+    if (!run) return undefined;
+    run.stop('stopped by request (POST /pipes/stop-run-all-pipes)');
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([run.done.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)))]);
+    if (timer) clearTimeout(timer);
+    return { run, ended };
+  }
+}

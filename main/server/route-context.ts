@@ -1,0 +1,10 @@
+import type { Hub } from '../../hub-core/hub.js';
+import type { TokenService } from './auth.js';
+import type { EntityParserPool } from './entity-parser-pool.js';
+
+/** What every group of API routes is given: the hub, the token service and the entity parser pool. */
+export interface RouteContext {
+  hub: Hub;
+  tokens: TokenService;
+  entityParser: EntityParserPool;
+}
