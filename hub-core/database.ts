@@ -1,16 +1,24 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Db = Database.Database;
 
-/** Open the hub's SQLite file in WAL mode. With synchronous=NORMAL a committed transaction survives a killed
- * process (it is in the WAL file already); only a power cut can lose the last few, in exchange for speed. */
+/**
+ * Open the hub's SQLite file in WAL mode with synchronous=FULL: the write-ahead log is synced to disk at every commit,
+ * so an acknowledged write survives a power cut too. (With NORMAL a power cut could roll back acknowledged commits and
+ * their offsets would then be handed out again under the same dataset generation; see README, Durability.)
+ */
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    // Owner only: SQLite gives its -wal and -shm files the mode of the database file.
+    closeSync(openSync(file, 'a', 0o600));
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');

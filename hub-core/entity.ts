@@ -72,6 +72,8 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
   else obj[key] = value;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export function prepareEntity(value: unknown, index = 0): PreparedEntity {
   if (!isJsonObject(value)) {
     throw new EntityError(`entity #${index} is not a JSON object`, index);
@@ -84,6 +86,9 @@ export function prepareEntity(value: unknown, index = 0): PreparedEntity {
     );
   }
   if (id.length === 0) throw new EntityError(`entity #${index} has an empty _id`, index);
+  if (LONE_SURROGATE.test(id)) {
+    throw new EntityError(`entity #${index}: its _id holds an unpaired UTF-16 surrogate (\\ud800-\\udfff), which cannot be stored as text`, index);
+  }
   const del = value['_deleted'];
   if (del !== undefined && del !== null && typeof del !== 'boolean') {
     throw new EntityError(`entity #${index} (${id}): _deleted must be a boolean`, index);

@@ -1,3 +1,4 @@
+import { SecretCipher } from './secret-cipher.js';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type Db } from './database.js';
@@ -54,7 +55,7 @@ export class Hub {
     this.datasets = new DatasetStore(this.db);
     this.config = new ConfigStore(this.db);
     this.env = new EnvStore(this.db);
-    this.secrets = new SecretStore(this.db);
+    this.secrets = new SecretStore(this.db, SecretCipher.open(dataDir));
     this.users = new UserStore(this.db);
     this.kv = new KvStore(this.db);
     this.pipes = new PipeRegistry(this.config, this.datasets);

@@ -34,3 +34,67 @@ export function canonicalJson(value: unknown): string {
   }
   return out + '}';
 }
+
+/** How deep JSON may nest in a request body or an entity (deeper values would exhaust the stack in recursive code). */
+export const MAX_JSON_DEPTH = 512;
+
+const LARGEST_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * What JSON.parse would silently change in this JSON text, as words, or undefined: nesting deeper than `maxDepth`,
+ * integers beyond ±2^53 (rounded), and numbers out of a double's range (1e400 would become null, 1e-400 zero).
+ * One scan that skips strings; it does not parse.
+ */
+export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string, escapes included.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return `the JSON is nested more than ${maxDepth} levels deep`;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      let plain = true;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d >= 0x30 && d <= 0x39) continue;
+        if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) plain = false;
+        else break;
+      }
+      // Short plain integers always fit; everything else is checked.
+      if (!plain || j - i > 15) {
+        const token = text.slice(i, j);
+        const problem = numberProblem(token, plain);
+        if (problem) return problem;
+      }
+      i = j - 1;
+    }
+  }
+  return undefined;
+}
+
+function numberProblem(token: string, plain: boolean): string | undefined {
+  const value = Number(token);
+  if (Number.isNaN(value)) return undefined; // malformed: JSON.parse reports it
+  if (!Number.isFinite(value)) return `the number ${token} is beyond the range a JSON number can hold here; send it as a string`;
+  if (value === 0 && /[1-9]/.test(token.split(/[eE]/)[0]!)) return `the number ${token} is too small to hold (it would be stored as 0); send it as a string`;
+  if (plain) {
+    try {
+      const big = BigInt(token);
+      if (big > LARGEST_SAFE || big < -LARGEST_SAFE) {
+        return `the integer ${token} is beyond ±9007199254740991 and would lose precision; send it as a string or a decimal ("~f${token}")`;
+      }
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,3 +1,4 @@
+import { SecretCipher } from './secret-cipher.js';
 import type { Db } from './database.js';
 import { badRequest, notFound } from './errors.js';
 import { checkVariableNames } from './variable-names.js';
@@ -45,7 +46,21 @@ export class EnvStore {
 
 /** Secrets: write-only from the outside; only names are ever listed. Scope '' is the node, else a system id. */
 export class SecretStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly cipher: SecretCipher,
+  ) {
+    // Values stored before they were encrypted are encrypted now.
+    const plain = (db.prepare('SELECT scope, name, value FROM secrets').all() as { scope: string; name: string; value: string }[]).filter(
+      (r) => !SecretCipher.isEncrypted(r.value),
+    );
+    if (plain.length > 0) {
+      const put = db.prepare('UPDATE secrets SET value = ? WHERE scope = ? AND name = ?');
+      db.transaction(() => {
+        for (const r of plain) put.run(cipher.encrypt(r.value), r.scope, r.name);
+      })();
+    }
+  }
 
   private readonly listeners = new Set<() => void>();
 
@@ -64,7 +79,8 @@ export class SecretStore {
 
   /** For the engine's `$SECRET(...)` substitution only; never for a response. */
   value(name: string, scope = ''): string | undefined {
-    return this.db.prepare('SELECT value FROM secrets WHERE scope = ? AND name = ?').pluck().get(scope, name) as string | undefined;
+    const stored = this.db.prepare('SELECT value FROM secrets WHERE scope = ? AND name = ?').pluck().get(scope, name) as string | undefined;
+    return stored === undefined ? undefined : this.cipher.decrypt(stored);
   }
 
   set(values: Record<string, string>, replace: boolean, scope = ''): void {
@@ -77,7 +93,7 @@ export class SecretStore {
       const put = this.db.prepare(
         'INSERT INTO secrets (scope, name, value) VALUES (?, ?, ?) ON CONFLICT(scope, name) DO UPDATE SET value = excluded.value',
       );
-      for (const [k, v] of Object.entries(values)) put.run(scope, k, v);
+      for (const [k, v] of Object.entries(values)) put.run(scope, k, this.cipher.encrypt(v));
     })();
     this.changed();
   }

@@ -117,7 +117,25 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   }
   const pump = config['pump'];
   if (pump !== undefined && !isJsonObject(pump)) err('$.pump', '"pump" must be an object');
+  const loop = selfFedDataset(config);
+  if (loop !== undefined) {
+    err(
+      '$.source.dataset',
+      `the pipe reads the dataset it writes (${JSON.stringify(loop)}): each run would read its own output again and a changing transform would never stop; write to another dataset`,
+    );
+  }
   return errors;
+}
+
+/** The dataset a pipe both reads and writes (its sink defaults to a dataset named like the pipe), if any. */
+function selfFedDataset(config: JsonObject): string | undefined {
+  const source = config['source'];
+  const sink = isJsonObject(config['sink']) ? config['sink'] : {};
+  if (!isJsonObject(source) || (sink['type'] ?? 'dataset') !== 'dataset') return undefined;
+  const target = typeof sink['dataset'] === 'string' ? sink['dataset'] : config['_id'];
+  if (typeof target !== 'string') return undefined;
+  const read: unknown[] = [source['dataset'], ...(Array.isArray(source['datasets']) ? source['datasets'] : [])];
+  return read.some((d) => typeof d === 'string' && d.split(' ')[0] === target) ? target : undefined;
 }
 
 export type { EffectivePipe };

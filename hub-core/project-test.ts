@@ -3,7 +3,7 @@
 // with "_" (except "_id") and blacklisted paths are removed, integral floats become ints, keys and entities are sorted.
 
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { badRequest } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { PIPE_STAGES, pipeStageEntities, type PipeStage } from './pipe-stages.js';
@@ -20,6 +20,15 @@ export interface TestSpec {
   endpoint: string;
   ignoreDeletes: boolean;
   fieldsToSortBy: string[];
+}
+
+/** A spec's `file`, which must stay inside expected/ (cloned projects are untrusted: --update writes there). */
+function insideExpected(name: string, file: string): string {
+  const parts = file.split(/[\\/]/);
+  if (isAbsolute(file) || /^[a-zA-Z]:/.test(file) || parts.includes('..') || file.includes('\0')) {
+    throw badRequest(`${name}.test.json: "file" must name a file inside expected/, not ${JSON.stringify(file)}`);
+  }
+  return file;
 }
 
 /** Read and check one test spec; a malformed spec is a HubError (400). */
@@ -48,7 +57,7 @@ export function parseTestSpec(name: string, value: unknown): TestSpec {
   return {
     name,
     pipe: str('pipe', name),
-    file: str('file', `${name}.json`),
+    file: insideExpected(name, str('file', `${name}.json`)),
     ignore: bool('ignore', false),
     blacklist: strings('blacklist', []),
     stage: stage as PipeStage,

@@ -1,7 +1,7 @@
 // The pumps of a hub as the API sees them: pump information, the pump operations, the webhook. Holds the runner,
 // the scheduler and the persisted pump state together.
 
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
 import type { Db } from './database.js';
@@ -9,7 +9,7 @@ import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
-import { PumpRunner, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
+import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
 import { sourceType } from './sources/index.js';
 import { sinkType } from './sinks/index.js';
@@ -103,9 +103,61 @@ export class PumpService {
     if (this.scheduler.isStarted) return;
     for (const id of this.state.pipes()) {
       const s = this.state.get(id);
-      if (s.running || s.rescanRunning) this.state.update(id, (x) => ((x.running = false), (x.rescanRunning = false)));
+      if (s.running || s.rescanRunning) this.recordInterrupted(id, s.rescanRunning && !s.running ? 'rescan' : 'incremental');
     }
     this.scheduler.start();
+  }
+
+  /**
+   * A run that was going when the hub stopped without ending it (killed, crashed, power cut): it is recorded as failed
+   * in the execution log and as the last run, naming the run's pump-started event when it had written one.
+   */
+  private recordInterrupted(id: string, runType: string): void {
+    const now = new Date().toISOString();
+    const previous = this.state.get(id).lastRun;
+    let started: JsonObject | undefined;
+    try {
+      const event = this.datasets.get(executionLogName(id))?.get('pump-started');
+      if (event && event['pump_instance'] !== previous?.run_id) started = event;
+    } catch {
+      // No readable log: the event below says what is known.
+    }
+    const runId = typeof started?.['pump_instance'] === 'string' ? started['pump_instance'] : randomUUID();
+    const startTime = typeof started?.['start_time'] === 'string' ? started['start_time'] : null;
+    const reason = 'interrupted: the hub stopped while this run was in progress (it was killed or crashed); what its committed batches wrote is kept and the next run continues from there';
+    try {
+      this.runner.logEvent(id, 'pump-failed', {
+        pump_instance: runId,
+        run_type: typeof started?.['run_type'] === 'string' ? started['run_type'] : runType,
+        trigger: typeof started?.['trigger'] === 'string' ? started['trigger'] : 'unknown',
+        start_time: startTime,
+        end_time: null,
+        status: 'failed',
+        interrupted: true,
+        reason_why_stopped: reason,
+        traceback: '',
+      });
+    } catch {
+      // A pipe whose log cannot be written still gets its last run below.
+    }
+    this.state.update(id, (x) => {
+      x.running = false;
+      x.rescanRunning = false;
+      x.runs += 1;
+      x.lastRun = {
+        run_id: runId,
+        run_type: runType,
+        trigger: typeof started?.['trigger'] === 'string' ? started['trigger'] : 'unknown',
+        status: 'failed',
+        start_time: startTime ?? now,
+        end_time: now,
+        processed: 0,
+        changes: 0,
+        errors: 1,
+        duration: 0, // unknown: the run's end was never seen
+        reason_why_stopped: reason,
+      };
+    });
   }
 
   /** Stop scheduling and every run, waiting for runs to end their current batch. */
@@ -270,6 +322,9 @@ export class PumpService {
         const value = raw === undefined || raw === null ? '' : String(raw);
         if (value !== '' && (parseOffset(value) === undefined || !/^-?\d+$/.test(value.trim()))) {
           throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, 'a dataset source is read from an integer offset (an "_updated" value); an empty value starts from the beginning');
+        }
+        if (value !== '' && !Number.isSafeInteger(Number(value))) {
+          throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, `an offset is at most ${Number.MAX_SAFE_INTEGER}`);
         }
         this.state.update(id, (s) => (s.lastSeen = value === '' ? null : String(Number(value))));
         this.runner.logEvent(id, 'pump-offset-set', { last_seen: value === '' ? null : String(Number(value)) });

@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Db } from './database.js';
 import { badRequest, notFound } from './errors.js';
 
@@ -15,11 +15,16 @@ export function hashPassword(password: string): string {
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
+function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+/** Checks a password on libuv's thread pool: the hub keeps answering while scrypt works. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return timingSafeEqual(expected, actual);
 }
 
@@ -53,11 +58,11 @@ export class UserStore {
   }
 
   /** The user when the password matches, else undefined (same work either way). */
-  authenticate(email: string, password: string): User | undefined {
+  async authenticate(email: string, password: string): Promise<User | undefined> {
     const row = this.db.prepare('SELECT email, password_hash, principals FROM users WHERE email = ?').get(email) as
       | { email: string; password_hash: string; principals: string }
       | undefined;
-    const ok = verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+    const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
     return row && ok ? { email: row.email, principals: JSON.parse(row.principals) as string[] } : undefined;
   }
 }

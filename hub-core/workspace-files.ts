@@ -30,8 +30,9 @@ export function configFiles(nodeDir: string): string[] {
 }
 
 /** Every configuration entity of a node folder (a file holds one or a list), and the problems of those that are not. */
-export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[]; problems: WorkspaceProblem[] } {
+export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[]; problems: WorkspaceProblem[]; unreadable: string[] } {
   const problems: WorkspaceProblem[] = [];
+  const unreadable: string[] = [];
   const entities: WorkspaceEntity[] = [];
   const add = (file: string, value: unknown, i: number | undefined): void => {
     const where = i === undefined ? file : `${file}[${i}]`;
@@ -49,10 +50,11 @@ export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[];
       parsed = JSON.parse(readFileSync(join(nodeDir, file), 'utf8'));
     } catch (err) {
       problems.push({ file, msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
+      unreadable.push(file);
       continue;
     }
     if (Array.isArray(parsed)) parsed.forEach((v, i) => add(file, v, i));
     else add(file, parsed, undefined);
   }
-  return { entities, problems };
+  return { entities, problems, unreadable };
 }

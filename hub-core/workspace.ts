@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
-import { configKind, type ConfigChange, type ConfigKind } from './config-store.js';
+import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
 import { configFilePath, configFileText } from './workspace-layout.js';
 import { readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
@@ -69,9 +69,13 @@ export class Workspace {
     clearTimeout(this.reloadTimer);
   }
 
+  /** Told after every reload caused by a file change (the serving host prints its problems). */
+  onReload: ((load: WorkspaceLoad) => void) | undefined;
+
   private reload(): void {
     try {
-      this.load();
+      const load = this.load();
+      this.onReload?.(load);
     } catch {
       // A half-written file is read again on its next change event.
     }
@@ -83,6 +87,17 @@ export class Workspace {
     const problems = read.problems;
     const entities = read.entities.map((r) => r.entity);
     const files = new Map(read.entities.map((r) => [`${configKind(r.entity)}:${r.entity._id}`, r.file]));
+    // A file being saved (or briefly broken) keeps what was last loaded from it: its pipes and their pump state stay.
+    for (const file of read.unreadable) {
+      const kept = this.lastGood(file);
+      if (kept.length === 0) continue;
+      const problem = problems.find((p) => p.file === file);
+      if (problem) problem.msg += ` (keeping ${kept.map((e) => e._id).join(', ')} as last loaded)`;
+      for (const e of kept) {
+        entities.push(e);
+        files.set(`${configKind(e)}:${e._id}`, file);
+      }
+    }
     const env = this.readTestEnv(problems);
     this.loading = true;
     try {
@@ -109,6 +124,18 @@ export class Workspace {
       problems,
     };
     return this.lastLoad;
+  }
+
+  /** The entities last loaded from (or written to) a file, as the hub holds them. */
+  private lastGood(file: string): ConfigEntity[] {
+    const out: ConfigEntity[] = [];
+    for (const [key, f] of this.files) {
+      if (f !== file) continue;
+      const sep = key.indexOf(':');
+      const e = this.hub.config.get(key.slice(0, sep) as ConfigKind, key.slice(sep + 1));
+      if (e) out.push(e);
+    }
+    return out;
   }
 
   private readTestEnv(problems: WorkspaceProblem[]): Record<string, string> | undefined {
@@ -139,6 +166,11 @@ export class Workspace {
       }
       this.files.delete(key);
       return;
+    }
+    const name = basename(file);
+    if (Buffer.byteLength(name) > 255) {
+      // Thrown inside the config transaction: nothing is stored either.
+      throw new HubError(400, `the id of ${change.kind} ${JSON.stringify(change.id.slice(0, 40) + '…')} is too long for a workspace file`, `its file name ${name.slice(0, 40)}… has ${Buffer.byteLength(name)} bytes; file systems allow 255`);
     }
     const text = configFileText(change.entity);
     if (existsSync(path) && readFileSync(path, 'utf8') === text) return;

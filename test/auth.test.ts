@@ -91,14 +91,16 @@ describe('auth', () => {
 
   test('a token of this hub with principals as a plain array (the older form) is still accepted, admin rights included', async () => {
     const key = new Uint8Array(Buffer.from(readFileSync(join(hub.dataDir, 'signing-key'), 'utf8').trim(), 'base64'));
-    const old = await new SignJWT({ principals: ['group:Admin'], kind: 'local' })
+    // Local tokens belong to one start of the hub (its `launch` claim); the principals' form is what is tested here.
+    const launch = decodeJwt(hub.token)['launch'];
+    const old = await new SignJWT({ principals: ['group:Admin'], kind: 'local', launch })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject('old-tool')
       .setIssuer('datahub-desktop')
       .setIssuedAt()
       .sign(key);
     await expectStatus(await hub.fetch('/status/stacktrace', { headers: bearer(old) }), 200, 'admin-only route with an array-form token');
-    const noRoles = await new SignJWT({ principals: { x: 'not a list' }, kind: 'local' })
+    const noRoles = await new SignJWT({ principals: { x: 'not a list' }, kind: 'local', launch })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject('odd-tool')
       .setIssuer('datahub-desktop')
@@ -190,8 +192,11 @@ describe('auth', () => {
         assert.equal(statSync(join(dataDir, 'access-token')).mode & 0o777, 0o600, 'access-token');
         assert.equal(statSync(join(dataDir, 'signing-key')).mode & 0o777, 0o600, 'signing-key');
         assert.equal(statSync(dataDir).mode & 0o777, 0o700, 'data dir');
-        // Same key: the first run's token still works.
-        assert.equal((await second.fetch('/pipes', { headers: bearer(first.token) })).status, 200);
+        // Each start writes a new admin token; the one of the earlier start is refused.
+        assert.notEqual(second.token, first.token, 'a new token at each start');
+        const old = await expect401(await second.fetch('/pipes', { headers: bearer(first.token) }), 'the token of the earlier start');
+        assert.match(old.detail ?? '', /earlier start/);
+        assert.equal((await second.fetch('/pipes')).status, 200, 'the new token works');
       } finally {
         await second.stop();
       }
@@ -334,6 +339,18 @@ describe('auth', () => {
     // Another hub does not accept this hub's session.
     await expect401(await fetch(`${other.api}/pipes`, { headers: { cookie } }), 'session on another hub');
     await expect401(await fetch(`${hub.api}/login-url`, { method: 'POST' }), 'login-url without a token');
+  });
+
+  test('logging out revokes the session on the hub: the same cookie is refused afterwards', async () => {
+    const { url } = await hub.json<{ url: string }>('/login-url', { method: 'POST' });
+    const cookie = (await fetch(url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
+    await expectStatus(await fetch(`${hub.api}/pipes`, { headers: { cookie } }), 200, 'the session works');
+    const out = await fetch(`${hub.url}/logout`, { method: 'POST', headers: { cookie } });
+    assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie') ?? '', /datahub_session=;/, 'the browser is told to drop the cookie');
+    // A copy of the cookie (another tab, a stolen one) no longer works either.
+    const after = await expect401(await fetch(`${hub.api}/pipes`, { headers: { cookie } }), 'the cookie after logout');
+    assert.match(after.detail ?? '', /signed out/);
   });
 
   test('a non-admin user cannot turn a login link into an admin session', async () => {

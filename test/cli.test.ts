@@ -96,11 +96,12 @@ describe('datahub serve', () => {
         assert.equal(existsSync(join(hub.dataDir, 'hub.lock')), false, 'the lock file is removed');
         assert.match(hub.output(), new RegExp(`Received ${signal}`));
 
-        // The data dir can be served again, and the old admin token still works (the signing key persists).
+        // The data dir can be served again, with a new admin token; the old one is refused.
         const again = await startHub({ dataDir: hub.dataDir });
         try {
           const pipes = await again.fetch('/pipes', { headers: { authorization: `Bearer ${hub.token}` } });
-          assert.equal(pipes.status, 200, 'a token from the previous run');
+          assert.equal(pipes.status, 401, 'a token from the previous run');
+          assert.equal((await again.fetch('/pipes')).status, 200, 'the new token');
         } finally {
           assert.equal(await again.stop(), 0);
         }

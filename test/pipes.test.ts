@@ -165,6 +165,22 @@ const INVALID: { name: string; config: Json; elements: string }[] = [
     elements: '$.source.dataset',
   },
   {
+    name: 'a pipe that feeds itself (source dataset = sink dataset)',
+    config: {
+      _id: 'bad-loop',
+      type: 'pipe',
+      source: { type: 'dataset', dataset: 'loop-ds' },
+      sink: { type: 'dataset', dataset: 'loop-ds' },
+      transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'n', ['plus', 1, ['if', ['is-null', '_S.n'], 0, '_S.n']]]] } },
+    },
+    elements: '$.source.dataset',
+  },
+  {
+    name: 'a pipe that reads the dataset named after it (its default sink)',
+    config: { _id: 'bad-loop-default', type: 'pipe', source: { type: 'dataset', dataset: 'bad-loop-default' } },
+    elements: '$.source.dataset',
+  },
+  {
     name: 'dtl transform without rules',
     config: { _id: 'bad-transform', type: 'pipe', source: { type: 'dataset', dataset: 'x' }, transform: { type: 'dtl' } },
     elements: '$.transform.rules',

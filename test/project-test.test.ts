@@ -4,7 +4,7 @@
 import { describe, test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
 import { diffEntities, expectedFileText, formatDiffs, normaliseEntities, parseTestSpec } from '../hub-core/project-test.js';
@@ -252,6 +252,23 @@ describe('datahub test and datahub run', () => {
       assert.match(t.stdout, /^2 passed, 0 failed, 1 ignored$/m);
       await runCli(['test', dir, '--update']);
       assert.equal(readFileSync(file, 'utf8'), text);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test('an expected file\'s "file" stays inside expected/: --update never writes outside the project', async () => {
+    const dir = copyProject('broken');
+    try {
+      const spec = join(dir, 'node', 'expected', 'items-out.test.json');
+      writeFileSync(spec, JSON.stringify({ file: '../../../outside/x.json' }));
+      const u = await runCli(['test', dir, '--update']);
+      assert.notEqual(u.code, 0, 'the run fails');
+      assert.match(u.stdout + u.stderr, /items-out\.test\.json.*"file" must name a file inside expected\//);
+      assert.ok(!existsSync(join(dir, '..', 'outside')), 'nothing was written outside the project');
+      assert.throws(() => parseTestSpec('x', { file: '/etc/passwd' }), /inside expected\//);
+      assert.throws(() => parseTestSpec('x', { file: 'a\\..\\..\\b.json' }), /inside expected\//);
+      assert.equal(parseTestSpec('x', { file: 'sub/x.json' }).file, 'sub/x.json');
     } finally {
       removeDir(dir);
     }

@@ -72,6 +72,23 @@ describe('serve --workspace', () => {
     await eventually('the removed pipe', async () => ((await hub.fetch('/pipes/invoices')).status === 404 ? true : undefined));
   });
 
+  test('a briefly invalid file keeps its last good pipe (and pump state) and says why', async () => {
+    const stays = (extra: Record<string, unknown> = {}): Record<string, unknown> => pipe('stays', { source: { type: 'dataset', dataset: 'stays-src' }, ...extra });
+    write(node, 'pipes/stays.conf.json', stays());
+    await eventually('the new pipe', async () => ((await hub.fetch('/pipes/stays')).status === 200 ? true : undefined));
+    await hub.json('/pipes/stays/pump', { method: 'POST', body: new URLSearchParams({ operation: 'disable' }) });
+    write(node, 'pipes/stays.conf.json', '{ "_id": "stays", "type": "pi');
+    await eventually('the parse error reported', async () => (/Workspace reload: pipes\/stays\.conf\.json: not valid JSON/.test(hub.output()) ? true : undefined));
+    assert.equal((await hub.fetch('/pipes/stays')).status, 200, 'the pipe is still there');
+    const state = await hub.json<{ 'is-disabled'?: boolean; disabled?: boolean }>('/pipes/stays/pump');
+    assert.ok(state['is-disabled'] === true || state.disabled === true, `its pump state is kept: ${JSON.stringify(state)}`);
+    write(node, 'pipes/stays.conf.json', stays({ sink: { type: 'dataset', dataset: 'stays-v2' } }));
+    await eventually('the fixed file', async () => {
+      const c = await hub.json<{ sink: { dataset: string } }>('/pipes/stays/config');
+      return c.sink.dataset === 'stays-v2' ? c : undefined;
+    });
+  });
+
   test('config edits through the API are written back to the same files, with stable formatting', async () => {
     const edited = pipe('customers', { metadata: { description: 'edited in the API' } });
     assert.equal((await hub.fetch('/pipes/customers/config', { method: 'PUT', json: edited })).status, 200);

@@ -27,12 +27,18 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'body-limit': { type: 'string' },
+      'request-timeout': { type: 'string' },
       log: { type: 'boolean' },
     },
     strict: true,
   });
   const bodyLimit = values['body-limit'] !== undefined ? Number(values['body-limit']) : undefined;
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) throw new UsageError('--body-limit must be an integer of at least 1024 bytes');
+  const timeoutText = values['request-timeout'];
+  const requestTimeout = timeoutText !== undefined ? Number(timeoutText) : undefined;
+  if (requestTimeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeoutText ?? '') && requestTimeout >= 1)) {
+    throw new UsageError('--request-timeout must be a number of seconds, at least 1');
+  }
   const options: ServeOptions = {
     dataDir: values.data ?? defaultDataDir(),
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
@@ -40,6 +46,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
     port: port(values.port, DEFAULT_PORT),
     logger: values.log === true,
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+    ...(requestTimeout !== undefined ? { requestTimeout: Math.round(requestTimeout * 1000) } : {}),
   };
   if (mode === 'start' && options.workspace === undefined) options.workspace = sampleWorkspace(options.dataDir);
   if (mode === 'start' && (await launchApp(options))) return;
@@ -68,6 +75,9 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
         `${load.problems.length ? `, ${load.problems.length} problem(s)` : ''}; watching for changes\n`,
     );
     for (const p of load.problems) process.stdout.write(`  ${p.file}: ${p.msg}\n`);
+    running.workspace.onReload = (reloaded) => {
+      for (const p of reloaded.problems) process.stdout.write(`Workspace reload: ${p.file}: ${p.msg}\n`);
+    };
   }
   process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
   process.stdout.write(`Open the UI with this one-time link: ${running.loginUrl()}\n`);

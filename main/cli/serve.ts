@@ -35,6 +35,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   bodyLimit?: number;
+  /** Milliseconds a client has to send a whole request. */
+  requestTimeout?: number;
   logger?: boolean;
 }
 
@@ -92,6 +94,7 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       desktop: { dataDir, connections: new ConnectionStore(dataDir, new OsKeychain()), workspaceDir: options.workspace !== undefined ? resolve(options.workspace) : undefined },
       logger: options.logger ?? false,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+      ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
     });
     await app.listen({ host: options.host, port: options.port });
     // The serving hub runs its pumps (schedules, run_at_startup); one-off commands that open the same Hub do not.

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -25,6 +25,8 @@ import { configSchemaRoutes } from './routes/config-schema.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
+import { jsonTextProblem } from '../../hub-core/json.js';
+import { decodeContentEncoding } from './content-encoding.js';
 import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import type { RouteContext } from './route-context.js';
@@ -42,6 +44,8 @@ export interface ServerOptions {
   host: string;
   /** Largest request body in bytes. */
   bodyLimit?: number;
+  /** Milliseconds a client has to send a whole request (a stalled upload is answered 408 and closed). */
+  requestTimeout?: number;
   logger?: boolean;
   /** Extra Host header values to accept (for example a name in /etc/hosts the user chose). */
   extraHosts?: string[];
@@ -51,18 +55,29 @@ export interface ServerOptions {
   desktop?: Omit<DesktopContext, 'hub'>;
 }
 
-export const DEFAULT_BODY_LIMIT = 256 * 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 
 /** Routes anyone may call without a token. */
 const PUBLIC = new Set(['GET /api/health', 'POST /api/jwt']);
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    requestTimeout,
+    // Node checks the timeouts of open requests at this interval (30 s by default).
+    http: { headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)) },
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
     forceCloseConnections: true,
+    // Paths the router cannot take answer in the hub's error shape.
+    frameworkErrors: (error, _req, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const body = { error: tooLong ? 'URI too long' : 'invalid URL', detail: tooLong ? 'a path part is longer than 2048 characters' : error.message };
+      void (reply as unknown as FastifyReply).code(tooLong ? 414 : 400).type('application/json; charset=utf-8').send(body);
+    },
   });
   app.decorateRequest('claims', null);
   const entityParser = new EntityParserPool();
@@ -80,6 +95,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return payload;
   });
   app.addSchema(errorSchema);
+  // JSON that parsing would silently change (or that would exhaust the stack later) is refused before it is parsed.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    const problem = jsonTextProblem(text);
+    if (problem) done(new HubError(400, 'malformed JSON', problem), undefined);
+    else defaultJson(req, text, done);
+  });
+  app.addHook('preParsing', async (request, _reply, payload) => decodeContentEncoding(request.headers['content-encoding'], payload));
   await app.register(formbody);
   await app.register(cookie);
   // Any other body type reaches the routes as a Buffer; routes that take one declare it.

@@ -26,8 +26,19 @@ export function readPrincipals(claim: unknown): string[] {
   return [];
 }
 
-/** Signs and checks the hub's JWTs with an HS256 key kept (mode 0600) in the data directory. */
+/**
+ * Signs and checks the hub's JWTs with an HS256 key kept (mode 0600) in the data directory.
+ *
+ * Lifetimes: the admin token in <data>/access-token and browser sessions ("local" tokens) carry the id of the hub's
+ * start that issued them and are refused after a restart; a session also ends at logout (revoked here) or after 12 h.
+ * Tokens of configured users (POST /api/jwt) last 12 h across restarts, until the user is deleted.
+ */
 export class TokenService {
+  /** This start of the hub: "local" tokens of other starts are refused. */
+  private readonly launch = randomBytes(12).toString('base64url');
+  /** Revoked token ids until their expiry (seconds), so a copied session cookie dies at logout. */
+  private readonly revoked = new Map<string, number>();
+
   private constructor(
     private readonly key: Uint8Array,
     /** The key of the `principals` object: this hub's node id plays the subscription id. */
@@ -49,7 +60,8 @@ export class TokenService {
   }
 
   async issue(claims: TokenClaims, expiresIn?: string): Promise<string> {
-    let jwt = new SignJWT({ principals: { [this.subscriptionId]: claims.principals }, kind: claims.kind ?? 'local' })
+    const kind = claims.kind ?? 'local';
+    let jwt = new SignJWT({ principals: { [this.subscriptionId]: claims.principals }, kind, ...(kind === 'local' ? { launch: this.launch } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer('datahub-desktop')
@@ -63,6 +75,10 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims | { refused: string }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: 'datahub-desktop', algorithms: ['HS256'] });
+      if (payload['kind'] !== 'user' && payload['launch'] !== this.launch) {
+        return { refused: 'the token was issued by an earlier start of the hub; each start writes a new one to <data>/access-token' };
+      }
+      if (payload.jti !== undefined && this.revoked.has(payload.jti)) return { refused: 'this session was signed out' };
       const principals = readPrincipals(payload['principals']);
       return { sub: payload.sub ?? '', principals, kind: payload['kind'] === 'user' ? 'user' : 'local' };
     } catch (e) {
@@ -71,7 +87,19 @@ export class TokenService {
     }
   }
 
-  /** Write a long-lived admin token for local tools to `<data>/access-token` (mode 0600). */
+  /** Refuse a token from now on (logout). Unknown or invalid tokens are ignored. */
+  async revoke(token: string): Promise<void> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { issuer: 'datahub-desktop', algorithms: ['HS256'] });
+      const now = Math.floor(Date.now() / 1000);
+      for (const [jti, exp] of this.revoked) if (exp < now) this.revoked.delete(jti);
+      if (payload.jti !== undefined) this.revoked.set(payload.jti, payload.exp ?? Number.MAX_SAFE_INTEGER);
+    } catch {
+      // nothing to revoke
+    }
+  }
+
+  /** Write this start's admin token for local tools to `<data>/access-token` (mode 0600); it is valid until the hub stops. */
   async writeAccessToken(dataDir: string): Promise<string> {
     const token = await this.issue({ sub: 'local-admin', principals: [ADMIN] });
     const file = join(dataDir, 'access-token');

@@ -1,6 +1,7 @@
 import sjson from 'secure-json-parse';
 import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/entity.js';
 import { HubError } from '../../hub-core/errors.js';
+import { jsonTextProblem } from '../../hub-core/json.js';
 
 export interface ParseFailure {
   status: number;
@@ -21,6 +22,8 @@ export function parseEntityBody(data: Uint8Array): ParseOutcome {
     return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: 'the body is not valid UTF-8' } };
   }
   if (text.trim() === '') return { ok: false, failure: { status: 400, error: 'empty JSON body', detail: 'send a JSON array of entities' } };
+  const problem = jsonTextProblem(text);
+  if (problem) return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: problem } };
   let value: unknown;
   try {
     value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

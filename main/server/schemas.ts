@@ -1,4 +1,5 @@
 /** Shared JSON schemas for route declarations (and the OpenAPI reference generated from them). */
+import { HubError } from '../../hub-core/errors.js';
 export const bool = { type: 'boolean' } as const;
 export const int = { type: 'integer' } as const;
 /** A boolean query parameter as Python's requests sends it ("True"/"False", the service's own client) or as others do. */
@@ -23,3 +24,17 @@ export function replies<T extends Record<number, unknown>>(ok: T): T & typeof er
 
 export const idParam = (name: string, description: string) =>
   ({ type: 'object', required: [name], properties: { [name]: { type: 'string', description } } }) as const;
+
+/**
+ * A route hook that refuses a JSON object body whose values are not all strings (secrets): the validator coerces
+ * types, which would store `5` as `"5"` without a word.
+ */
+export async function stringValuesOnly(request: { body: unknown }): Promise<void> {
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value !== 'string') {
+      throw new HubError(400, 'invalid request', `the value of ${JSON.stringify(name)} must be a string, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    }
+  }
+}

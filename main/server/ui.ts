@@ -77,7 +77,11 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
     },
   });
 
-  app.post('/logout', { schema: { hide: true } }, async (_req, reply) => reply.clearCookie(SESSION_COOKIE, { path: '/' }).code(204).send());
+  app.post('/logout', { schema: { hide: true } }, async (req, reply) => {
+    const session = sessionToken(req);
+    if (session !== undefined) await opts.tokens.revoke(session);
+    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).code(204).send();
+  });
 
   const built = existsSync(`${RENDERER_DIR}index.html`);
   if (built) {

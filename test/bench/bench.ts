@@ -2,8 +2,10 @@
  * Hub throughput benchmark (`npm run bench`; not part of `npm test`).
  *
  * In one run, on the same generated entities (BENCH_ENTITIES, default 200,000, ~150 bytes of JSON each), it measures:
- *   1. baseline   - raw better-sqlite3 in this process (WAL, synchronous=NORMAL, table (id TEXT PRIMARY KEY, hash, body)):
- *                   JSON.stringify + md5 + insert per entity, 10,000 per transaction;
+ *   1. baseline   - raw better-sqlite3 in this process (WAL, synchronous=FULL like the hub, table (id TEXT PRIMARY KEY,
+ *                   hash, body)): JSON.stringify + md5 + insert per entity, 10,000 per transaction; the same with
+ *                   synchronous=NORMAL (the hub's setting before it synced every commit), and both with 100 entities
+ *                   per transaction on the first 20,000: what the durability choice costs;
  *   2. ingest     - JSON Push into the real hub (`bin/datahub.js serve --port 0` as a child process) through
  *                   POST /api/receivers/bench/entities, batches of 10,000 pre-serialised before timing; measured with
  *                   2 requests in flight (into dataset "bench") and sequentially (into dataset "bench_seq"); the better
@@ -422,8 +424,16 @@ async function main(): Promise<number> {
     const baseMono = monoMicros();
     const base = rawInsertBaseline(entities, baseDir);
     const baseMonoEnd = monoMicros();
+    const baseNormal = rawInsertBaseline(entities, baseDir, { synchronous: 'NORMAL' });
+    const few = entities.slice(0, 20_000);
+    const smallFull = rawInsertBaseline(few, baseDir, { batch: 100 });
+    const smallNormal = rawInsertBaseline(few, baseDir, { batch: 100, synchronous: 'NORMAL' });
     rmSync(baseDir, { recursive: true, force: true });
     console.log(`baseline: ${base.seconds.toFixed(2)} s, ${fmtInt(base.rate)} entities/s, ${base.cpuSeconds.toFixed(2)} CPU s`);
+    console.log(
+      `durability: synchronous=FULL vs NORMAL, 10,000 per commit ${fmtInt(base.rate)} vs ${fmtInt(baseNormal.rate)} entities/s; ` +
+        `100 per commit ${fmtInt(smallFull.rate)} vs ${fmtInt(smallNormal.rate)} entities/s`,
+    );
 
     // DTL transform in this process, on the same entities (see dtl-bench.ts)
     const dtlMono = monoMicros();
@@ -545,6 +555,9 @@ async function main(): Promise<number> {
     const rows: string[][] = [
       ['case', 'entities', 'seconds', 'entities/s', 'vs baseline', 'target', 'result'],
       ['baseline: raw better-sqlite3', fmtInt(count), base.seconds.toFixed(2), fmtInt(base.rate), ratio(1), '-', '-'],
+      ['  same, synchronous=NORMAL (before)', fmtInt(count), baseNormal.seconds.toFixed(2), fmtInt(baseNormal.rate), ratio(baseNormal.rate / base.rate), '-', 'info'],
+      ['  100 per commit, FULL', fmtInt(few.length), smallFull.seconds.toFixed(2), fmtInt(smallFull.rate), ratio(smallFull.rate / base.rate), '-', 'info'],
+      ['  100 per commit, NORMAL (before)', fmtInt(few.length), smallNormal.seconds.toFixed(2), fmtInt(smallNormal.rate), ratio(smallNormal.rate / base.rate), '-', 'info'],
       ...ingests.map((r) => pushRow('ingest', r, r === bestIngest, `>= ${TARGETS.ingestRatio}x baseline`, pass.ingest)),
       ...reposts.map((r) => pushRow('re-post unchanged', r, r === bestRepost, `>= ${TARGETS.repostRatio}x baseline`, pass.repost)),
       ['full JSON pull (stream)', fmtInt(pulled.count), pullSeconds.toFixed(2), fmtInt(pullRate), ratio(pullRate / base.rate), `>= ${fmtInt(TARGETS.pullRate)}/s`, verdict(pass.pull)],
@@ -577,6 +590,7 @@ async function main(): Promise<number> {
       batchSize: BATCH,
       avgEntityJsonBytes: Math.round(avgBytes),
       baseline: { seconds: base.seconds, rate: base.rate, cpuSeconds: base.cpuSeconds, mono: [baseMono, baseMonoEnd] },
+      durability: { normal: baseNormal.rate, full: base.rate, smallBatchNormal: smallNormal.rate, smallBatchFull: smallFull.rate },
       ingest: {
         runs: ingests.map((r) => ({ ...r, mono: [r.monoStart, r.monoEnd] })),
         best: bestIngest.mode,

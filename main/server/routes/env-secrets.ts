@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { str, replies, emptyReply, anyObject } from '../schemas.js';
+import { str, replies, emptyReply, anyObject, stringValuesOnly } from '../schemas.js';
 import { badRequest, notFound } from '../../../hub-core/errors.js';
 import { isJsonObject } from '../../../hub-core/json.js';
 
@@ -77,6 +77,7 @@ export async function envSecretRoutes(app: FastifyInstance, { hub }: RouteContex
         body: secretsBody,
         response: replies({ 200: emptyReply }),
       },
+      preValidation: stringValuesOnly,
       handler: async (req, reply) => {
         hub.secrets.set(req.body, method === 'put');
         return reply.code(200).send();

@@ -7,6 +7,7 @@ import { badRequest, HubError } from '../../../hub-core/errors.js';
 import { NODE_VERSION } from '../../../hub-core/hub.js';
 import { isJsonObject, type JsonObject } from '../../../hub-core/json.js';
 import { DEVELOPER } from '../auth.js';
+import { LoginLimiter } from '../login-limiter.js';
 
 const DEFAULT_NAMESPACES: Record<string, string> = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
@@ -18,6 +19,7 @@ const DEFAULT_NAMESPACES: Record<string, string> = {
 };
 
 export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteContext): Promise<void> {
+  const logins = new LoginLimiter();
   app.get<{ Querystring: { aggregated?: boolean } }>('/', {
     schema: { tags: ['node'], summary: 'Service information', querystring: { type: 'object', properties: { aggregated: bool } }, response: replies({ 200: anyObject }) },
     // The hosted service's command-line client refuses most commands unless status.developer_mode is true, and waits
@@ -160,10 +162,11 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
       summary: 'Get a token for a configured user (form fields email, password)',
       security: [],
       body: { type: 'object', required: ['email', 'password'], properties: { email: str, password: str } },
-      response: { 200: { type: 'string' }, 400: { $ref: 'Error#' }, 401: { $ref: 'Error#' } },
+      response: { 200: { type: 'string' }, 400: { $ref: 'Error#' }, 401: { $ref: 'Error#' }, 429: { $ref: 'Error#' } },
     },
     handler: async (req, reply) => {
-      const user = hub.users.authenticate(req.body.email ?? '', req.body.password ?? '');
+      const email = req.body.email ?? '';
+      const user = await logins.attempt(email, () => hub.users.authenticate(email, req.body.password ?? ''));
       if (!user) throw new HubError(401, 'invalid email or password', null as unknown as undefined);
       const token = await tokens.issue({ sub: user.email, principals: user.principals, kind: 'user' }, '12h');
       return reply.type('text/plain; charset=utf-8').send(token);

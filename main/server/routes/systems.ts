@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
+import { anyObject, bool, str, replies, emptyReply, stringValuesOnly } from '../schemas.js';
 import { badRequest, conflict } from '../../../hub-core/errors.js';
 import { isJsonObject } from '../../../hub-core/json.js';
 
@@ -93,6 +93,7 @@ export async function systemRoutes(app: FastifyInstance, { hub }: RouteContext):
         body: secretsBody,
         response: replies({ 200: emptyReply }),
       },
+      preValidation: stringValuesOnly,
       handler: async (req, reply) => {
         hub.systems.require(req.params.system_id);
         hub.secrets.set(req.body, method === 'put', req.params.system_id);
