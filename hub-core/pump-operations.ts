@@ -74,6 +74,7 @@ export class PumpService {
   ) {
     this.state = new PumpStateStore(db);
     const state = this.state;
+    datasets.setCompactionFloor((name) => state.trackingFloor(name));
     this.runtimes = new PipeRuntimes(
       {
         ...settings,

@@ -105,6 +105,7 @@ export class PumpStateStore {
       ),
       tracking: db.prepare('SELECT dataset, seen_until FROM pump_tracking WHERE pipe = ? ORDER BY dataset'),
       clearTracking: db.prepare('DELETE FROM pump_tracking WHERE pipe = ?'),
+      trackingFloor: db.prepare('SELECT min(seen_until) FROM pump_tracking WHERE dataset = ?').pluck(),
     };
   }
 
@@ -164,6 +165,15 @@ export class PumpStateStore {
   trackingOffsets(pipe: string): { dataset: string; offset: number }[] {
     const rows = this.stmts.tracking.all(pipe) as { dataset: string; seen_until: number }[];
     return rows.map((r) => ({ dataset: r.dataset, offset: r.seen_until }));
+  }
+
+  /**
+   * The lowest offset up to which any pipe (disabled ones included: their rows stay) has seen the changes of a
+   * dataset it tracks; compaction must not go past it. Infinity when no pipe tracks the dataset.
+   */
+  trackingFloor(dataset: string): number {
+    const n = this.stmts.trackingFloor.get(dataset) as number | null;
+    return n ?? Number.POSITIVE_INFINITY;
   }
 
   setTrackingOffset(pipe: string, dataset: string, offset: number): void {
