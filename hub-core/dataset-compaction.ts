@@ -71,8 +71,8 @@ export interface CompactionInfo {
 export interface ChainStatements {
   /** The `prev` of the version at an offset, or undefined when that version is not stored. */
   prevOf(seq: number): number | null | undefined;
-  /** Remove one version (its log row and index rows; gone-from-subset rows move to `keptAbove`). */
-  remove(seq: number, keptAbove: number): void;
+  /** Remove one (replaced) version. */
+  remove(seq: number): void;
 }
 
 /**
@@ -84,16 +84,13 @@ export function compactChain(s: ChainStatements, newest: number, prev: number | 
   const kept = Math.max(1, keep);
   let removed = 0;
   let successor = newest;
-  let keptAbove = newest;
   let at = prev;
   for (let i = 1; at !== null; i++) {
     const before = s.prevOf(at);
     if (before === undefined) break;
     if (i >= kept && successor <= floor) {
-      s.remove(at, keptAbove);
+      s.remove(at);
       removed++;
-    } else {
-      keptAbove = at;
     }
     successor = at;
     at = before;

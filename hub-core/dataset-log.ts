@@ -307,17 +307,16 @@ export class Dataset {
     return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
   }
 
-  /** How compactChain reads and removes this dataset's versions. */
+  /**
+   * How compactChain reads and removes this dataset's versions. Only versions that were replaced are removed, and a
+   * replaced version holds no index rows (moveIndexRows carries them, "gone" rows included, to the new version).
+   */
   private readonly chain = {
     prevOf: (seq: number): number | null | undefined => {
       const row = this.stmts.prevOf.get(seq) as [number | null] | undefined;
       return row === undefined ? undefined : row[0];
     },
-    remove: (seq: number, keptAbove: number): void => {
-      // A "gone" row tells incremental subset readers that the entity left the subset: it moves to the next kept
-      // version unless that version is in the subset again.
-      this.stmts.idxMoveGone.run(keptAbove, seq);
-      this.stmts.idxDeleteSeq.run(seq);
+    remove: (seq: number): void => {
       this.stmts.deleteLog.run(seq);
     },
   };
@@ -643,7 +642,6 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq, gone) VALUES (?, ?, ?, ?)`),
     idxAtSeq: raw(`SELECT idx, key FROM ${t.idx} WHERE seq = ?`),
     idxDeleteSeq: db.prepare(`DELETE FROM ${t.idx} WHERE seq = ?`),
-    idxMoveGone: db.prepare(`UPDATE OR IGNORE ${t.idx} SET seq = ? WHERE seq = ? AND gone = 1`),
     prevOf: raw(`SELECT prev FROM ${t.log} WHERE seq = ?`),
     deleteLog: db.prepare(`DELETE FROM ${t.log} WHERE seq = ?`),
     versions: db.prepare(`SELECT versions, removed, compacted_ts FROM dataset_versions WHERE dataset = ${num}`),

@@ -172,3 +172,23 @@ test('a bad compaction property is refused with a clear error; keep_versions bel
   const pipe = await hub.json<{ config_errors?: Json[]; runtime?: Json }>('/pipes/warned');
   assert.match(JSON.stringify(pipe), /best effort/);
 });
+
+test('an entity that left a subset reads as deleted in that subset, however many of its versions were compacted away', async () => {
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'kinds', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'kinds', indexes: ['_S.kind'] }, compaction: { keep_versions: 1 } }],
+  });
+  const post = (e: Json): Promise<unknown> => hub.json('/receivers/kinds/entities', { method: 'POST', json: [e] });
+  const subsetX = `subset=${encodeURIComponent(JSON.stringify(['eq', '_S.kind', 'x']))}`;
+  await post({ _id: 's1', kind: 'x', v: 1 });
+  await post({ _id: 's2', kind: 'x', v: 1 });
+  const behind = (await info('kinds'))['max-updated']!;
+  // s1 leaves subset x and changes twice more; with keep 1 only its last version is stored.
+  await post({ _id: 's1', kind: 'y', v: 2 });
+  await post({ _id: 's1', kind: 'z', v: 3 });
+  assert.equal((await info('kinds'))['stored-versions'], 2);
+  const seen = await entities('kinds', `?${subsetX}&since=${behind}`);
+  assert.deepEqual(seen.map((e) => [e['_id'], e['_deleted']]), [['s1', true]]);
+  const all = await entities('kinds', `?${subsetX}`);
+  assert.deepEqual(all.map((e) => [e['_id'], e['_deleted']]), [['s2', false], ['s1', true]]);
+});
