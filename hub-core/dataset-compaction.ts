@@ -42,6 +42,11 @@ export function compactionProblems(value: unknown): { errors: [string, string][]
   if (keep !== undefined) {
     if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) {
       errors.push(['$.compaction.keep_versions', '"keep_versions" must be an integer greater than or equal to 0']);
+    } else if (keep === 0 && value['time_threshold_hours'] === undefined) {
+      warnings.push([
+        '$.compaction.keep_versions',
+        'keep_versions 0 needs a time_threshold_hours; without one this hub keeps the latest version of every entity (as with 1), and dependency tracking on this dataset is best effort',
+      ]);
     } else if (keep < 2) {
       warnings.push([
         '$.compaction.keep_versions',
