@@ -157,6 +157,17 @@ test('a pipe doing dependency tracking on a dataset holds compaction off until i
   // Seen up to v7: writing v8 keeps v7 and v8.
   await pushEntities(hub, 'cust', [{ _id: 'c1', name: 'v8' }]);
   assert.equal((await info('cust'))['stored-versions'], 2);
+  // v9 and v10 unseen: v7..v10 stay. Then the hops are taken out of the pipe (as the documentation advises for a pipe
+  // disabled for long): it no longer holds compaction off, and writing v11 keeps v10 and v11.
+  for (const v of ['v9', 'v10']) await pushEntities(hub, 'cust', [{ _id: 'c1', name: v }]);
+  assert.equal((await info('cust'))['stored-versions'], 4);
+  const res = await hub.fetch('/pipes/ord-cust/config', {
+    method: 'PUT',
+    json: { _id: 'ord-cust', type: 'pipe', source: { type: 'dataset', dataset: 'ord' }, pump: { mode: 'scheduled', schedule_interval: 1000000 } },
+  });
+  assert.equal(res.status, 200, await res.text());
+  await pushEntities(hub, 'cust', [{ _id: 'c1', name: 'v11' }]);
+  assert.equal((await info('cust'))['stored-versions'], 2);
 });
 
 test('a bad compaction property is refused with a clear error; keep_versions below 2 warns', async () => {
