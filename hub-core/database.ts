@@ -49,6 +49,12 @@ CREATE TABLE IF NOT EXISTS dataset_indexes (
   created_ts INTEGER NOT NULL,
   PRIMARY KEY (dataset, idx)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS dataset_versions (
+  dataset INTEGER PRIMARY KEY REFERENCES datasets(num) ON DELETE CASCADE,
+  versions INTEGER NOT NULL,
+  removed INTEGER NOT NULL DEFAULT 0,
+  compacted_ts INTEGER
+);
 CREATE TABLE IF NOT EXISTS config (
   kind TEXT NOT NULL,
   id TEXT NOT NULL,

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
+import { compactChain, DEFAULT_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
 
 export interface DatasetRow {
   num: number;
@@ -28,7 +29,12 @@ export interface CircuitBreakerSettings {
 
 export interface DatasetSettings {
   circuitBreaker?: CircuitBreakerSettings;
+  /** From the `compaction` property of the pipe that writes the dataset; the defaults when absent. */
+  compaction?: CompactionSettings;
 }
+
+/** The lowest offset up to which the pipes doing dependency tracking on a dataset have seen its changes. */
+export type CompactionFloor = () => number;
 
 /** Counts changes across the batches of one run (a pump run or a JSON Push sequence). */
 export interface WriteRun {
@@ -81,6 +87,9 @@ export interface DatasetInfo {
   count: number;
   'deleted-count': number;
   completeness: number | null;
+  /** Versions stored in the log (all entities, all versions). */
+  'stored-versions': number;
+  compaction: CompactionInfo;
   'circuit-breaker': { enabled: boolean; tripped: boolean; 'pending-count': number; info: string | null };
   indexes: IndexInfo[];
 }
@@ -113,11 +122,17 @@ export class Dataset {
   constructor(
     private readonly db: Db,
     row: DatasetRow,
+    private readonly compactionFloor: CompactionFloor = () => Number.POSITIVE_INFINITY,
   ) {
     this.num = row.num;
     this.name = row.name;
     this.tables = { log: `d${row.num}_log`, latest: `d${row.num}_latest`, idx: `d${row.num}_idx`, pending: `d${row.num}_pending` };
     this.stmts = prepareStatements(db, this.tables, row.num);
+    // Datasets written before versions were counted are counted once.
+    if (this.stmts.versions.get() === undefined) {
+      const n = db.prepare(`SELECT count(*) FROM ${this.tables.log}`).pluck().get() as number;
+      db.prepare('INSERT OR IGNORE INTO dataset_versions (dataset, versions) VALUES (?, ?)').run(row.num, n);
+    }
   }
 
   static createTables(db: Db, num: number): void {
@@ -161,6 +176,8 @@ export class Dataset {
     const row = this.row();
     const settings = JSON.parse(row.settings) as DatasetSettings;
     const pending = (this.stmts.pendingCount.get() as { n: number }).n;
+    const versions = this.stmts.versions.get() as { versions: number; removed: number; compacted_ts: number | null } | undefined;
+    const compaction = settings.compaction ?? DEFAULT_COMPACTION;
     return {
       _id: row.name,
       generation: row.generation,
@@ -170,6 +187,14 @@ export class Dataset {
       count: row.live_count,
       'deleted-count': row.deleted_count,
       completeness: row.completeness,
+      'stored-versions': versions?.versions ?? 0,
+      compaction: {
+        'keep-versions': compaction.keepVersions,
+        sink: compaction.sink,
+        automatic: compaction.automatic,
+        'last-run': versions?.compacted_ts ? new Date(Math.floor(versions.compacted_ts / 1000)).toISOString() : null,
+        'removed-versions': versions?.removed ?? 0,
+      },
       'circuit-breaker': {
         enabled: settings.circuitBreaker !== undefined,
         tripped: row.cb_tripped === 1,
@@ -248,6 +273,9 @@ export class Dataset {
     let written = 0;
     const ts = Date.now() * 1000;
     const indexes = this.indexes();
+    const compaction = settings.compaction ?? DEFAULT_COMPACTION;
+    let floor: number | undefined;
+    let removed = 0;
     for (const p of prepared) {
       if (seen) seen(p.id);
       // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
@@ -267,10 +295,31 @@ export class Dataset {
       s.upsertLatest.run(p.id, seq, p.hash, deleted);
       if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id);
       written++;
+      if (cur && compaction.sink) {
+        floor ??= this.compactionFloor();
+        removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor);
+      }
     }
-    if (written > 0) s.updateCounts.run(max, live, dead);
+    if (written > 0) {
+      s.updateCounts.run(max, live, dead);
+      s.countVersions.run(written - removed, removed, removed > 0 ? ts : null);
+    }
     return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
   }
+
+  /**
+   * How compactChain reads and removes this dataset's versions. Only versions that were replaced are removed, and a
+   * replaced version holds no index rows (moveIndexRows carries them, "gone" rows included, to the new version).
+   */
+  private readonly chain = {
+    prevOf: (seq: number): number | null | undefined => {
+      const row = this.stmts.prevOf.get(seq) as [number | null] | undefined;
+      return row === undefined ? undefined : row[0];
+    },
+    remove: (seq: number): void => {
+      this.stmts.deleteLog.run(seq);
+    },
+  };
 
   private addIndexRows(indexes: { idx: number; path: string[] }[], seq: number, body: string, id: string): void {
     const entity = JSON.parse(body) as Record<string, unknown>;
@@ -593,6 +642,12 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq, gone) VALUES (?, ?, ?, ?)`),
     idxAtSeq: raw(`SELECT idx, key FROM ${t.idx} WHERE seq = ?`),
     idxDeleteSeq: db.prepare(`DELETE FROM ${t.idx} WHERE seq = ?`),
+    prevOf: raw(`SELECT prev FROM ${t.log} WHERE seq = ?`),
+    deleteLog: db.prepare(`DELETE FROM ${t.log} WHERE seq = ?`),
+    versions: db.prepare(`SELECT versions, removed, compacted_ts FROM dataset_versions WHERE dataset = ${num}`),
+    countVersions: db.prepare(
+      `UPDATE dataset_versions SET versions = versions + ?, removed = removed + ?, compacted_ts = coalesce(?, compacted_ts) WHERE dataset = ${num}`,
+    ),
     indexList: db.prepare(`SELECT idx, expression, created_ts FROM dataset_indexes WHERE dataset = ${num} ORDER BY idx`),
     pendingCount: db.prepare(`SELECT count(*) AS n FROM ${t.pending}`),
     pendingAll: raw(`SELECT pos, eid, deleted, hash, body, force FROM ${t.pending} ORDER BY pos LIMIT ?`),

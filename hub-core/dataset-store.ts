@@ -6,6 +6,8 @@ import { badRequest, notFound } from './errors.js';
 /** All datasets of a hub, by name. Dataset objects are cached: they hold prepared statements. */
 export class DatasetStore {
   private readonly cache = new Map<string, Dataset>();
+  /** The offset a dataset's compaction must not go past (set by the pumps: dependency tracking holds it off). */
+  private compactionFloor: (name: string) => number = () => Number.POSITIVE_INFINITY;
 
   constructor(private readonly db: Db) {}
 
@@ -22,9 +24,13 @@ export class DatasetStore {
     if (cached) return cached;
     const row = this.db.prepare('SELECT * FROM datasets WHERE name = ?').get(name) as DatasetRow | undefined;
     if (!row) return undefined;
-    const ds = new Dataset(this.db, row);
+    const ds = new Dataset(this.db, row, () => this.compactionFloor(name));
     this.cache.set(name, ds);
     return ds;
+  }
+
+  setCompactionFloor(floor: (name: string) => number): void {
+    this.compactionFloor = floor;
   }
 
   require(name: string): Dataset {

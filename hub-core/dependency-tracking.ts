@@ -70,7 +70,12 @@ export class TrackingLookup implements DtlLookup {
  * Whether a transform configuration has hops at all, and whether they track a dataset: not for datasets that every
  * hops spec naming them marks with `"track-dependencies": false`.
  */
-export function trackedDatasets(transform: JsonValue | undefined): { hops: boolean; tracked: (dataset: string) => boolean } {
+export function trackedDatasets(transform: JsonValue | undefined): {
+  hops: boolean;
+  tracked: (dataset: string) => boolean;
+  /** Whether some hops spec names the dataset. */
+  named: (dataset: string) => boolean;
+} {
   const on = new Set<string>();
   const off = new Set<string>();
   let hops = false;
@@ -90,7 +95,7 @@ export function trackedDatasets(transform: JsonValue | undefined): { hops: boole
     }
   };
   visit(transform);
-  return { hops, tracked: (dataset) => on.has(dataset) || !off.has(dataset) };
+  return { hops, tracked: (dataset) => on.has(dataset) || !off.has(dataset), named: (dataset) => on.has(dataset) || off.has(dataset) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ConfigEntity } from './config-store.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { parseIndexExpression } from './dataset-index.js';
+import { compactionProblems } from './dataset-compaction.js';
 import { compileTransform } from './dtl/index.js';
 import { HubError } from './errors.js';
 
@@ -49,6 +50,9 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   const errors: ConfigError[] = [];
   const err = (elements: string, msg: string): void => void errors.push({ elements, level: 'error', msg });
   const warn = (elements: string, msg: string): void => void errors.push({ elements, level: 'warning', msg });
+  const compaction = compactionProblems(config['compaction']);
+  for (const [at, msg] of compaction.errors) err(at, msg);
+  for (const [at, msg] of compaction.warnings) warn(at, msg);
   const id = config['_id'];
   if (typeof id !== 'string' || !PIPE_ID.test(id)) {
     err('$._id', 'the pipe needs an "_id": a string of 1 to 512 characters without control characters, slashes, "?" or "#"');

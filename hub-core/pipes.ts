@@ -6,6 +6,7 @@ import { PUBLISHER_SINKS, effectivePipeConfig, pipeDependencies, type EffectiveP
 import { hasErrors, type ConfigError } from './config-error.js';
 import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
+import { compactionSettings } from './dataset-compaction.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { pipeConfigErrors } from './pump-config.js';
 import type { LastRun } from './pump-state.js';
@@ -173,8 +174,9 @@ export class PipeRegistry {
             ...(typeof factor === 'number' ? { thresholdFactor: factor } : {}),
           }
         : undefined;
-    if (JSON.stringify(settings.circuitBreaker) !== JSON.stringify(wanted)) {
-      const next = { ...settings };
+    const compaction = compactionSettings(pipe['compaction']);
+    if (JSON.stringify(settings.circuitBreaker) !== JSON.stringify(wanted) || JSON.stringify(settings.compaction) !== JSON.stringify(compaction)) {
+      const next = { ...settings, compaction };
       if (wanted) next.circuitBreaker = wanted;
       else delete next.circuitBreaker;
       ds.setSettings(next);

@@ -9,6 +9,7 @@ import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
+import { trackedDatasets } from './dependency-tracking.js';
 import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
 import { sourceType } from './sources/index.js';
@@ -74,6 +75,14 @@ export class PumpService {
   ) {
     this.state = new PumpStateStore(db);
     const state = this.state;
+    datasets.setCompactionFloor((name) =>
+      state.trackingFloor(name, (pipe) => {
+        const config = pipes.get(pipe);
+        if (config === undefined) return false;
+        const t = trackedDatasets(config['transform']);
+        return t.hops && t.named(name) && t.tracked(name);
+      }),
+    );
     this.runtimes = new PipeRuntimes(
       {
         ...settings,

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
+import { DEFAULT_COMPACTION } from './dataset-compaction.js';
 import type { Dataset, WriteRun } from './dataset-log.js';
 import { CircuitBreakerTripped } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
@@ -327,7 +328,12 @@ export class PumpRunner {
 
   /** Append an event to the pipe's execution log; returns its offset. */
   private log(id: string, entity: JsonObject): number {
-    return this.datasets.open(executionLogName(id)).write([entity]).maxUpdated;
+    const ds = this.datasets.open(executionLogName(id));
+    // The service trims execution logs by age (compaction.time_threshold_hours_pump), never by versions: every run's
+    // events stay readable.
+    const settings = ds.settings();
+    if (settings.compaction === undefined) ds.setSettings({ ...settings, compaction: { ...DEFAULT_COMPACTION, sink: false, automatic: false } });
+    return ds.write([entity]).maxUpdated;
   }
 
   /** Write a pump event outside a run (e.g. `pump-discard-retries`). */

@@ -105,6 +105,7 @@ export class PumpStateStore {
       ),
       tracking: db.prepare('SELECT dataset, seen_until FROM pump_tracking WHERE pipe = ? ORDER BY dataset'),
       clearTracking: db.prepare('DELETE FROM pump_tracking WHERE pipe = ?'),
+      trackingFloor: db.prepare('SELECT pipe, seen_until FROM pump_tracking WHERE dataset = ?').raw(),
     };
   }
 
@@ -164,6 +165,17 @@ export class PumpStateStore {
   trackingOffsets(pipe: string): { dataset: string; offset: number }[] {
     const rows = this.stmts.tracking.all(pipe) as { dataset: string; seen_until: number }[];
     return rows.map((r) => ({ dataset: r.dataset, offset: r.seen_until }));
+  }
+
+  /**
+   * The lowest offset up to which any pipe (disabled ones included: their rows stay) has seen the changes of a
+   * dataset it tracks; compaction must not go past it. Infinity when no pipe tracks the dataset. `tracks` tells
+   * whether a pipe's configuration still tracks the dataset (a pipe whose hops no longer name it holds nothing off).
+   */
+  trackingFloor(dataset: string, tracks: (pipe: string) => boolean): number {
+    let floor = Number.POSITIVE_INFINITY;
+    for (const [pipe, seen] of this.stmts.trackingFloor.all(dataset) as [string, number][]) if (seen < floor && tracks(pipe)) floor = seen;
+    return floor;
   }
 
   setTrackingOffset(pipe: string, dataset: string, offset: number): void {

@@ -22,6 +22,9 @@
  *                   RSS growth during it), then again after 1,000 new entities (incremental); info, no target yet.
  *   6. dtl       - in this process, a realistic DTL rule set compiled once and run over the same entities, against a
  *                   hand-written TS function doing the same work (test/bench/dtl-bench.ts); target >= 0.3x.
+ *   7b. changing - a dataset written N entities and then six rounds that change every entity, with the default
+ *                   compaction (keep 2) and with compaction.sink off (test/bench/changing-bench.ts): stored versions and
+ *                   data folder size after each round, and each round's write rate on vs off.
  *   8. ui        - the dataset explorer in Chromium on its own hub with UI_BENCH_ENTITIES entities (default 1,000,000,
  *                   whatever BENCH_ENTITIES says; test/bench/ui-bench.ts): time from navigation to the first rows
  *                   (target < 1 s) and the longest main-thread task while scrolling far into it and after the
@@ -44,6 +47,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
+import { changingBenchRows, runChangingBench } from './changing-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
 
@@ -447,6 +451,11 @@ async function main(): Promise<number> {
     console.log(`pipe chain: ${chainBenchRows(chain).map((r) => `${r[0]} ${r[3]}/s (${r[4]})`).join('; ')}`);
     problems.push(...dtl.problems);
 
+    // 7b. A dataset that keeps changing: six rounds, compaction on vs off (test/bench/changing-bench.ts).
+    const changing = runChangingBench(count);
+    problems.push(...changing.problems);
+    for (const r of changingBenchRows(changing)) console.log(`${r[0]}: ${r[3]} entities/s (${r[4]}), ${r[5]}`);
+
     // 2.-5. The hub
     const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
     dirs.push(dataDir);
@@ -570,6 +579,7 @@ async function main(): Promise<number> {
       ['DTL transform (compiled rules) **', fmtInt(dtl.entities), dtl.dtl.seconds.toFixed(2), fmtInt(dtl.dtl.rate), `${ratio(dtl.ratio)} hand`, `>= ${dtl.target}x hand-written`, verdict(dtl.pass)],
       ['  vs fixed-shape hand-written', fmtInt(dtl.entities), dtl.handWrittenFixedShape.seconds.toFixed(2), fmtInt(dtl.handWrittenFixedShape.rate), `${ratio(dtl.handWrittenFixedShape.ratio)} hand`, '-', 'info'],
       ...chainBenchRows(chain),
+      ...changingBenchRows(changing),
       ...uiBenchRows(ui),
     ];
     console.log('');
@@ -634,6 +644,7 @@ async function main(): Promise<number> {
       profile,
       dtl: { ...dtl, mono: [dtlMono, dtlMonoEnd] },
       chain,
+      changing,
       ui,
       problems,
     };
