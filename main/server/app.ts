@@ -25,7 +25,7 @@ import { configSchemaRoutes } from './routes/config-schema.js';
 import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
-import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
+import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
@@ -87,6 +87,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     done(null, body),
   );
 
+  const sessionCookie = sessionCookieName(options.tokens);
   app.addHook('onRequest', async (request, reply) => {
     // Decide by the route that matched, never by the raw URL: the router decodes the path, so
     // "/%61pi/pipes" reaches the /api/pipes handler although its raw URL does not start with /api.
@@ -98,7 +99,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const header = request.headers.authorization;
     const bearer = header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
     // The browser UI authenticates with an HttpOnly, SameSite=Strict session cookie instead.
-    const token = bearer ?? (header === undefined ? sessionToken(request) : undefined);
+    const token = bearer ?? (header === undefined ? sessionToken(request, sessionCookie) : undefined);
     if (!token) {
       return reply
         .code(401)
