@@ -145,3 +145,29 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   assert.equal(await page.getByRole('tab', { name: 'Execution log' }).getAttribute('aria-selected'), 'true', 'a reload keeps the tab');
   assert.deepEqual(pageErrors, [], 'the page raised no errors');
 });
+
+test('the New pipe dialog refuses, as you type, ids the hub would refuse, and says why', async () => {
+  await page.goto(`${hub.url}/#/pipes`);
+  await page.getByTestId('new-pipe').click();
+  const input = page.getByTestId('new-pipe-id');
+  const problem = page.getByTestId('new-pipe-id-problem');
+  const create = page.getByTestId('new-pipe-create');
+  await input.fill('people/loud');
+  await problem.filter({ hasText: /cannot hold “\/”.*address/ }).waitFor();
+  assert.equal(await create.isDisabled(), true, 'Create is off while the id is refused');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  // The hub refuses the same id: the dialog only says so earlier.
+  const refused = await hub.fetch('/pipes', { method: 'POST', json: [{ _id: 'people/loud', type: 'pipe', source: { type: 'embedded', entities: [] } }] });
+  assert.equal(refused.status, 400);
+  await input.fill('a?b');
+  await problem.filter({ hasText: /“\?”/ }).waitFor();
+  await input.fill('people-loud');
+  await problem.filter({ hasText: /“people-loud” already exists/ }).waitFor();
+  assert.equal(await create.isDisabled(), true);
+  await input.fill('people-quiet');
+  await problem.waitFor({ state: 'hidden' });
+  assert.equal(await create.isDisabled(), false);
+  await page.getByTestId('new-pipe-dialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('new-pipe-dialog').waitFor({ state: 'detached' });
+  assert.equal((await hub.fetch('/pipes/people-quiet')).status, 404, 'nothing was created');
+});
