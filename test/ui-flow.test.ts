@@ -171,3 +171,26 @@ test('the New pipe dialog refuses, as you type, ids the hub would refuse, and sa
   await page.getByTestId('new-pipe-dialog').waitFor({ state: 'detached' });
   assert.equal((await hub.fetch('/pipes/people-quiet')).status, 404, 'nothing was created');
 });
+
+test('deleting a pipe from its page says its dataset is kept, and keeps it', async () => {
+  const before = await hub.json<{ count: number }>('/datasets/people-loud');
+  assert.ok(before.count > 0, 'the first test filled the sink');
+  await page.goto(`${hub.url}/#/pipes/people-loud/overview`);
+  await page.getByTestId('pipe-title').filter({ hasText: 'people-loud' }).waitFor();
+  await page.getByTestId('run-state').waitFor();
+  // Cancel keeps everything.
+  await page.getByTestId('pipe-delete').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.filter({ hasText: 'Delete the pipe people-loud?' }).waitFor();
+  assert.match((await dialog.textContent()) ?? '', new RegExp(`Its dataset people-loud \\(${before.count.toLocaleString('en-US')} entities\\) is kept`));
+  await page.getByTestId('confirm-cancel').click();
+  assert.equal((await hub.fetch('/pipes/people-loud')).status, 200);
+
+  await page.getByTestId('pipe-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await page.waitForURL(/#\/pipes$/);
+  await page.getByTestId('toast').filter({ hasText: 'Pipe people-loud deleted. Its dataset people-loud is kept.' }).waitFor();
+  assert.equal((await hub.fetch('/pipes/people-loud')).status, 404, 'the pipe is gone');
+  assert.equal((await hub.json<{ count: number }>('/datasets/people-loud')).count, before.count, 'its dataset is kept, whole');
+  await row('people-loud').waitFor({ state: 'detached' });
+});
