@@ -50,10 +50,12 @@ export function loadProject(dir: string): { hub: Hub; workspace: Workspace; load
 }
 
 /** Load the project and run its pipes until nothing changes (at most `maxRounds` rounds), with the run-all engine. */
-export async function runProject(dir: string, options: { maxRounds?: number } = {}): Promise<ProjectRun> {
+export async function runProject(dir: string, options: { maxRounds?: number; only?: readonly string[] } = {}): Promise<ProjectRun> {
   const loaded = loadProject(dir);
   const { hub } = loaded;
   try {
+    const unknown = (options.only ?? []).filter((id) => hub.pipes.get(id) === undefined);
+    if (unknown.length > 0) throw new HubError(400, `no pipe ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the project`, `its pipes: ${hub.pipes.ids().join(', ')}`);
     // A fresh hub: nothing to reset; every pipe's failure counts; the first round that changes nothing ends it.
     const run = hub.runAll.start({
       ...RUN_ALL_DEFAULTS,
@@ -63,6 +65,7 @@ export async function runProject(dir: string, options: { maxRounds?: number } = 
       resetPipesAndDeleteSinkDatasets: false,
       deleteInputDatasets: false,
       checkInputPipes: true,
+      ...(options.only !== undefined ? { only: options.only } : {}),
     });
     await run.done;
     return {

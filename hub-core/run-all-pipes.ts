@@ -29,6 +29,8 @@ export interface RunAllOptions {
   checkInputPipes: boolean;
   /** Per-pipe statistics in `additional_info`. */
   outputRunStatistics: boolean;
+  /** Run only these pipes and the pipes upstream of them (`datahub test --pipe`); all pipes when left out. */
+  only?: readonly string[];
 }
 
 /** The hosted service's defaults, as its client relies on them. */
@@ -61,20 +63,44 @@ export interface RunAllLogLine {
 
 export type RunAllStatus = 'running' | 'success' | 'failed';
 
-/** Pipe ids ordered so that a pipe reading (or hopping into) a dataset comes after the pipes writing it. */
-export function pipeRunOrder(pipes: ReadonlyMap<string, EffectivePipe>): string[] {
+/** For each dataset, the pipes whose dataset sink writes it. */
+function datasetWriters(pipes: ReadonlyMap<string, EffectivePipe>): Map<string, string[]> {
   const writers = new Map<string, string[]>();
   for (const [id, p] of pipes) {
     const ds = p.sink.type === 'dataset' && typeof p.sink['dataset'] === 'string' ? p.sink['dataset'] : undefined;
     if (ds !== undefined) writers.set(ds, [...(writers.get(ds) ?? []), id]);
   }
+  return writers;
+}
+
+/** The datasets a pipe reads: its source's and those its transform hops into. */
+function pipeInputs(p: EffectivePipe): string[] {
+  return [...pipeDependencies(p), ...transformDatasets(p['transform'])].sort();
+}
+
+/** The given pipes and every pipe upstream of them (writing a dataset they read, transitively). */
+export function upstreamClosure(pipes: ReadonlyMap<string, EffectivePipe>, ids: readonly string[]): Set<string> {
+  const writers = datasetWriters(pipes);
+  const closure = new Set<string>();
+  const visit = (id: string): void => {
+    if (closure.has(id) || !pipes.has(id)) return;
+    closure.add(id);
+    for (const ds of pipeInputs(pipes.get(id)!)) for (const w of writers.get(ds) ?? []) visit(w);
+  };
+  ids.forEach(visit);
+  return closure;
+}
+
+/** Pipe ids ordered so that a pipe reading (or hopping into) a dataset comes after the pipes writing it. */
+export function pipeRunOrder(pipes: ReadonlyMap<string, EffectivePipe>): string[] {
+  const writers = datasetWriters(pipes);
   const order: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (id: string): void => {
     if (state.has(id)) return; // done, or a cycle: the repeated rounds settle cycles
     state.set(id, 'visiting');
     const p = pipes.get(id)!;
-    for (const ds of [...pipeDependencies(p), ...transformDatasets(p['transform'])].sort()) {
+    for (const ds of pipeInputs(p)) {
       for (const w of writers.get(ds) ?? []) if (w !== id) visit(w);
     }
     state.set(id, 'done');
@@ -185,7 +211,8 @@ export class RunAll {
     const env = (name: string): string | undefined => hub.env.get(name);
     const effective = new Map<string, EffectivePipe>();
     for (const id of hub.pipes.ids()) effective.set(id, effectivePipeConfig(hub.pipes.require(id)));
-    const order = pipeRunOrder(effective);
+    const closure = options.only === undefined ? undefined : upstreamClosure(effective, options.only);
+    const order = pipeRunOrder(effective).filter((id) => closure === undefined || closure.has(id));
     const inputs = new Set(order.filter((id) => isInputPipe(effective.get(id)!, env)));
     this.write('INFO', `Running ${order.length} pipe(s): ${order.join(', ') || '(none)'}`);
 

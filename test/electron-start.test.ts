@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createContext, Script } from 'node:vm';
 import { CLI, REPO, removeDir, tempDir } from './helpers/hub-process.js';
 import { findElectron, SHELL_MAIN } from '../main/cli/start.js';
-import { classifyNavigation, isHubSender } from '../main/electron/navigation-policy.js';
+import { classifyNavigation, isHubSender, isHubUrl } from '../main/electron/navigation-policy.js';
 import { MAX_RECENT, RecentWorkspaces } from '../main/electron/recent-workspaces.js';
 import { placeOnScreen, loadWindowState, saveWindowState } from '../main/electron/window-state.js';
 import { parseAppArgs, userArgv } from '../main/electron/app-args.js';
@@ -341,6 +341,10 @@ describe('shell rules', () => {
     assert.equal(isHubSender('data:text/html,<p>starting</p>', true, null), false);
     assert.equal(isHubSender('not a url', true, null), false);
     assert.equal(isHubSender('http://127.0.0.1:4567/', true, null), false, 'the hub that stopped is no longer trusted');
+    // The same rule for the clipboard permission the hub's page may have.
+    assert.equal(isHubUrl('http://127.0.0.1:4567', hub), true);
+    assert.equal(isHubUrl('data:text/html,x', null), false);
+    assert.equal(isHubUrl('null', null), false);
   });
 
   test('recent workspaces: most recent first, no duplicates, at most ten, vanished folders dropped', () => {

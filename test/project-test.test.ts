@@ -428,3 +428,71 @@ describe('pipe stages over HTTP', () => {
     assert.match(((await since.json()) as { detail: string }).detail, /integer offset/);
   });
 });
+
+describe('datahub test: one test at a time, results for CI', () => {
+  test('--pipe checks only that pipe’s tests and runs only it and its upstream pipes', async () => {
+    // customer-report reads customers and hops into countries: all three run. customers reads embedded data only.
+    const report = await runCli(['test', join(PROJECTS, 'shop'), '--pipe', 'customer-report', '--json']);
+    assert.equal(report.code, 0, report.stdout + report.stderr);
+    const parsed = JSON.parse(report.stdout) as { passed: number; failed: number; pipes: { pipe: string }[]; tests: { name: string; status: string }[] };
+    assert.deepEqual(parsed.pipes.map((p) => p.pipe).sort(), ['countries', 'customer-report', 'customers']);
+    assert.deepEqual(parsed.tests.map((t) => [t.name, t.status]), [['customer-report', 'passed']]);
+
+    const customers = await runCli(['test', join(PROJECTS, 'shop'), '--pipe', 'customers', '--json']);
+    assert.equal(customers.code, 0, customers.stderr);
+    const only = JSON.parse(customers.stdout) as { pipes: { pipe: string }[]; tests: { name: string }[] };
+    assert.deepEqual(only.pipes.map((p) => p.pipe), ['customers'], 'nothing downstream or beside it runs');
+    assert.deepEqual(only.tests.map((t) => t.name).sort(), ['customers', 'customers-all'], 'both tests of the pipe');
+  });
+
+  test('--filter picks tests by name (text, or a whole-name pattern) and runs what they need', async () => {
+    const byText = await runCli(['test', join(PROJECTS, 'shop'), '--filter', 'report']);
+    assert.equal(byText.code, 0, byText.stderr);
+    assert.match(byText.stdout, /^✔ customer-report$/m);
+    assert.match(byText.stdout, /^1 passed, 0 failed$/m);
+    assert.match(byText.stdout, /^Ran 3 pipe\(s\)/m);
+    const byPattern = await runCli(['test', join(PROJECTS, 'shop'), '--filter', 'customers-*']);
+    assert.equal(byPattern.code, 0, byPattern.stderr);
+    assert.match(byPattern.stdout, /^✔ customers-all$/m);
+    assert.match(byPattern.stdout, /^1 passed, 0 failed$/m);
+    assert.match(byPattern.stdout, /^Ran 1 pipe\(s\)/m);
+  });
+
+  test('nothing to select, or a pipe that does not exist, is a usage error that says so', async () => {
+    const none = await runCli(['test', join(PROJECTS, 'shop'), '--filter', 'nope']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no test matches --filter "nope"/);
+    const unknown = await runCli(['run', join(PROJECTS, 'shop'), '--pipe', 'ghost']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no pipe "ghost" in the project/);
+    const wrong = await runCli(['run', join(PROJECTS, 'shop'), '--junit', 'x.xml']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--junit belongs to "datahub test"/);
+  });
+
+  test('--junit writes a report CI systems read: a testcase per test, failures with their diff', async () => {
+    const dir = copyProject('shop');
+    const report = join(dir, 'junit.xml');
+    try {
+      // Break one expectation by hand: the first customer's expected name changes.
+      const file = join(dir, 'node', 'expected', 'customers.json');
+      const expected = JSON.parse(readFileSync(file, 'utf8')) as JsonObject[];
+      const first = expected[0]!;
+      const key = Object.keys(first).find((k) => typeof first[k] === 'string' && k !== '_id')!;
+      first[key] = 'Not <the> "same" & changed';
+      writeFileSync(file, JSON.stringify(expected, null, 2));
+      const run = await runCli(['test', dir, '--junit', report]);
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const xml = readFileSync(report, 'utf8');
+      assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>/);
+      assert.match(xml, /<testsuite name="datahub test" tests="4" failures="1" skipped="0" errors="0"/);
+      assert.match(xml, /<testcase classname="pipe customers" name="customers-all"\/>/);
+      const failure = /<testcase classname="pipe customers" name="customers">\s*<failure message="([^"]*)">([^<]*)<\/failure>/.exec(xml);
+      assert.ok(failure, xml);
+      assert.match(failure[1]!, /expected\/customers.json vs the sink output of pipe customers/);
+      assert.ok(failure[2]!.includes('Not &lt;the&gt; \\&quot;same\\&quot; &amp; changed'), `the diff is in the report, escaped: ${failure[2]!}`);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

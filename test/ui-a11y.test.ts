@@ -45,7 +45,14 @@ const testId = (id: string) => async (p: Page): Promise<void> => {
 
 const VIEWS: ViewCase[] = [
   { name: 'pipes', hash: '#/pipes', ready: testId('pipe-row') },
-  ...['overview', 'config', 'preview', 'output', 'log', 'graph'].map((tab) => ({ name: `pipe ${tab} tab`, hash: `#/pipes/shout/${tab}`, ready: testId('pipe-title') })),
+  ...['overview', 'config', 'preview', 'output', 'log', 'graph'].map((tab) => ({
+    name: `pipe ${tab} tab`,
+    hash: `#/pipes/shout/${tab}`,
+    ready: async (p: Page): Promise<void> => {
+      await p.locator(`#pipe-tab-${tab}[aria-selected="true"]`).waitFor();
+      if (tab === 'config' || tab === 'preview') await p.locator('main .monaco-editor').first().waitFor();
+    },
+  })),
   { name: 'datasets', hash: '#/datasets', ready: testId('datasets') },
   { name: 'dataset explorer', hash: '#/datasets/crew-members', ready: testId('entity-row') },
   {
@@ -58,7 +65,16 @@ const VIEWS: ViewCase[] = [
       await p.getByTestId('entity-detail').waitFor();
     },
   },
-  { name: 'flow graph', hash: '#/graph', ready: testId('graph-view') },
+  {
+    name: 'dataset profile',
+    hash: '#/datasets/crew-members',
+    ready: testId('entity-row'),
+    open: async (p) => {
+      await p.getByTestId('profile-toggle').click();
+      await p.getByTestId('profile-summary').first().waitFor();
+    },
+  },
+  { name: 'flow graph', hash: '#/graph', ready: async (p) => void (await p.locator('[data-key="pipe:shout"]').waitFor()) },
   { name: 'systems', hash: '#/systems', ready: testId('systems') },
   { name: 'system', hash: '#/systems/crm', ready: testId('system-title') },
   { name: 'environment', hash: '#/env', ready: testId('env') },
@@ -111,9 +127,13 @@ const VIEWS: ViewCase[] = [
   },
 ];
 
+/** A dialog or panel was opened: the next view starts from a fresh page. */
+let opened = true;
+
 async function show(v: ViewCase): Promise<void> {
   await page.goto(`${hub.url}/${v.hash}`);
-  await page.reload();
+  if (opened) await page.reload();
+  opened = v.open !== undefined;
   await v.ready(page);
   if (v.open) await v.open(page);
 }
@@ -246,6 +266,14 @@ test('Monaco: Esc then Tab leaves the editor (said under it), Shift+Tab too; Alt
   const before = await focused();
   assert.ok(!before.inMonaco && before.tag !== 'body', `Esc, Shift+Tab leaves it backwards: ${JSON.stringify(before)}`);
   assert.notEqual(before.key, after.key);
+
+  // Monaco's own switch: Ctrl+M makes Tab move focus until it is pressed again.
+  await editor.focus();
+  await page.keyboard.press('Control+m');
+  await page.keyboard.press('Tab');
+  assert.ok(!(await focused()).inMonaco, 'after Ctrl+M, Tab leaves the editor');
+  await editor.focus();
+  await page.keyboard.press('Control+m');
 
   await editor.focus();
   await page.keyboard.press('Alt+F1');

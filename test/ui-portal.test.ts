@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AsyncEntry } from '@napi-rs/keyring';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { axeViolations, describeFindings } from './helpers/axe.js';
 import { startPortal, defaultPortalSeed, type PortalServer, type PortalUser } from './helpers/portal-server.js';
 
 let hub: HubProcess;
@@ -421,6 +422,29 @@ test('a manually added instance is linked to a subscription and gets its alert b
   await page.getByTestId('instance').getByRole('button').click();
   await page.getByRole('button', { name: /^Remote/ }).click();
   await page.getByTestId('portal-connections').waitFor();
+});
+
+test('axe: the portal pages have no critical or serious WCAG A/AA finding, light and dark', async () => {
+  const found: string[] = [];
+  await page.goto(`${hub.url}/#/remote`);
+  await page.getByTestId('portal-connection-Company portal').click();
+  await page.getByTestId('portal-section-subscriptions').waitFor();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const section of ['subscriptions', 'alerts', 'portal'] as const) {
+      await page.getByTestId(`portal-section-${section}`).click();
+      if (section === 'subscriptions') await page.getByTestId('subscriptions').waitFor();
+      const f = await axeViolations(page);
+      if (f.length > 0) found.push(`${section} (${colorScheme}):\n  ${describeFindings(f)}`);
+    }
+    await page.getByTestId('portal-section-subscriptions').click();
+    await page.getByTestId('subscription-sub-prod').click();
+    await page.getByTestId('subscription-view').waitFor();
+    const f = await axeViolations(page);
+    if (f.length > 0) found.push(`subscription (${colorScheme}):\n  ${describeFindings(f)}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(found.length, 0, found.join('\n'));
 });
 
 test('removing the portal deletes its token from the keychain', async () => {

@@ -2,25 +2,40 @@
 // expected/<name>.test.json with the pipes' output. Exit codes: 0 ok, 1 a test failed, 2 usage or load error.
 
 import { parseArgs } from 'node:util';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type ProjectRun } from '../../hub-core/project-runner.js';
-import { formatDiffs, readTestSpecs, runTest } from '../../hub-core/project-test.js';
+import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
+import { junitReport, type JunitCase } from './junit.js';
 import { HubError } from '../../hub-core/errors.js';
 
-export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>]
-      Run the project's pipes (from its node/ folder, or the folder itself) in a temporary hub until nothing
-      changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
-      the expected files from the actual output instead. Exit code 1 when a test fails, 2 when the project
-      cannot be loaded.
+export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
+               [--json] [--junit <file>]
+      Run the project's pipes (from its node/ folder, or the folder itself) in a temporary hub of its own until
+      nothing changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
+      the expected files from the actual output instead. --pipe (repeatable) checks only the tests of those pipes
+      and runs only them and the pipes upstream of them; --filter checks only the tests whose name contains the
+      text (or matches it, with * and ?). --json prints the results as one JSON document instead of lines;
+      --junit writes a JUnit XML report for CI systems as well. Exit code 1 when a test fails, 2 when the project
+      cannot be loaded or nothing matches --pipe/--filter.
 `;
-export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>]
-      Run the project's pipes the same way and print what each pipe did, without verifying anything.
+export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>] [--pipe <id>]...
+      Run the project's pipes the same way and print what each pipe did, without verifying anything; --pipe runs
+      only those pipes and the pipes upstream of them.
 `;
 
+/** Does a test's name match --filter: the text anywhere in it, or a whole-name pattern with * and ?. */
+function nameMatches(name: string, filter: string): boolean {
+  if (!/[*?]/.test(filter)) return name.includes(filter);
+  const pattern = filter.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${pattern}$`).test(name);
+}
+
+let quiet = false;
+
 function out(line: string): void {
-  process.stdout.write(`${line}\n`);
+  if (!quiet) process.stdout.write(`${line}\n`);
 }
 
 function summary(run: ProjectRun): void {
@@ -36,16 +51,36 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
   let dir: string;
   let update: boolean;
   let maxRounds: number;
+  let onlyPipes: string[] | undefined;
+  let filter: string | undefined;
+  let json: boolean;
+  let junit: string | undefined;
   try {
     const { values, positionals } = parseArgs({
       args,
-      options: { update: { type: 'boolean' }, 'max-rounds': { type: 'string' } },
+      options: {
+        update: { type: 'boolean' },
+        'max-rounds': { type: 'string' },
+        pipe: { type: 'string', multiple: true },
+        filter: { type: 'string' },
+        json: { type: 'boolean' },
+        junit: { type: 'string' },
+      },
       allowPositionals: true,
       strict: true,
     });
     if (positionals.length > 1) throw new Error('give at most one project folder');
     update = values.update === true;
     if (update && command === 'run') throw new Error('--update belongs to "datahub test"');
+    for (const option of ['filter', 'json', 'junit'] as const) {
+      if (values[option] !== undefined && command === 'run') throw new Error(`--${option} belongs to "datahub test"`);
+    }
+    onlyPipes = values.pipe;
+    if (onlyPipes?.some((p) => p.trim() === '')) throw new Error('--pipe needs a pipe id');
+    filter = values.filter;
+    if (filter === '') throw new Error('--filter needs a text to match test names with');
+    json = values.json === true;
+    junit = values.junit === undefined ? undefined : resolve(values.junit);
     const rounds = values['max-rounds'];
     maxRounds = rounds === undefined ? DEFAULT_MAX_ROUNDS : /^\d{1,4}$/.test(rounds) ? Number(rounds) : NaN;
     if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new Error('--max-rounds must be a positive integer');
@@ -60,9 +95,28 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     return 2;
   }
 
+  quiet = json;
+  const started = Date.now();
+  // Which tests to check decides which pipes to run: those named by --pipe, else the pipes of the tests --filter picks.
+  let selected: TestSpec[] | undefined;
+  if (command === 'test' && (onlyPipes !== undefined || filter !== undefined)) {
+    try {
+      selected = readTestSpecs(workspaceNodeDir(dir)).filter((s) => (onlyPipes === undefined || onlyPipes.includes(s.pipe)) && (filter === undefined || nameMatches(s.name, filter)));
+    } catch (e) {
+      const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
+      process.stderr.write(`datahub test: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
+      return 2;
+    }
+    if (selected.length === 0) {
+      process.stderr.write(`datahub test: no test matches${onlyPipes ? ` --pipe ${onlyPipes.join(', ')}` : ''}${filter !== undefined ? ` --filter ${JSON.stringify(filter)}` : ''}\n`);
+      return 2;
+    }
+  }
+  const only = onlyPipes ?? (selected ? [...new Set(selected.map((s) => s.pipe))] : undefined);
+
   let run: ProjectRun;
   try {
-    run = await runProject(dir, { maxRounds });
+    run = await runProject(dir, { maxRounds, ...(only !== undefined ? { only } : {}) });
   } catch (e) {
     const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
     process.stderr.write(`datahub ${command}: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
@@ -71,9 +125,9 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
   try {
     summary(run);
     if (command === 'run') return run.pipes.some((p) => p.status === 'failed') ? 1 : 0;
-    let specs;
+    let specs: TestSpec[];
     try {
-      specs = readTestSpecs(run.nodeDir);
+      specs = selected ?? readTestSpecs(run.nodeDir);
     } catch (e) {
       const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
       process.stderr.write(`datahub test: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
@@ -82,10 +136,13 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     let passed = 0;
     let failed = 0;
     let ignored = 0;
+    const results: { spec: TestSpec; result: TestResult; lines: string[] }[] = [];
     for (const spec of specs) {
       const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
       const pipeError = pipe?.status === 'failed' ? pipe.error : null;
       const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError });
+      const lines = r.status !== 'failed' ? [] : r.error ? [r.error] : [`expected/${spec.file} vs the ${spec.stage} output of pipe ${spec.pipe}:`, ...formatDiffs(r.diffs)];
+      results.push({ spec, result: r, lines });
       if (r.status === 'ignored') {
         ignored++;
         out(`- ${spec.name} (ignored)`);
@@ -95,14 +152,37 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
       } else {
         failed++;
         out(`✘ ${spec.name}`);
-        if (r.error) out(`    ${r.error}`);
-        else {
-          out(`    expected/${spec.file} vs the ${spec.stage} output of pipe ${spec.pipe}:`);
-          for (const line of formatDiffs(r.diffs)) out(`    ${line}`);
-        }
+        for (const line of lines) out(`    ${line}`);
       }
     }
     out(`${passed} passed, ${failed} failed${ignored > 0 ? `, ${ignored} ignored` : ''}`);
+    const seconds = (Date.now() - started) / 1000;
+    if (junit !== undefined) {
+      const cases: JunitCase[] = results.map(({ spec, result, lines }) => ({ name: spec.name, classname: `pipe ${spec.pipe}`, status: result.status, failure: lines }));
+      writeFileSync(junit, junitReport('datahub test', cases, seconds));
+      out(`JUnit report: ${junit}`);
+    }
+    if (json) {
+      const report = {
+        passed,
+        failed,
+        ignored,
+        seconds,
+        rounds: run.rounds,
+        converged: run.converged,
+        pipes: run.pipes,
+        tests: results.map(({ spec, result }) => ({
+          name: spec.name,
+          pipe: spec.pipe,
+          stage: spec.stage,
+          file: `expected/${spec.file}`,
+          status: result.status,
+          error: result.error,
+          diffs: result.diffs,
+        })),
+      };
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    }
     return failed > 0 ? 1 : 0;
   } finally {
     run.close();

@@ -32,6 +32,10 @@ export function originOf(target: string): string | null {
  * hub running nothing may: a page without an origin (about:blank, data:) must not match a hub that has none.
  */
 export function isHubSender(senderUrl: string | undefined, isTopFrame: boolean, hubOrigin: string | null): boolean {
-  if (hubOrigin === null || !isTopFrame || senderUrl === undefined) return false;
-  return originOf(senderUrl) === hubOrigin;
+  return isTopFrame && senderUrl !== undefined && isHubUrl(senderUrl, hubOrigin);
+}
+
+/** Is `url` on the running hub's origin? Never while no hub runs. */
+export function isHubUrl(url: string, hubOrigin: string | null): boolean {
+  return hubOrigin !== null && originOf(url) === hubOrigin;
 }

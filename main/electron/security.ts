@@ -1,7 +1,7 @@
 // The window's security rules: a CSP header on every response of the hub's origin, no permissions, and
 // navigation that never leaves the hub (https links open in the system browser, anything else is dropped).
 import { shell, type Session, type WebContents } from 'electron';
-import { classifyNavigation, originOf } from './navigation-policy.js';
+import { classifyNavigation, isHubUrl, originOf } from './navigation-policy.js';
 import { CONTENT_SECURITY_POLICY } from '../server/csp.js';
 
 // The hub sends the same policy with its pages (main/server/csp.ts); setting it here as well covers every
@@ -24,10 +24,10 @@ export function secureSession(session: Session, hubOrigin: () => string | null):
   // Camera, notifications, geolocation, ...: the workbench needs none. Writing to the clipboard (the
   // editor's copy) is the one thing the hub's own page may do.
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
-    callback(permission === 'clipboard-sanitized-write' && originOf(details.requestingUrl ?? contents.getURL()) === hubOrigin());
+    callback(permission === 'clipboard-sanitized-write' && isHubUrl(details.requestingUrl ?? contents.getURL(), hubOrigin()));
   });
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
-    return permission === 'clipboard-sanitized-write' && originOf(requestingOrigin) === hubOrigin();
+    return permission === 'clipboard-sanitized-write' && isHubUrl(requestingOrigin, hubOrigin());
   });
 }
 
