@@ -191,8 +191,9 @@ test('the palette matches names, not the letters of the kind tag in front of the
   await page.keyboard.press('Escape');
   await palette('pipe froz');
   assert.equal((await paletteKeys())[0], 'pipe:frozen');
-  assert.ok((await paletteKeys()).every((k) => k.startsWith('pipe:frozen')), `only the frozen pipe's items: ${(await paletteKeys()).join(', ')}`);
+  const frozen = await paletteKeys();
   await page.keyboard.press('Escape');
+  assert.ok(frozen.every((k) => k.endsWith(':frozen') || k.includes(':frozen:')), `only the frozen pipe's items: ${frozen.join(', ')}`);
   await palette('pump');
   const pumps = await paletteKeys();
   assert.ok(pumps.filter((k) => k.startsWith('pump:')).length >= 3, `"pump" lists the pump operations: ${pumps.join(', ')}`);
@@ -272,4 +273,19 @@ test('palette actions: fuzzy matches are marked, recent items come first, export
   await page.getByTestId('palette-input').press('Enter');
   await page.getByTestId('system-title').filter({ hasText: 'crm' }).waitFor();
   assert.deepEqual(pageErrors, [], 'the page raised no errors');
+});
+
+test('the palette deletes a pipe after asking on its page; its dataset is kept', async () => {
+  await page.goto(`${hub.url}/#/pipes`);
+  await page.getByTestId('pipes').getByText('embedded-one').first().waitFor();
+  await palette('delete embedded-one');
+  assert.equal((await paletteKeys())[0], 'delete-pipe:embedded-one');
+  await page.getByTestId('palette-input').press('Enter');
+  await page.waitForURL(/#\/pipes\/embedded-one/);
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.filter({ hasText: 'Delete the pipe embedded-one?' }).waitFor();
+  assert.match((await dialog.textContent()) ?? '', /Its dataset embedded-one .*is kept/);
+  await page.getByTestId('confirm-ok').click();
+  await page.waitForURL(/#\/pipes$/);
+  assert.equal((await hub.fetch('/pipes/embedded-one')).status, 404);
 });
