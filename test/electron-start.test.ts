@@ -85,7 +85,7 @@ describe('datahub start without an Electron binary', () => {
 
       const login = await fetch(link!, { redirect: 'manual' });
       assert.equal(login.status, 303);
-      assert.match(login.headers.get('set-cookie') ?? '', /datahub_session=/);
+      assert.match(login.headers.get('set-cookie') ?? '', /datahub_session_[0-9a-f]{12}=/);
       const ui = await fetch(new URL('/', link!));
       assert.equal(ui.status, 200);
       // The one policy the desktop shell sets as well (main/electron/security.ts uses the same constant).

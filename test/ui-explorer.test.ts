@@ -508,6 +508,8 @@ test('deleted entities can be hidden; a failing read or download says why in wor
   await openDataset('y');
   await waitFirstId('kept');
   assert.equal(await rows().count(), 2);
+  // The count says how many of them are deletions, in words with their spaces.
+  assert.match(((await page.getByTestId('row-count').textContent()) ?? '').replace(/\s+/g, ' '), /\b2 entities \(1 deleted\)/);
   await page.getByLabel('Show deleted').uncheck();
   await waitFor('only the live entity', async () => JSON.stringify(await shownIds()) === '["kept"]');
   await page.getByLabel('Show deleted').check();

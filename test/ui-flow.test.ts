@@ -145,3 +145,52 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   assert.equal(await page.getByRole('tab', { name: 'Execution log' }).getAttribute('aria-selected'), 'true', 'a reload keeps the tab');
   assert.deepEqual(pageErrors, [], 'the page raised no errors');
 });
+
+test('the New pipe dialog refuses, as you type, ids the hub would refuse, and says why', async () => {
+  await page.goto(`${hub.url}/#/pipes`);
+  await page.getByTestId('new-pipe').click();
+  const input = page.getByTestId('new-pipe-id');
+  const problem = page.getByTestId('new-pipe-id-problem');
+  const create = page.getByTestId('new-pipe-create');
+  await input.fill('people/loud');
+  await problem.filter({ hasText: /cannot hold “\/”.*address/ }).waitFor();
+  assert.equal(await create.isDisabled(), true, 'Create is off while the id is refused');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  // The hub refuses the same id: the dialog only says so earlier.
+  const refused = await hub.fetch('/pipes', { method: 'POST', json: [{ _id: 'people/loud', type: 'pipe', source: { type: 'embedded', entities: [] } }] });
+  assert.equal(refused.status, 400);
+  await input.fill('a?b');
+  await problem.filter({ hasText: /“\?”/ }).waitFor();
+  await input.fill('people-loud');
+  await problem.filter({ hasText: /“people-loud” already exists/ }).waitFor();
+  assert.equal(await create.isDisabled(), true);
+  await input.fill('people-quiet');
+  await problem.waitFor({ state: 'hidden' });
+  assert.equal(await create.isDisabled(), false);
+  await page.getByTestId('new-pipe-dialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('new-pipe-dialog').waitFor({ state: 'detached' });
+  assert.equal((await hub.fetch('/pipes/people-quiet')).status, 404, 'nothing was created');
+});
+
+test('deleting a pipe from its page says its dataset is kept, and keeps it', async () => {
+  const before = await hub.json<{ count: number }>('/datasets/people-loud');
+  assert.ok(before.count > 0, 'the first test filled the sink');
+  await page.goto(`${hub.url}/#/pipes/people-loud/overview`);
+  await page.getByTestId('pipe-title').filter({ hasText: 'people-loud' }).waitFor();
+  await page.getByTestId('run-state').waitFor();
+  // Cancel keeps everything.
+  await page.getByTestId('pipe-delete').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.filter({ hasText: 'Delete the pipe people-loud?' }).waitFor();
+  assert.match((await dialog.textContent()) ?? '', new RegExp(`Its dataset people-loud \\(${before.count.toLocaleString('en-US')} entities\\) is kept`));
+  await page.getByTestId('confirm-cancel').click();
+  assert.equal((await hub.fetch('/pipes/people-loud')).status, 200);
+
+  await page.getByTestId('pipe-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await page.waitForURL(/#\/pipes$/);
+  await page.getByTestId('toast').filter({ hasText: 'Pipe people-loud deleted. Its dataset people-loud is kept.' }).waitFor();
+  assert.equal((await hub.fetch('/pipes/people-loud')).status, 404, 'the pipe is gone');
+  assert.equal((await hub.json<{ count: number }>('/datasets/people-loud')).count, before.count, 'its dataset is kept, whole');
+  await row('people-loud').waitFor({ state: 'detached' });
+});

@@ -179,6 +179,28 @@ test('a pump operation from the palette starts a run, says so in a toast, and th
   await page.getByTestId('toast').filter({ hasText: /“stop” on shout: nothing to do\. Nothing runs/ }).waitFor();
 });
 
+test('the palette matches names, not the letters of the kind tag in front of them; the tag alone filters by kind', async () => {
+  // "set" is in "dataset", not in "crew-members": the dataset is not a match.
+  await palette('set');
+  const set = await paletteKeys();
+  await page.keyboard.press('Escape');
+  assert.ok(!set.includes('dataset:crew-members'), `"set" does not match crew-members: ${set.join(', ')}`);
+  // The tag as a whole word narrows to that kind.
+  await palette('dataset crew');
+  assert.equal((await paletteKeys())[0], 'dataset:crew-members');
+  await page.keyboard.press('Escape');
+  await palette('pipe froz');
+  assert.equal((await paletteKeys())[0], 'pipe:frozen');
+  const frozen = await paletteKeys();
+  await page.keyboard.press('Escape');
+  assert.ok(frozen.every((k) => k.endsWith(':frozen') || k.includes(':frozen:')), `only the frozen pipe's items: ${frozen.join(', ')}`);
+  await palette('pump');
+  const pumps = await paletteKeys();
+  assert.ok(pumps.filter((k) => k.startsWith('pump:')).length >= 3, `"pump" lists the pump operations: ${pumps.join(', ')}`);
+  assert.ok(!pumps.some((k) => k.startsWith('pipe:')), `no pipe matches "pump" by its tag: ${pumps.join(', ')}`);
+  await page.keyboard.press('Escape');
+});
+
 test('a pump operation the hub refuses ends in an error toast in words', async () => {
   await hub.json('/pipes', { method: 'POST', json: [{ _id: 'doomed', type: 'pipe', source: { type: 'embedded', entities: [] }, pump: { mode: 'manual' } }] });
   await palette('start doomed');
@@ -214,7 +236,8 @@ test('palette actions: fuzzy matches are marked, recent items come first, export
   await palette('nwsys');
   assert.equal((await paletteKeys())[0], 'action:new-system');
   const marked = await page.getByTestId('palette-items').locator('li').first().locator('mark').allTextContents();
-  assert.equal(marked.join(''), 'nwsys', `the matched letters are marked: ${marked.join('|')}`);
+  assert.equal(marked.join(''), 'Nwsys', `the matched letters of the label are marked: ${marked.join('|')}`);
+  assert.equal(await page.getByTestId('palette-items').locator('li').first().locator('.kind mark').count(), 0, 'no letter of the kind tag counts');
   await page.getByTestId('palette-input').press('Enter');
   await page.getByRole('heading', { name: 'New system' }).waitFor();
 
@@ -250,4 +273,19 @@ test('palette actions: fuzzy matches are marked, recent items come first, export
   await page.getByTestId('palette-input').press('Enter');
   await page.getByTestId('system-title').filter({ hasText: 'crm' }).waitFor();
   assert.deepEqual(pageErrors, [], 'the page raised no errors');
+});
+
+test('the palette deletes a pipe after asking on its page; its dataset is kept', async () => {
+  await page.goto(`${hub.url}/#/pipes`);
+  await page.getByTestId('pipes').getByText('embedded-one').first().waitFor();
+  await palette('delete embedded-one');
+  assert.equal((await paletteKeys())[0], 'delete-pipe:embedded-one');
+  await page.getByTestId('palette-input').press('Enter');
+  await page.waitForURL(/#\/pipes\/embedded-one/);
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.filter({ hasText: 'Delete the pipe embedded-one?' }).waitFor();
+  assert.match((await dialog.textContent()) ?? '', /Its dataset embedded-one .*is kept/);
+  await page.getByTestId('confirm-ok').click();
+  await page.waitForURL(/#\/pipes$/);
+  assert.equal((await hub.fetch('/pipes/embedded-one')).status, 404);
 });

@@ -249,6 +249,61 @@ test('one draft in both tabs: the Config tab preview pane follows unsaved edits,
   await page.getByTestId('config-preview-pane').getByTestId('preview-output').filter({ hasText: 'ADA LOVELACE' }).waitFor();
 });
 
+test('Revert in the Preview tab drops a transform edit that is not valid JSON: editor, preview and the Config pane agree', async () => {
+  await page.goto(`${hub.url}/#/pipes/shout/preview`);
+  const transform = await monaco('preview-transform');
+  await output().filter({ hasText: 'ADA LOVELACE' }).waitFor();
+  // Half-typed text: it cannot join the configuration, so the preview says why and saving is blocked.
+  await transform.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('{"type": "dtl", "rules": {"default": [["copy", "_id"], ["add", "loud", ["lower"');
+  await page.getByTestId('preview-parse-error').waitFor();
+  await page.getByTestId('preview-problem').filter({ hasText: 'The transform is not valid JSON' }).waitFor();
+  assert.equal(await page.getByTestId('preview-dirty').textContent(), '● unsaved changes');
+
+  await page.getByTestId('preview-revert').click();
+  await page.getByTestId('preview-status').filter({ hasText: 'Reverted' }).waitFor();
+  // One truth: the editor holds the saved transform again and the preview computes it, with no error left over.
+  await transform.filter({ hasText: '"upper"' }).waitFor();
+  assert.doesNotMatch(await editorText(transform), /"lower"/, 'the edit is gone from the editor');
+  assert.equal(await page.getByTestId('preview-parse-error').count(), 0, 'no parse error of the dropped text');
+  await page.getByTestId('preview-problem').waitFor({ state: 'detached' });
+  await output().filter({ hasText: 'ADA LOVELACE' }).waitFor();
+  assert.equal(await page.getByTestId('preview-dirty').textContent(), 'no changes');
+  assert.equal(await page.getByTestId('preview-save').isDisabled(), true);
+
+  // The Config tab's preview pane shows the saved pipe, and the next edit in the Preview tab starts from it.
+  await page.getByRole('tab', { name: 'Config' }).click();
+  const toggle = page.getByTestId('config-preview-toggle');
+  await toggle.waitFor();
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  const pane = page.getByTestId('config-preview-pane');
+  await pane.getByTestId('preview-output').filter({ hasText: 'ADA LOVELACE' }).waitFor();
+  assert.equal(await pane.getByTestId('preview-problem').count(), 0, 'the Config pane shows no error of the dropped text');
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  const again = await monaco('preview-transform');
+  await again.filter({ hasText: '"upper"' }).waitFor();
+  assert.equal(await page.getByTestId('preview-parse-error').count(), 0);
+
+  // The same from the Config tab: a half-typed transform left in the Preview tab, reverted there, is gone on return.
+  await again.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('{"type": "dtl", "rules": {"default": [["copy", "_id"], ["add", "loud", ["lower"');
+  await page.getByTestId('preview-parse-error').waitFor();
+  await page.getByRole('tab', { name: 'Config' }).click();
+  await pane.getByTestId('preview-problem').filter({ hasText: 'The transform is not valid JSON' }).waitFor();
+  await page.getByTestId('config-revert').click();
+  await pane.getByTestId('preview-problem').waitFor({ state: 'detached' });
+  await pane.getByTestId('preview-output').filter({ hasText: 'ADA LOVELACE' }).waitFor();
+  assert.equal(await page.getByTestId('config-dirty').textContent(), 'no changes');
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  const back = await monaco('preview-transform');
+  await back.filter({ hasText: '"upper"' }).waitFor();
+  assert.doesNotMatch(await editorText(back), /"lower"/, 'the Preview tab holds the saved transform');
+  assert.equal(await page.getByTestId('preview-parse-error').count(), 0);
+  assert.deepEqual((await hub.json<{ transform: unknown }>('/pipes/shout/config')).transform, TRANSFORM, 'nothing was saved');
+});
+
 test('the sink stage differs from after transforms where the sink step does: namespaced identifiers, filters', async () => {
   await hub.json('/metadata', { method: 'PUT', json: { namespaced_identifiers: true } });
   try {

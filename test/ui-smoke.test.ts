@@ -68,6 +68,49 @@ test('a used login link does not sign in a second browser', async () => {
   await second.close();
 });
 
+test('two hubs on this host keep separate browser sessions; a signed-out page says how to get a new link', async () => {
+  const second = await startHub();
+  const context = await browser.newContext();
+  try {
+    await second.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'orders', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'orders' } }],
+    });
+    const page = await context.newPage();
+    const signInTo = async (h: HubProcess): Promise<void> => {
+      const { url } = await h.json<{ url: string }>('/login-url', { method: 'POST' });
+      await page.goto(url);
+    };
+    await signInTo(hub);
+    await page.getByTestId('pipes').getByText('people').first().waitFor();
+    await signInTo(second);
+    await page.getByTestId('pipes').getByText('orders').first().waitFor();
+    // Cookies ignore the port: with one cookie name the second sign-in replaced the first hub's session.
+    const names = (await context.cookies()).map((c) => c.name);
+    assert.equal(new Set(names).size, 2, `one session cookie per hub: ${names.join(', ')}`);
+    await page.goto(hub.url + '/');
+    await page.getByTestId('pipes').getByText('people').first().waitFor();
+    assert.equal(await page.getByTestId('signed-out').count(), 0, 'the first hub still has its session');
+    const api = await page.goto(hub.url + '/api/pipes');
+    assert.equal(api?.status(), 200, 'the first hub still accepts its session after signing in to the second');
+
+    // Signed out of the second hub, its page tells the user how to get back in.
+    await page.goto(second.url + '/');
+    await page.getByTestId('pipes').getByText('orders').first().waitFor();
+    const out = await page.evaluate(async () => (await fetch('/logout', { method: 'POST' })).status);
+    assert.equal(out, 204);
+    await page.reload();
+    await page.getByTestId('signed-out').waitFor();
+    assert.match((await page.getByTestId('signed-out').textContent()) ?? '', /datahub login-url/);
+    // Signing out of one hub leaves the other's session alone.
+    assert.equal((await page.goto(hub.url + '/api/pipes'))?.status(), 200);
+  } finally {
+    await context.close();
+    await second.stop();
+    removeDir(second.dataDir);
+  }
+});
+
 test('the UI pages carry a Content-Security-Policy', async () => {
   const res = await fetch(hub.url + '/');
   assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'self'/);

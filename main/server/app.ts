@@ -27,7 +27,7 @@ import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
 import { jsonTextProblem } from '../../hub-core/json.js';
 import { decodeContentEncoding } from './content-encoding.js';
-import { LoginCodes, sessionToken, uiPlugin } from './ui.js';
+import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
@@ -112,6 +112,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     done(null, body),
   );
 
+  const sessionCookie = sessionCookieName(options.tokens);
   app.addHook('onRequest', async (request, reply) => {
     // Decide by the route that matched, never by the raw URL: the router decodes the path, so
     // "/%61pi/pipes" reaches the /api/pipes handler although its raw URL does not start with /api.
@@ -123,7 +124,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const header = request.headers.authorization;
     const bearer = header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
     // The browser UI authenticates with an HttpOnly, SameSite=Strict session cookie instead.
-    const token = bearer ?? (header === undefined ? sessionToken(request) : undefined);
+    const token = bearer ?? (header === undefined ? sessionToken(request, sessionCookie) : undefined);
     if (!token) {
       return reply
         .code(401)

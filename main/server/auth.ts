@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
@@ -57,6 +57,14 @@ export class TokenService {
       writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
     }
     return new TokenService(new Uint8Array(key), subscriptionId);
+  }
+
+  /**
+   * A short, public id of this hub's data folder (a hash of its signing key): it names the browser session cookie,
+   * because cookies ignore the port and two local hubs would otherwise overwrite each other's session.
+   */
+  get hubId(): string {
+    return createHash('sha256').update('datahub-session-cookie\0').update(this.key).digest('hex').slice(0, 12);
   }
 
   async issue(claims: TokenClaims, expiresIn?: string): Promise<string> {

@@ -7,7 +7,10 @@ import { ADMIN, type TokenService } from './auth.js';
 import { HubError } from '../../hub-core/errors.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
-export const SESSION_COOKIE = 'datahub_session';
+/** The session cookie's name for one hub: `datahub_session_<hub id>`, so hubs on one host keep separate sessions. */
+export function sessionCookieName(tokens: Pick<TokenService, 'hubId'>): string {
+  return `datahub_session_${tokens.hubId}`;
+}
 const SESSION_SECONDS = 12 * 3600;
 const CODE_SECONDS = 10 * 60;
 
@@ -47,6 +50,7 @@ export class LoginCodes {
 export const CSP = CONTENT_SECURITY_POLICY;
 
 export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenService; codes: LoginCodes }): Promise<void> {
+  const cookie = sessionCookieName(opts.tokens);
   app.get<{ Querystring: { code?: string } }>('/login', {
     schema: { hide: true, querystring: { type: 'object', properties: { code: { type: 'string' } } } },
     handler: async (req, reply) => {
@@ -59,7 +63,7 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
       }
       const session = await opts.tokens.issue({ sub: 'browser-session', principals: [ADMIN] }, `${SESSION_SECONDS}s`);
       return reply
-        .setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: SESSION_SECONDS, secure: false })
+        .setCookie(cookie, session, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: SESSION_SECONDS, secure: false })
         .redirect('/', 303);
     },
   });
@@ -78,9 +82,9 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
   });
 
   app.post('/logout', { schema: { hide: true } }, async (req, reply) => {
-    const session = sessionToken(req);
+    const session = sessionToken(req, cookie);
     if (session !== undefined) await opts.tokens.revoke(session);
-    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).code(204).send();
+    return reply.clearCookie(cookie, { path: '/' }).code(204).send();
   });
 
   const built = existsSync(`${RENDERER_DIR}index.html`);
@@ -104,7 +108,7 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
 }
 
 /** The session cookie's token, if the request carries one. */
-export function sessionToken(req: FastifyRequest): string | undefined {
+export function sessionToken(req: FastifyRequest, cookie: string): string | undefined {
   const cookies = (req as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
-  return cookies?.[SESSION_COOKIE];
+  return cookies?.[cookie];
 }

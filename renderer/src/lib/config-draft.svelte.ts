@@ -61,6 +61,8 @@ export class ConfigDraft {
   blocker = $state<string | null>(null);
   /** Called after every successful save. */
   onSaved: ((config: JsonObject) => void) | undefined;
+  /** Called after a revert, so views that hold text of their own (the Preview tab's transform) drop it too. */
+  onReverted: (() => void) | undefined;
 
   get isNew(): boolean {
     return this.initial !== undefined && this.savedText === null;
@@ -152,5 +154,6 @@ export class ConfigDraft {
     this.blocker = null;
     this.message = { text: 'Reverted to the saved version.', bad: false };
     this.offerForce = false;
+    this.onReverted?.();
   }
 }

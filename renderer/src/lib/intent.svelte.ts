@@ -3,13 +3,13 @@
 // or when one arrives while it is shown.
 import { go, type View } from './nav.svelte';
 
-export type Intent = 'new-system' | 'run-tests' | 'import-config';
+export type Intent = 'new-system' | 'run-tests' | 'import-config' | 'delete-pipe';
 
 export const pendingIntent: { view: View | null; intent: Intent | null } = $state({ view: null, intent: null });
 
 /** Open `view` and leave it `intent`; false when the user chose to stay (unsaved edits). */
-export function requestIntent(view: View, intent: Intent): boolean {
-  if (!go(view)) return false;
+export function requestIntent(view: View, intent: Intent, item: string | null = null): boolean {
+  if (!go(view, item)) return false;
   pendingIntent.view = view;
   pendingIntent.intent = intent;
   return true;

@@ -29,6 +29,8 @@ export interface PaletteActions {
   go(view: View, item?: string | null, tab?: string | null): void;
   pump(pipe: string, operation: PumpOperation): void;
   newPipe(): void;
+  /** Open the pipe's page and ask there whether to delete it. */
+  deletePipe(pipe: string): void;
   newSystem(): void;
   runTests(): void;
   exportConfig(kind: 'json' | 'zip'): void;
@@ -81,6 +83,7 @@ export function paletteItems(
       items.push({ key: `pump:${id}:${o.op}`, kind: 'pump', label: `${o.op} ${id}`, hint: o.help, run: () => actions.pump(id, o) });
     }
     items.push({ key: `history:${id}`, kind: 'action', label: `Config history of ${id}`, run: () => actions.go('config', id) });
+    items.push({ key: `delete-pipe:${id}`, kind: 'action', label: `Delete pipe ${id}…`, run: () => actions.deletePipe(id) });
   }
   for (const d of data.datasets) {
     items.push({ key: `dataset:${d._id}`, kind: 'dataset', label: d._id, run: () => actions.go('datasets', d._id) });
@@ -88,6 +91,7 @@ export function paletteItems(
   for (const id of data.systems) {
     items.push({ key: `system:${id}`, kind: 'system', label: id, run: () => actions.go('systems', id) });
     items.push({ key: `history:${id}`, kind: 'action', label: `Config history of ${id}`, run: () => actions.go('config', id) });
+    items.push({ key: `delete-pipe:${id}`, kind: 'action', label: `Delete pipe ${id}…`, run: () => actions.deletePipe(id) });
   }
   // A pipe and a system may share an id; their histories are one (the hub keeps history per id).
   const seen = new Set<string>();

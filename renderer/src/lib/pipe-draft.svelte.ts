@@ -81,6 +81,12 @@ export class PipeDraft {
         return info.runtime['config-errors'] ?? [];
       },
     });
+    // A revert drops every edit, also a transform text in the Preview tab that never reached the configuration
+    // (not valid JSON): the text follows the saved configuration again, whatever it last agreed on.
+    this.config.onReverted = () => {
+      this.#synced = null;
+      this.syncTransform();
+    };
   }
 
   /** Bring the preview's transform text in line with the configuration when the transform changed there. */
