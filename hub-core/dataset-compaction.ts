@@ -18,6 +18,12 @@ export interface CompactionSettings {
 
 export const DEFAULT_COMPACTION: CompactionSettings = { keepVersions: 2, sink: true, automatic: true };
 
+/**
+ * A dataset no pipe's sink writes (entities posted to /datasets/<id>/entities) has no sink to compact it as it writes:
+ * only the whole-log (automatic) compaction would, which this hub does not run yet, so such a dataset keeps its versions.
+ */
+export const UNPIPED_COMPACTION: CompactionSettings = { ...DEFAULT_COMPACTION, sink: false };
+
 /** The settings of a pipe's `compaction` property (defaults for what it leaves out or gets wrong). */
 export function compactionSettings(value: unknown): CompactionSettings {
   if (!isJsonObject(value)) return DEFAULT_COMPACTION;

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
-import { compactChain, DEFAULT_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
+import { compactChain, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
 
 export interface DatasetRow {
   num: number;
@@ -29,7 +29,7 @@ export interface CircuitBreakerSettings {
 
 export interface DatasetSettings {
   circuitBreaker?: CircuitBreakerSettings;
-  /** From the `compaction` property of the pipe that writes the dataset; the defaults when absent. */
+  /** From the `compaction` property of the pipe that writes the dataset; absent when no pipe writes it. */
   compaction?: CompactionSettings;
 }
 
@@ -177,7 +177,7 @@ export class Dataset {
     const settings = JSON.parse(row.settings) as DatasetSettings;
     const pending = (this.stmts.pendingCount.get() as { n: number }).n;
     const versions = this.stmts.versions.get() as { versions: number; removed: number; compacted_ts: number | null } | undefined;
-    const compaction = settings.compaction ?? DEFAULT_COMPACTION;
+    const compaction = settings.compaction ?? UNPIPED_COMPACTION;
     return {
       _id: row.name,
       generation: row.generation,
@@ -273,7 +273,7 @@ export class Dataset {
     let written = 0;
     const ts = Date.now() * 1000;
     const indexes = this.indexes();
-    const compaction = settings.compaction ?? DEFAULT_COMPACTION;
+    const compaction = settings.compaction ?? UNPIPED_COMPACTION;
     let floor: number | undefined;
     let removed = 0;
     for (const p of prepared) {

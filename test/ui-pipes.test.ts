@@ -508,13 +508,13 @@ test('"New pipe" creates a pipe from a template and opens its Config tab', async
   assert.equal(config.transform.type, 'dtl');
   assert.equal(config.sink.dataset, 'crew-copy');
 
-  // The same id again is refused, in words, and the dialog stays open.
+  // The same id again is refused, in words, before anything is sent, and the dialog stays open.
   await backToList();
   await page.getByTestId('new-pipe').click();
   await page.getByTestId('new-pipe-id').fill('crew-copy');
   await page.getByRole('radio', { name: /HTTP endpoint receiver/ }).check();
-  await page.getByTestId('new-pipe-create').click();
-  await page.getByTestId('new-pipe-error').filter({ hasText: /failed \(409\).*already exists/ }).waitFor();
+  await page.getByTestId('new-pipe-id-problem').filter({ hasText: /“crew-copy” already exists/ }).waitFor();
+  assert.ok(await page.getByTestId('new-pipe-create').isDisabled(), 'Create waits for another id');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'detached' });
 });
