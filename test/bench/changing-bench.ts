@@ -55,7 +55,8 @@ function runOne(entities: readonly JsonObject[], compaction: boolean): ChangingR
   const hub = new Hub(dir);
   try {
     const ds = hub.datasets.open('changing');
-    if (!compaction) ds.setSettings({ ...ds.settings(), compaction: { ...DEFAULT_COMPACTION, sink: false } });
+    // The settings a pipe's dataset sink gives its dataset (a dataset no pipe writes does not compact as it is written).
+    ds.setSettings({ ...ds.settings(), compaction: { ...DEFAULT_COMPACTION, sink: compaction } });
     const rounds: ChangingRound[] = [];
     for (let r = 0; r <= ROUNDS; r++) {
       const batch = r === 0 ? entities : entities.map((e) => ({ ...e, round: r }));
