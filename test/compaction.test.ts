@@ -2,9 +2,9 @@
 // (default 2), the dataset sink removing older ones as it writes; the latest version always stays (deletions too), and
 // compaction never goes past the offset up to which a pipe doing dependency tracking on the dataset has seen it.
 // Every expected count below is worked out by hand from those rules.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { useHub } from './helpers/hub-process.js';
 import { pumpOperation, pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
@@ -17,17 +17,7 @@ interface DatasetInfo {
   compaction: { 'keep-versions': number; sink: boolean; automatic: boolean; 'last-run': string | null; 'removed-versions': number };
 }
 
-let hub: HubProcess;
-
-before(async () => {
-  hub = await startHub();
-});
-
-after(async () => {
-  if (!hub) return;
-  await hub.stop();
-  removeDir(hub.dataDir);
-});
+const hub = useHub();
 
 const info = (dataset: string): Promise<DatasetInfo> => hub.json<DatasetInfo>(`/datasets/${encodeURIComponent(dataset)}`);
 const entities = (dataset: string, query = ''): Promise<Json[]> => hub.json<Json[]>(`/datasets/${encodeURIComponent(dataset)}/entities${query}`);

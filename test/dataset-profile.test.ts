@@ -1,22 +1,11 @@
 // GET /datasets/<id>/profile on datasets with known distributions: every number is worked out here, by plain loops
 // over the entities the test wrote, from the rules the API documents (paths `a.b` / `a[]`, kinds with the typed
 // values, histogram bins 2^k wide: the smallest k that covers min..max in at most 64 bins, at least 1 for integers).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { useHub } from './helpers/hub-process.js';
 
-let hub: HubProcess;
-
-before(async () => {
-  hub = await startHub();
-});
-
-after(async () => {
-  if (hub) {
-    await hub.stop();
-    removeDir(hub.dataDir);
-  }
-});
+const hub = useHub();
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Entity = { _id: string; _deleted?: boolean; [k: string]: Json | undefined };

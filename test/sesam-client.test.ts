@@ -2,10 +2,10 @@
 // (test/helpers/sesam-client.ts) for upload → status → run → verify → test → wipe on a project in the client's layout
 // (test/fixtures/projects/sesam-client), asserting what the client asserts; the internal scheduler
 // (/pipes/run-all-pipes and its status, log and stop), node settings the client writes, rejected config, and $ENV in DTL.
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { REPO, removeDir, startHub, type HubProcess } from './helpers/hub-process.js';
+import { REPO, useHub } from './helpers/hub-process.js';
 import { ClientHttpError, SesamClient, type ClientPipe } from './helpers/sesam-client.js';
 
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'sesam-client');
@@ -24,16 +24,11 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>): Pr
 }
 
 describe('the node as the sesam client sees it', () => {
-  let hub: HubProcess;
+  const hub = useHub();
   let client: SesamClient;
 
-  before(async () => {
-    hub = await startHub();
+  before(() => {
     client = new SesamClient(hub.api, hub.token);
-  });
-  after(async () => {
-    await hub.stop();
-    removeDir(hub.dataDir);
   });
 
   test('the token names a subscription (the node id) and the status document says developer mode', async () => {
@@ -106,16 +101,11 @@ describe('the node as the sesam client sees it', () => {
 });
 
 describe('the internal scheduler: POST /pipes/run-all-pipes and its status, log and stop', () => {
-  let hub: HubProcess;
+  const hub = useHub();
   let client: SesamClient;
 
-  before(async () => {
-    hub = await startHub();
+  before(() => {
     client = new SesamClient(hub.api, hub.token);
-  });
-  after(async () => {
-    await hub.stop();
-    removeDir(hub.dataDir);
   });
 
   const embedded = (id: string, entities: Json[], extra: Json = {}): Json => ({ _id: id, type: 'pipe', source: { type: 'embedded', entities }, pump: { mode: 'manual' }, ...extra });
@@ -264,16 +254,11 @@ describe('the internal scheduler: POST /pipes/run-all-pipes and its status, log 
 });
 
 describe('upload → status → run → verify → test → wipe, as the sesam client does them', () => {
-  let hub: HubProcess;
+  const hub = useHub();
   let client: SesamClient;
 
-  before(async () => {
-    hub = await startHub();
+  before(() => {
     client = new SesamClient(hub.api, hub.token);
-  });
-  after(async () => {
-    await hub.stop();
-    removeDir(hub.dataDir);
   });
 
   test('upload: env and the config zip go up; user pipes stay off while disable_user_pipes is set; no pipe is left deploying', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export const CLI = join(REPO, 'bin', 'datahub.js');
@@ -98,4 +99,26 @@ export async function startHub(
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A hub for the tests of the surrounding file or describe block: started before them, stopped and its data removed
+ * after them. The returned object stands for the hub once it has started.
+ */
+export function useHub(options?: Parameters<typeof startHub>[0]): HubProcess {
+  let started: HubProcess | undefined;
+  before(async () => {
+    started = await startHub(options);
+  });
+  after(async () => {
+    if (!started) return;
+    await started.stop();
+    removeDir(started.dataDir);
+  });
+  return new Proxy({} as HubProcess, {
+    get(_target, key) {
+      if (!started) throw new Error('the hub is used before its before() hook started it');
+      return Reflect.get(started, key);
+    },
+  });
 }
