@@ -1,6 +1,13 @@
-// `$ENV(name)` and `$SECRET(name)` in configuration, replaced at run time. `$ENV` may stand anywhere in a string;
-// `$SECRET` only as a whole string value, so a secret is never spliced into text that might be logged or echoed.
-// A secret in a system's configuration is looked up among that system's secrets, then among the node's.
+// `$ENV(name)` and `$SECRET(name)` in configuration, replaced at run time.
+//
+// Where secrets are replaced follows the hosted service's documentation (security.rst, "Using secrets": "Secrets
+// applies only to System configuration entities"; a property may be composed of several secrets, as in
+// "http://$SECRET(user):$SECRET(password)@example.com"). So `$SECRET` is replaced in a system's configuration only
+// (`substituteVariables`, with that system's secrets before the node's) and in the key argument of DTL's encrypt and
+// decrypt (`substituteDtlKeySecrets`; the service lets its encryption functions take keys from secrets). A pipe's own
+// configuration gets `$ENV` only (`substituteEnv`): a `$SECRET(...)` there — in embedded entities, a transform's
+// values, a sink's headers — stays the text it is, so no entity, preview or output can carry a secret's value.
+// What the hub shows or logs is passed through `ConfigVariables.mask` (the secret values, also URL-encoded, hidden).
 
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { HubError } from './errors.js';
@@ -10,14 +17,15 @@ export interface ConfigVariables {
   env(name: string): string | undefined;
   /** A secret's value; `scope` is '' for the node, a system id for system secrets. */
   secret(name: string, scope: string): string | undefined;
+  /** The text with every secret value in it (also URL-encoded) replaced by asterisks. */
+  mask(text: string): string;
 }
 
 const ENV = /\$ENV\(([^)]*)\)/g;
-const SECRET_WHOLE = /^\$SECRET\(([^)]*)\)$/;
 
 /**
- * The value with every variable replaced; `scope` picks the system whose secrets `$SECRET` reads first ('' for the
- * node only). `path` names where the value sits, for the error an unknown variable raises.
+ * A system's configuration with every variable replaced; `scope` is the system whose secrets `$SECRET` reads first
+ * (then the node's). `path` names where the value sits, for the error an unknown variable raises.
  */
 export function substituteVariables<T extends JsonValue>(value: T, vars: ConfigVariables, scope = '', path = '$'): T {
   return substitute(value, vars, scope, path) as T;
@@ -35,30 +43,26 @@ function substitute(value: JsonValue, vars: ConfigVariables, scope: string, path
 }
 
 function substituteString(text: string, vars: ConfigVariables, scope: string, path: string): string {
-  const secret = SECRET_WHOLE.exec(text);
-  if (secret) {
-    const name = secret[1]!;
+  if (!text.includes('$')) return text;
+  // Both kinds are replaced in one pass, so a value never has its own `$ENV(...)`/`$SECRET(...)` text replaced again.
+  return text.replace(/\$(ENV|SECRET)\(([^)]*)\)/g, (_m, kind: string, name: string) => {
+    if (kind === 'ENV') {
+      const v = vars.env(name);
+      if (v === undefined) throw new HubError(400, `unknown environment variable ${JSON.stringify(name)}`, `${path} refers to $ENV(${name}), which is not set`);
+      return v;
+    }
     const v = (scope !== '' ? vars.secret(name, scope) : undefined) ?? vars.secret(name, '');
     if (v === undefined) {
       const where = scope !== '' ? `among the secrets of system ${JSON.stringify(scope)} or the node` : 'among the node secrets';
       throw new HubError(400, `unknown secret ${JSON.stringify(name)}`, `${path} refers to $SECRET(${name}), which is not set ${where}`);
     }
     return v;
-  }
-  if (text.includes('$SECRET(')) {
-    throw new HubError(400, 'a $SECRET(...) reference must be the whole value', `${path} uses $SECRET(...) inside a longer string`);
-  }
-  if (!text.includes('$ENV(')) return text;
-  return text.replace(ENV, (_m, name: string) => {
-    const v = vars.env(name);
-    if (v === undefined) throw new HubError(400, `unknown environment variable ${JSON.stringify(name)}`, `${path} refers to $ENV(${name}), which is not set`);
-    return v;
   });
 }
 
 /**
- * `$ENV(name)` replaced inside a DTL transform, as everywhere else in configuration (for example
- * `["eq", "$ENV(node-env)", "test"]`). `$SECRET(...)` stays as it is: a transform's values end up in entities and logs.
+ * `$ENV(name)` replaced in a pipe's configuration and inside its DTL transform (for example
+ * `["eq", "$ENV(node-env)", "test"]`). `$SECRET(...)` stays as it is: a pipe's values end up in entities and logs.
  */
 export function substituteEnv<T extends JsonValue>(value: T, env: (name: string) => string | undefined, path = '$'): T {
   const walk = (v: JsonValue, at: string): JsonValue => {
@@ -71,6 +75,38 @@ export function substituteEnv<T extends JsonValue>(value: T, env: (name: string)
       });
     }
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${at}[${i}]`));
+    if (isJsonObject(v)) {
+      const out: JsonObject = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x, `${at}.${k}`);
+      return out;
+    }
+    return v;
+  };
+  return walk(value, path) as T;
+}
+
+/** DTL functions whose first argument is a key that may come from a secret. */
+const KEY_FUNCTIONS = new Set(['encrypt', 'decrypt']);
+
+/**
+ * A transform with `"$SECRET(name)"` replaced where it is the whole key argument of `encrypt` or `decrypt` (node
+ * secrets), and nowhere else. What such a function makes is the ciphertext or the plain value, never the key.
+ */
+export function substituteDtlKeySecrets<T extends JsonValue>(value: T, vars: ConfigVariables, path = '$'): T {
+  const walk = (v: JsonValue, at: string): JsonValue => {
+    if (Array.isArray(v)) {
+      const out = v.map((x, i) => walk(x, `${at}[${i}]`));
+      const key = out[1];
+      if (typeof out[0] === 'string' && KEY_FUNCTIONS.has(out[0]) && typeof key === 'string') {
+        const m = /^\$SECRET\(([^)]*)\)$/.exec(key);
+        if (m) {
+          const found = vars.secret(m[1]!, '');
+          if (found === undefined) throw new HubError(400, `unknown secret ${JSON.stringify(m[1])}`, `${at}[1] refers to $SECRET(${m[1]}), which is not set among the node secrets`);
+          out[1] = found;
+        }
+      }
+      return out;
+    }
     if (isJsonObject(v)) {
       const out: JsonObject = {};
       for (const [k, x] of Object.entries(v)) out[k] = walk(x, `${at}.${k}`);

@@ -70,7 +70,7 @@ export class Hub {
       dataDir,
       {
         lookup: new DatasetLookup(this.datasets),
-        vars: { env: (name) => this.env.get(name), secret: (name, scope) => this.secrets.value(name, scope) },
+        vars: { env: (name) => this.env.get(name), secret: (name, scope) => this.secrets.value(name, scope), mask: (text) => this.secrets.mask(text) },
         system: (id) => this.config.get('system', id),
         namespaces: (pipeId) => this.namespaceSettings(pipeId),
       },

@@ -2,6 +2,7 @@ import { SecretCipher } from './secret-cipher.js';
 import type { Db } from './database.js';
 import { badRequest, notFound } from './errors.js';
 import { checkVariableNames } from './variable-names.js';
+import { secretMask, type Mask } from './secret-mask.js';
 
 /** Environment variables: plain values, readable, used by `$ENV(...)` in config. */
 export class EnvStore {
@@ -63,6 +64,7 @@ export class SecretStore {
   }
 
   private readonly listeners = new Set<() => void>();
+  private masker: Mask | undefined;
 
   /** Be told after every change (the pipe runtimes are built again). */
   onChange(listener: () => void): void {
@@ -70,7 +72,17 @@ export class SecretStore {
   }
 
   private changed(): void {
+    this.masker = undefined;
     for (const l of this.listeners) l();
+  }
+
+  /** The text with every secret value (of any scope) in it masked; for what the hub stores, answers or logs. */
+  mask(text: string): string {
+    if (this.masker === undefined) {
+      const stored = this.db.prepare('SELECT value FROM secrets').pluck().all() as string[];
+      this.masker = secretMask(stored.map((v) => this.cipher.decrypt(v)));
+    }
+    return this.masker(text);
   }
 
   names(scope = ''): string[] {

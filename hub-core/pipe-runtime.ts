@@ -20,7 +20,7 @@ import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
 import { addEntityIds, compileTransform, childPath, type CompiledTransform, type DtlDict, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
-import { substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
+import { substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import type { SinkContext } from './sinks/json-push-sink.js';
@@ -122,7 +122,7 @@ export class PipeRuntime {
   private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
     const sourceDataset = this.sourceDataset;
     const datasets = this.ctx.datasets;
-    transform = substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath);
+    transform = substituteDtlKeySecrets(substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath), this.ctx.vars, configPath);
     return compileTransform(transform, {
       configPath,
       ...(lookup ? { lookup } : {}),
@@ -183,10 +183,14 @@ export class PipeRuntime {
     return out;
   }
 
-  /** The effective configuration with `$ENV`/`$SECRET` replaced (throws a 400 HubError naming a missing one). */
+  /**
+   * The effective configuration with `$ENV` replaced (throws a 400 HubError naming a missing one). `$SECRET` is left
+   * as written: secrets are replaced in system configuration only (see config-variables.ts).
+   */
   resolved(): EffectivePipe {
-    return substituteVariables(this.pipe, this.ctx.vars);
+    return substituteEnv(this.pipe, (name) => this.ctx.vars.env(name));
   }
+
 
   /** What a sink may use of the hub (systems, variables). */
   sinkContext(): SinkContext {
@@ -252,5 +256,10 @@ export class PipeRuntimes {
 
   forget(id: string): void {
     this.cache.delete(id);
+  }
+
+  /** The text with the secret values in it masked: for everything a run stores or shows. */
+  mask(text: string): string {
+    return this.ctx.vars.mask(text);
   }
 }

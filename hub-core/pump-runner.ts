@@ -19,6 +19,7 @@ import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, SinkWriteError, isPumpedSink, sinkType, type Sink } from './sinks/index.js';
 import { changedKeys, type Dependency } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
+import { maskJson } from './secret-mask.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 
 export type RunKind = 'incremental' | 'rescan';
@@ -227,13 +228,15 @@ export class PumpRunner {
       if (e instanceof DtlRuntimeError && e.kind === 'trip') {
         try {
           const config = this.pipes.get(id);
-          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(`trip! in the transform: ${e.message}`);
+          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(this.runtimes.mask(`trip! in the transform: ${e.message}`));
         } catch {
           // The run is recorded as failed below either way.
         }
       }
-      const reason = e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e);
-      const traceback = e instanceof Error && e.stack ? e.stack : '';
+      // A reason may quote a URL or a remote's answer built from secrets: stored and shown masked.
+      const mask = (text: string): string => this.runtimes.mask(text);
+      const reason = mask(e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e));
+      const traceback = mask(e instanceof Error && e.stack ? e.stack : '');
       try {
         this.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback }, files);
       } catch {
@@ -333,7 +336,7 @@ export class PumpRunner {
     // events stay readable.
     const settings = ds.settings();
     if (settings.compaction === undefined) ds.setSettings({ ...settings, compaction: { ...DEFAULT_COMPACTION, sink: false, automatic: false } });
-    return ds.write([entity]).maxUpdated;
+    return ds.write([maskJson(entity, (text) => this.runtimes.mask(text))]).maxUpdated;
   }
 
   /** Write a pump event outside a run (e.g. `pump-discard-retries`). */
@@ -365,12 +368,13 @@ export class PumpRunner {
       c.writeErrors += 1;
       const dead = failed.filter((f) => f.attempts >= retry.maxRetries);
       const again = failed.filter((f) => f.attempts < retry.maxRetries);
-      if (again.length > 0) this.state.putRetries(id, again, error.message);
+      const message = this.runtimes.mask(error.message);
+      if (again.length > 0) this.state.putRetries(id, again, message);
       if (dead.length > 0) {
         this.state.removeRetries(id, idsOf(dead.map((f) => f.entity)));
         if (retry.deadLetter !== undefined) {
           this.datasets.open(retry.deadLetter).write(
-            dead.map((f) => ({ _id: f.entity['_id'] ?? null, entity: f.entity, pipe: id, attempts: f.attempts, error: error.message, status: error.status })),
+            dead.map((f) => ({ _id: f.entity['_id'] ?? null, entity: f.entity, pipe: id, attempts: f.attempts, error: message, status: error.status })),
           );
         }
         c.dead += dead.length;

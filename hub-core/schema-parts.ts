@@ -20,7 +20,7 @@ export const ref = (name: string): JsonObject => ({ $ref: `#/definitions/${name}
 
 export const headers: JsonObject = {
   type: 'object',
-  description: 'HTTP headers sent with every request; values may use "$ENV(name)" and "$SECRET(name)"',
+  description: 'HTTP headers sent with every request; values may use "$ENV(name)", and "$SECRET(name)" in a system (a pipe\'s $SECRET stays as written)',
   additionalProperties: { type: 'string' },
 };
 

@@ -7,7 +7,7 @@ import type { EffectivePipe } from '../effective-pipe.js';
 import { SinkWriteError, type Sink, type SinkContext } from './sink.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
-import { substituteVariables } from '../config-variables.js';
+import { substituteEnv, substituteVariables } from '../config-variables.js';
 import { httpPost, type PostResponse } from './http-post.js';
 
 export type { SinkContext };
@@ -29,9 +29,10 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkContext, options: { f
   if (typeof systemId !== 'string') throw new HubError(400, 'a json sink needs "system": the id of a system:url system');
   const stored = ctx.system(systemId);
   if (!stored) throw new HubError(400, `system ${JSON.stringify(systemId)} not found`, `the json sink of pipe ${JSON.stringify(pipe._id)} pushes to it`);
-  // $ENV and $SECRET (e.g. an Authorization header) are replaced here; the system's secrets come before the node's.
+  // $ENV and $SECRET (e.g. an Authorization header) are replaced in the system (its secrets before the node's); the
+  // pipe's sink gets $ENV only (secrets belong in system configuration, see config-variables.ts).
   const system = substituteVariables(stored, ctx.vars, systemId, `system ${systemId}`);
-  const sink = substituteVariables(pipe.sink, ctx.vars, '', `pipe ${pipe._id} sink`);
+  const sink = substituteEnv(pipe.sink, (name) => ctx.vars.env(name), `pipe ${pipe._id} sink`);
   if (system['type'] !== 'system:url' || typeof system['base_url'] !== 'string') {
     throw new HubError(400, `system ${JSON.stringify(systemId)} is not a system:url with a "base_url"`);
   }

@@ -88,7 +88,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (addr && typeof addr === 'object') hosts = allowedHosts(options.host, addr.port);
   });
   installHostGuard(app, () => hosts, options.extraHosts ?? []);
-  installErrorHandling(app);
+  installErrorHandling(app, (text) => options.hub.secrets.mask(text));
   // Every response, API and pages alike (errors too): a browser must never sniff a CSV or JSON answer into HTML.
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');

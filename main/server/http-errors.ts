@@ -24,11 +24,15 @@ export const errorSchema = {
   required: ['error', 'detail'],
 } as const;
 
-/** Every failure becomes `{"error", "detail"}` with a 4xx status; only real bugs answer 500. */
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Every failure becomes `{"error", "detail"}` with a 4xx status; only real bugs answer 500. `mask` hides secret
+ * values (an error may quote a URL or a remote's answer built from them) in the answer and the log line.
+ */
+export function installErrorHandling(app: FastifyInstance, mask: (text: string) => string = (text) => text): void {
   app.setErrorHandler((err: FastifyError | HubError | EntityError | Error, request, reply) => {
     const send = (status: number, error: string, detail: string | null): void => {
-      if (!reply.sent) void reply.code(status).type('application/json; charset=utf-8').send({ error, detail } satisfies ErrorBody);
+      const body = { error: mask(error), detail: detail === null ? null : mask(detail) } satisfies ErrorBody;
+      if (!reply.sent) void reply.code(status).type('application/json; charset=utf-8').send(body);
     };
     if (err instanceof ConfigRejected) {
       if (!reply.sent) void reply.code(400).type('application/json; charset=utf-8').send({ error: err.message, detail: err.detail ?? null, validation_errors: err.validationErrors });
@@ -52,7 +56,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (err instanceof SyntaxError || fe.statusCode === 400) return send(400, 'malformed request', err.message);
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return send(fe.statusCode, err.message, null);
-    request.log.error({ err }, 'unexpected error');
+    // Not the error object itself: its own fields (a TypeError's `input`, say) could hold a secret unmasked.
+    request.log.error({ err: { type: err.name, message: mask(err.message), stack: mask(err.stack ?? '') } }, 'unexpected error');
     return send(500, 'internal error', 'the hub failed unexpectedly; the log has the details');
   });
   app.setNotFoundHandler((request, reply) => {
