@@ -11,7 +11,7 @@ import type { Dataset, WriteRun } from './dataset-log.js';
 import { CircuitBreakerTripped } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
-import { DtlRuntimeError } from './dtl/index.js';
+import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from './dtl/index.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
@@ -235,7 +235,16 @@ export class PumpRunner {
       }
       // A reason may quote a URL or a remote's answer built from secrets: stored and shown masked.
       const mask = (text: string): string => this.runtimes.mask(text);
-      const reason = mask(e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e));
+      let reason = mask(e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e));
+      if (e instanceof DtlLimitError) {
+        // Running it again would do the same: the schedule leaves the pipe alone until the user has looked at it.
+        try {
+          this.state.update(id, (s) => (s.disabled = true));
+        } catch {
+          // The hub is closing; the run is recorded below if it still can be.
+        }
+        reason += `. The pump is disabled so that its schedule does not run it again: change the transform, then enable the pump (the Enable action on the pipe's page, or POST /pipes/${id}/pump with operation=enable)`;
+      }
       const traceback = mask(e instanceof Error && e.stack ? e.stack : '');
       try {
         this.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback }, files);
@@ -425,6 +434,9 @@ export class PumpRunner {
         for (const d of deps) this.state.replaceDependencies(id, d.eid, d.deps);
       };
       c.transformMs += performance.now() - t;
+      // The batch's output is about to be written (and serialized): not with the heap already past the bound.
+      const heap = heapExhausted();
+      if (heap) throw memoryLimitError(heap);
       c.processed += entities.length;
       t = performance.now();
       if (pushSink) {

@@ -6,6 +6,7 @@ import { HubError } from '../errors.js';
 import type { ConfigError } from '../config-error.js';
 import type { DtlLookup } from './lookup.js';
 import type { DtlDict, DtlValue } from './values.js';
+import { CHECK_EVERY, spend, type WorkState } from './work-limit.js';
 
 /** Returned by a transform closure to stop the rule set: the entity is written as deleted with `_filtered`. */
 export const STOP_FILTER = 1;
@@ -22,9 +23,14 @@ export type Tx = (ctx: Ctx) => Stop | void;
 export const NOOP_TX: Tx = () => undefined;
 
 /** State shared by everything one compiled transform does for one entity. */
-export class RunState {
+export class RunState implements WorkState {
   /** Entities emitted by `create`, in order; null until the first one. */
   emitted: JsonObject[] | null = null;
+  /** Work done so far and when the next bound check is due (work-limit.ts). */
+  work = 0;
+  nextCheck = CHECK_EVERY;
+  /** When the current entity's first bound check ran (0: not yet for this entity). */
+  entityStart = 0;
   constructor(
     readonly lookup: DtlLookup | undefined,
     /** `_B`: values bound by the caller (URL parameters of an endpoint sink). */
@@ -63,6 +69,7 @@ export class Ctx {
 
 /** A fresh context for applying a rule set to `value` below `parent`. */
 export function childContext(parent: Ctx, value: DtlValue, sourceJson: boolean): Ctx {
+  spend(parent.run, 1);
   return new Ctx(value, {}, parent, parent.root, parent.run, sourceJson);
 }
 

@@ -16,6 +16,7 @@ import type { ConfigError } from '../config-error.js';
 import { compileRules, childPath } from './compiler.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FILTER, type Tx } from './context.js';
 import type { DtlLookup } from './lookup.js';
+import { DtlLimitError } from './work-limit.js';
 import type { FunctionRegistry } from './registry.js';
 import type { DtlDict } from './values.js';
 import { addEntityIds, setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
@@ -67,6 +68,7 @@ function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
   if (entity['_deleted'] === true) target['_deleted'] = true;
   const ctx = new Ctx(entity, target, null, null, state, true);
   state.emitted = null;
+  state.entityStart = 0;
   const stop = stage.rules(ctx);
   // (read through a cast: the rules have changed `state.emitted` since it was reset above)
   const out: JsonObject[] = (state.emitted as JsonObject[] | null) ?? [];
@@ -87,6 +89,8 @@ function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
 }
 
 function wrapError(e: unknown, entity: JsonObject): Error {
+  // Past the hub's bounds: the whole run stops, whatever entity it was on.
+  if (e instanceof DtlLimitError) return e;
   const id = typeof entity['_id'] === 'string' ? entity['_id'] : undefined;
   if (e instanceof DtlRuntimeError) return e.withEntity(id);
   const message = e instanceof Error ? e.message : String(e);

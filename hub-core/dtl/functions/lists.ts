@@ -27,6 +27,7 @@ import {
   type DtlValue,
 } from '../values.js';
 import { withCurrent } from './util.js';
+import { spend } from '../work-limit.js';
 
 const FAMILY = 'lists';
 
@@ -58,6 +59,7 @@ function optionalExpr(cc: CompileContext, arg: ArgNode | undefined): Expr | unde
 /** The sort keys of values: the values themselves, or the function's result for each (with _ bound to it). */
 function keysOf(ctx: Ctx, values: readonly DtlValue[], fn: Expr | undefined): readonly DtlValue[] {
   if (fn === undefined) return values;
+  spend(ctx.run, values.length);
   const saved = ctx.current;
   const out = new Array<DtlValue>(values.length);
   for (let i = 0; i < values.length; i++) {
@@ -382,6 +384,7 @@ export const listFunctions: FunctionSpec[] = [
       const values = cc.expr(b.one('VALUES'));
       return (ctx) => {
         const vs = asList(values(ctx));
+        spend(ctx.run, vs.length);
         const out = new Array<DtlValue>(vs.length);
         const saved = ctx.current;
         for (let i = 0; i < vs.length; i++) {
@@ -745,6 +748,7 @@ export const listFunctions: FunctionSpec[] = [
         if (by === 0) throw new DtlRuntimeError('error', 'range: STEP must not be 0', at);
         const count = Math.max(0, Math.ceil((to - from) / by));
         if (count > RANGE_LIMIT) throw new DtlRuntimeError('error', `range: ${count} integers is more than the limit of ${RANGE_LIMIT}`, at);
+        spend(ctx.run, count);
         const out = new Array<number>(count);
         for (let i = 0; i < count; i++) out[i] = from + i * by;
         return out;

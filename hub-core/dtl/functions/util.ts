@@ -1,11 +1,13 @@
 // Small helpers shared by the function families.
 
 import type { Ctx, Expr } from '../context.js';
+import { spend } from '../work-limit.js';
 import type { ArgNode, CompileContext } from '../registry.js';
 import { asList, valuesEqual, type DtlValue } from '../values.js';
 
 /** Evaluate `e` with `_` bound to `value`. */
 export function withCurrent(ctx: Ctx, value: DtlValue, e: Expr): DtlValue {
+  spend(ctx.run, 1);
   const saved = ctx.current;
   ctx.current = value;
   const r = e(ctx);

@@ -1,0 +1,70 @@
+// A bound on what one transform may do, so that a runaway rule (["map", ["range", 0, 2000], ["range", 0, 2000]]
+// over many entities) fails its run in words instead of exhausting the process's memory. The evaluator counts work
+// where values are made or visited one by one (list functions, function expressions, rule sets applied per value);
+// every CHECK_EVERY units it looks at the V8 heap and at the time spent on the current entity. The checks cost a
+// counter increment per unit; the heap and clock are read only at the checkpoints.
+
+import { getHeapStatistics } from 'node:v8';
+import { HubError } from '../errors.js';
+
+/** What a transform's run state keeps for the bound (RunState in context.ts). */
+export interface WorkState {
+  work: number;
+  nextCheck: number;
+  /** When the current entity's first check ran; 0 until then (reset per entity). */
+  entityStart: number;
+}
+
+/** Work units between two checks of the heap and the clock. */
+export const CHECK_EVERY = 1 << 16;
+/** A transform stops once the heap holds more than this share of the process's heap limit. */
+export const HEAP_SHARE = 0.5;
+/** A transform stops once one entity has taken this long. */
+export const ENTITY_TIME_LIMIT_MS = 30_000;
+
+/**
+ * A transform went past the hub's bounds. Not a DtlRuntimeError: it is never one entity's error to record and go on
+ * from, but stops the whole run (or preview) with a 422.
+ */
+export class DtlLimitError extends HubError {
+  constructor(message: string, detail: string) {
+    super(422, message, detail);
+    this.name = 'DtlLimitError';
+  }
+}
+
+/** Count `units` of work for a transform's run (`ctx.run`). */
+export function spend(run: WorkState, units: number): void {
+  run.work += units;
+  if (run.work >= run.nextCheck) checkpoint(run);
+}
+
+/** The heap is past the share a transform may bring it to (also checked by a pump before it writes a batch). */
+export function heapExhausted(): { used: number; limit: number } | undefined {
+  const h = getHeapStatistics();
+  return h.used_heap_size > h.heap_size_limit * HEAP_SHARE ? { used: h.used_heap_size, limit: h.heap_size_limit } : undefined;
+}
+
+const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
+
+export function memoryLimitError(heap: { used: number; limit: number }): DtlLimitError {
+  return new DtlLimitError(
+    'the transform needs more memory than the hub allows',
+    `it brought the hub's memory to ${mb(heap.used)} of ${mb(heap.limit)} (the bound is ${Math.round(HEAP_SHARE * 100)} %); ` +
+      'look for lists that grow with each other (a "map" or "range" inside another)',
+  );
+}
+
+function checkpoint(run: WorkState): void {
+  run.nextCheck = run.work + CHECK_EVERY;
+  const heap = heapExhausted();
+  if (heap) throw memoryLimitError(heap);
+  const now = Date.now();
+  if (run.entityStart === 0) run.entityStart = now;
+  else if (now - run.entityStart > ENTITY_TIME_LIMIT_MS) {
+    throw new DtlLimitError(
+      'the transform takes too long',
+      `one entity took more than ${ENTITY_TIME_LIMIT_MS / 1000} s (${run.work} steps); look for lists that grow with each other (a "map" or "range" inside another)`,
+    );
+  }
+}

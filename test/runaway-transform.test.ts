@@ -1,0 +1,78 @@
+// One pipe cannot take the hub down (issue 16.2): a transform whose lists grow with each other fails its run in words
+// once the hub's memory passes its bound, the pump is disabled so its schedule does not run it again until the user
+// enables it, previews answer 4xx, and the hub goes on answering. The hub runs with a small heap (256 MB) so the
+// bound is reached in seconds; before the bound existed this hub died of memory exhaustion.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useHub } from './helpers/hub-process.js';
+import { expectError, pumpOperation, pushEntities, sleep, waitFor } from './helpers/api.js';
+
+type Json = Record<string, unknown>;
+
+const hub = useHub({ env: { NODE_OPTIONS: '--max-old-space-size=256' } });
+
+const RUNAWAY = { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'grid', ['map', ['range', 0, 2000], ['range', 0, 2000]]]] } };
+const ENTITIES = Array.from({ length: 200 }, (_, i) => ({ _id: `e${i}`, n: i }));
+
+interface PumpInfo {
+  runs: number;
+  'is-running': boolean;
+  'is-disabled': boolean;
+  'last-run': { status: string; reason_why_stopped: string | null } | null;
+}
+
+const pump = (): Promise<PumpInfo> => hub.json<PumpInfo>('/pipes/runaway/pump');
+
+test('a runaway transform on a schedule fails its run in words, is not run again until enabled, and the hub lives', async () => {
+  await pushEntities(hub, 'many', ENTITIES);
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'runaway', type: 'pipe', source: { type: 'dataset', dataset: 'many' }, transform: RUNAWAY, pump: { schedule_interval: 1 } }],
+  });
+  const info = await waitFor('the first run to end', async () => {
+    const i = await pump();
+    return i.runs >= 1 && !i['is-running'] ? i : undefined;
+  }, 60_000);
+  assert.equal(hub.child.exitCode, null, 'the hub process is alive');
+  assert.equal(info['last-run']?.status, 'failed');
+  const reason = info['last-run']?.reason_why_stopped ?? '';
+  assert.match(reason, /more memory than the hub allows/);
+  assert.match(reason, /enable the pump/, 'the reason says how to run it again');
+  assert.equal(info['is-disabled'], true);
+
+  // The schedule (every second) leaves it alone.
+  const runs = info.runs;
+  await sleep(3000);
+  assert.equal((await pump()).runs, runs, 'no run after the failure');
+  const health = await hub.fetch('/health');
+  assert.equal(health.status, 200, 'the hub answers');
+  const log = await hub.json<Json[]>('/pipes/runaway/log?reverse=true');
+  assert.match(String(log.find((e) => e['event_type'] === 'pump-failed')?.['reason_why_stopped']), /more memory/);
+  assert.equal((await hub.fetch('/datasets/runaway/entities')).status === 200 ? (await hub.json<Json[]>('/datasets/runaway/entities')).length : 0, 0, 'nothing was written');
+
+  // Enabling it is the user's act; it is scheduled again.
+  await pumpOperation(hub, 'runaway', 'disable');
+  await pumpOperation(hub, 'runaway', 'enable');
+  assert.equal((await pump())['is-disabled'], false);
+  await pumpOperation(hub, 'runaway', 'disable');
+});
+
+test('previews of a runaway transform answer 4xx in words, and the hub goes on', async () => {
+  const dtl = await hub.fetch('/dtl/preview', { method: 'POST', body: JSON.stringify({ transform: RUNAWAY, entities: ENTITIES }), headers: { 'content-type': 'application/json' } });
+  const body = await expectError(dtl, '4xx', '/dtl/preview');
+  assert.match(body.error, /memory/);
+
+  const draft = { _id: 'runaway', type: 'pipe', source: { type: 'embedded', entities: ENTITIES }, transform: RUNAWAY };
+  const preview = await hub.fetch('/pipes/runaway/preview', { method: 'POST', body: JSON.stringify(draft), headers: { 'content-type': 'application/json' } });
+  await expectError(preview, '4xx', '/pipes/<id>/preview');
+  await expectError(await hub.fetch('/pipes/runaway/entities?stage=after-transforms'), '4xx', '/pipes/<id>/entities?stage=after-transforms');
+
+  assert.equal(hub.child.exitCode, null);
+  assert.equal((await hub.fetch('/health')).status, 200);
+  // An ordinary transform still works.
+  const ok = await hub.json<{ results: { entities?: Json[] }[] }>('/dtl/preview', {
+    method: 'POST',
+    json: { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'k', ['count', ['range', 0, 5]]]] } }, entities: [{ _id: 'a' }] },
+  });
+  assert.equal(ok.results[0]?.entities?.[0]?.['k'], 5);
+});
