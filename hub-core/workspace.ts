@@ -3,11 +3,14 @@ import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
 import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
 import { configFilePath, configFileText } from './workspace-layout.js';
-import { readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
+import { configFiles, readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
 import { isJsonObject } from './json.js';
 
 export type { WorkspaceProblem };
+
+/** How often the folder is compared with what was last loaded, besides the file events. */
+const RESCAN_MS = 2000;
 
 export interface WorkspaceLoad {
   pipes: number;
@@ -31,7 +34,11 @@ export class Workspace {
   readonly nodeDir: string;
   /** The file each entity was read from (or written to), by "<kind>:<id>". */
   private readonly files = new Map<string, string>();
-  private watcher: FSWatcher | undefined;
+  /** One watcher per folder (node/, pipes/, systems/), by folder relative to the node folder. */
+  private readonly watchers = new Map<string, FSWatcher>();
+  private rescanTimer: NodeJS.Timeout | undefined;
+  /** The config files' names, sizes and times as last loaded or written: the periodic rescan compares with it. */
+  private fingerprint = '';
   private unsubscribe: (() => void) | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
   private loading = false;
@@ -51,22 +58,74 @@ export class Workspace {
     const result = this.load();
     this.unsubscribe = this.hub.config.onChange((c) => this.writeBack(c));
     if (options.watch !== false) {
-      this.watcher = watch(this.nodeDir, { recursive: true, persistent: false }, (_event, name) => {
-        if (name && !String(name).endsWith('.json')) return;
-        if (name && this.isOwnWrite(String(name))) return;
-        clearTimeout(this.reloadTimer);
-        this.reloadTimer = setTimeout(() => this.reload(), 150);
-        this.reloadTimer.unref();
-      });
-      this.watcher.on('error', () => undefined);
+      this.watchFolders();
+      // Folders are watched, not files, so an editor's save by rename (vim, "safe write") or the hub's own atomic
+      // write-back never leaves a watcher on a file that is gone. A rescan every RESCAN_MS catches what a file
+      // system does not report (network drives, folders created later, lost events).
+      this.rescanTimer = setInterval(() => this.rescan(), RESCAN_MS);
+      this.rescanTimer.unref();
     }
     return result;
   }
 
   close(): void {
-    this.watcher?.close();
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    clearInterval(this.rescanTimer);
     this.unsubscribe?.();
     clearTimeout(this.reloadTimer);
+  }
+
+  /** Watch the node folder and its pipes/ and systems/ folders (those that exist; the rescan adds later ones). */
+  private watchFolders(): void {
+    for (const sub of ['', 'pipes', 'systems']) {
+      if (this.watchers.has(sub)) continue;
+      const dir = sub === '' ? this.nodeDir : join(this.nodeDir, sub);
+      if (!existsSync(dir)) continue;
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(dir, { persistent: false }, (_event, name) => this.changed(name === null ? null : sub === '' ? String(name) : `${sub}/${String(name)}`));
+      } catch {
+        continue;
+      }
+      watcher.on('error', () => {
+        // The folder went (or was replaced): watch it again on the next rescan.
+        watcher.close();
+        if (this.watchers.get(sub) === watcher) this.watchers.delete(sub);
+      });
+      this.watchers.set(sub, watcher);
+    }
+  }
+
+  /** A file event: reload shortly after (events come in bursts), unless it was our own write. */
+  private changed(name: string | null): void {
+    if (name !== null && !name.endsWith('.json')) {
+      // A folder appearing (pipes/), our own temporary file or an editor's: only a folder needs a look now.
+      if (name === 'pipes' || name === 'systems') this.watchFolders();
+      return;
+    }
+    if (name !== null && this.isOwnWrite(name)) return;
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => this.reload(), 150);
+    this.reloadTimer.unref();
+  }
+
+  private rescan(): void {
+    this.watchFolders();
+    if (this.currentFingerprint() !== this.fingerprint) this.reload();
+  }
+
+  private currentFingerprint(): string {
+    const parts: string[] = [];
+    for (const file of [...configFiles(this.nodeDir), 'test-env.json']) {
+      try {
+        const st = statSync(join(this.nodeDir, file));
+        parts.push(`${file}:${st.size}:${st.mtimeMs}`);
+      } catch {
+        // Not there (test-env.json is optional; a file may go while we look).
+      }
+    }
+    return parts.join('|');
   }
 
   /** Told after every reload caused by a file change (the serving host prints its problems). */
@@ -83,6 +142,7 @@ export class Workspace {
 
   /** Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). */
   load(): WorkspaceLoad {
+    this.fingerprint = this.currentFingerprint();
     const read = readConfigFiles(this.nodeDir);
     const problems = read.problems;
     const entities = read.entities.map((r) => r.entity);
@@ -153,16 +213,23 @@ export class Workspace {
     }
   }
 
-  /** Write a configuration change made through the hub back to its file (atomically; unchanged files untouched). */
+  /**
+   * Write a configuration change made through the hub back to its file (atomically; unchanged files untouched). A
+   * file that holds several components (a list) is written back whole: the changed one replaced (or left out when
+   * deleted), the others as they are.
+   */
   private writeBack(change: ConfigChange): void {
     if (this.loading) return;
     const key = `${change.kind}:${change.id}`;
     const file = this.files.get(key) ?? configFilePath(change.kind, change.id);
     const path = join(this.nodeDir, file);
+    const list = this.listIn(path);
     if (!change.entity) {
-      if (this.fileHoldsOnly(path, change.kind, change.id)) {
-        this.ownWrites.set(file, '');
-        rmSync(path, { force: true });
+      if (list) {
+        const rest = list.filter((e) => !this.isComponent(e, change.kind, change.id));
+        if (rest.length !== list.length) this.writeFile(file, rest.length === 0 ? undefined : JSON.stringify(rest, null, 2) + '\n');
+      } else if (this.fileHoldsOnly(path, change.kind, change.id)) {
+        this.writeFile(file, undefined);
       }
       this.files.delete(key);
       return;
@@ -172,14 +239,56 @@ export class Workspace {
       // Thrown inside the config transaction: nothing is stored either.
       throw new HubError(400, `the id of ${change.kind} ${JSON.stringify(change.id.slice(0, 40) + '…')} is too long for a workspace file`, `its file name ${name.slice(0, 40)}… has ${Buffer.byteLength(name)} bytes; file systems allow 255`);
     }
-    const text = configFileText(change.entity);
+    let text: string;
+    if (list) {
+      const entity = change.entity;
+      let found = false;
+      const next = list.map((e) => {
+        if (!this.isComponent(e, change.kind, change.id)) return e;
+        found = true;
+        return entity;
+      });
+      if (!found) next.push(entity);
+      text = JSON.stringify(next, null, 2) + '\n';
+    } else text = configFileText(change.entity);
     if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    this.ownWrites.set(file, text);
-    renameSync(tmp, path);
+    this.writeFile(file, text);
     this.files.set(key, file);
+  }
+
+  /** Replace a file atomically (undefined: delete it), remembering the write so its events are not reloads. */
+  private writeFile(file: string, text: string | undefined): void {
+    const path = join(this.nodeDir, file);
+    if (text === undefined) {
+      this.ownWrites.set(file, '');
+      rmSync(path, { force: true });
+    } else {
+      mkdirSync(dirname(path), { recursive: true });
+      const tmp = `${path}.tmp-${process.pid}`;
+      writeFileSync(tmp, text);
+      this.ownWrites.set(file, text);
+      renameSync(tmp, path);
+    }
+    this.fingerprint = this.currentFingerprint();
+  }
+
+  /** The components of a file that holds a list of them; undefined for any other file (or none). */
+  private listIn(path: string): unknown[] | undefined {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      return Array.isArray(parsed) ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private isComponent(value: unknown, kind: ConfigKind, id: string): boolean {
+    if (!isJsonObject(value) || value['_id'] !== id) return false;
+    try {
+      return configKind(value as ConfigEntity) === kind;
+    } catch {
+      return false;
+    }
   }
 
   /** A file with several entities (an array) is not deleted for one of them. */
