@@ -49,13 +49,17 @@ export class Hub {
   /** `clock`: the time the pump scheduler goes by (the system clock unless a test moves its own). */
   constructor(
     readonly dataDir: string,
-    options: { clock?: Clock } = {},
+    options: {
+      clock?: Clock;
+      /** The key secret values are encrypted with, when the host keeps it (the OS keychain); else `<data>/secrets-key`. */
+      secretsKey?: Buffer;
+    } = {},
   ) {
     this.db = openDatabase(join(dataDir, 'hub.db'));
     this.datasets = new DatasetStore(this.db);
     this.config = new ConfigStore(this.db);
     this.env = new EnvStore(this.db);
-    this.secrets = new SecretStore(this.db, SecretCipher.open(dataDir));
+    this.secrets = new SecretStore(this.db, SecretCipher.open(dataDir, options.secretsKey));
     this.users = new UserStore(this.db);
     this.kv = new KvStore(this.db);
     this.pipes = new PipeRegistry(this.config, this.datasets);

@@ -80,7 +80,15 @@ export class SecretStore {
   mask(text: string): string {
     if (this.masker === undefined) {
       const stored = this.db.prepare('SELECT value FROM secrets').pluck().all() as string[];
-      this.masker = secretMask(stored.map((v) => this.cipher.decrypt(v)));
+      const values: string[] = [];
+      for (const v of stored) {
+        try {
+          values.push(this.cipher.decrypt(v));
+        } catch {
+          // A value this process cannot read (its key is elsewhere) is never substituted, so it cannot leak either.
+        }
+      }
+      this.masker = secretMask(values);
     }
     return this.masker(text);
   }

@@ -28,6 +28,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
       host: { type: 'string' },
       'body-limit': { type: 'string' },
       'request-timeout': { type: 'string' },
+      'secrets-key': { type: 'string' },
       log: { type: 'boolean' },
     },
     strict: true,
@@ -39,8 +40,11 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   if (requestTimeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeoutText ?? '') && requestTimeout >= 1)) {
     throw new UsageError('--request-timeout must be a number of seconds, at least 1');
   }
+  const secretsKey = values['secrets-key'];
+  if (secretsKey !== undefined && secretsKey !== 'keychain' && secretsKey !== 'file') throw new UsageError('--secrets-key is "keychain" or "file"');
   const options: ServeOptions = {
     dataDir: values.data ?? defaultDataDir(),
+    ...(secretsKey !== undefined ? { secretsKey } : {}),
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     host: values.host ?? '127.0.0.1',
     port: port(values.port, DEFAULT_PORT),

@@ -9,6 +9,7 @@ import { TokenService } from '../server/auth.js';
 import { buildServer } from '../server/app.js';
 import { ConnectionStore } from '../remote/connections.js';
 import { OsKeychain } from '../secrets/keychain.js';
+import { keychainSecretsKey } from '../secrets/secrets-key.js';
 import { LoginCodes } from '../server/ui.js';
 
 export const DEFAULT_PORT = 9042;
@@ -38,6 +39,8 @@ export interface ServeOptions {
   /** Milliseconds a client has to send a whole request. */
   requestTimeout?: number;
   logger?: boolean;
+  /** Where the key of secret values at rest is kept: the OS keychain where one works (the desktop app), or a file. */
+  secretsKey?: 'keychain' | 'file';
 }
 
 export interface RunningHub {
@@ -80,7 +83,8 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
   const unlock = takeLock(dataDir);
   let hub: Hub | undefined;
   try {
-    hub = new Hub(dataDir);
+    const secretsKey = options.secretsKey === 'keychain' ? await keychainSecretsKey(dataDir, new OsKeychain()) : undefined;
+    hub = new Hub(dataDir, secretsKey !== undefined ? { secretsKey } : {});
     const workspace = options.workspace !== undefined ? new Workspace(hub, resolve(options.workspace)) : undefined;
     workspace?.open();
     const tokens = TokenService.open(dataDir, hub.nodeId);

@@ -101,7 +101,8 @@ export class HubProcess {
     await this.stop();
     this.stopping = false;
     const entry = fileURLToPath(new URL('./hub-entry.cjs', import.meta.url));
-    const args = ['--datahub-cli', 'serve', '--data', this.dataDir, '--port', String(port), '--workspace', workspace];
+    // The desktop app keeps the key of stored secret values in the OS keychain (a file where none works).
+    const args = ['--datahub-cli', 'serve', '--data', this.dataDir, '--port', String(port), '--workspace', workspace, '--secrets-key', 'keychain'];
     const env = { ...process.env };
     delete env['ELECTRON_RUN_AS_NODE'];
     delete env['NODE_OPTIONS'];
