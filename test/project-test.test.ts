@@ -181,7 +181,7 @@ describe('datahub test and datahub run', () => {
     assert.equal(ada?.['total'], '~f149.40');
   });
 
-  test('a project with conditional test alternatives ($ENV(node-env) from test-env.json), a merge source, typed values and namespaced identifiers passes', async () => {
+  test('a project with conditional test alternatives ($ENV(node-env) from test-env.json), a merge source ($ids as NIs) and typed values passes', async () => {
     const crm = await runCli(['test', join(PROJECTS, 'crm')]);
     assert.equal(crm.code, 0, crm.stdout + crm.stderr);
     assert.match(crm.stdout, /^✔ person$/m);
