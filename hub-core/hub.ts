@@ -118,15 +118,17 @@ export class Hub {
     await this.pumps.close();
   }
 
-  /** Namespaced identifiers, when the service metadata turns them on: a pipe's namespace is its id. */
-  namespaceSettings(pipeId: string): NamespaceSettings | undefined {
+  /**
+   * The node's namespaced identifiers for a pipe: on when the service metadata says so (a pipe may override it, see
+   * pipe-runtime.ts), the pipe's namespaces are its id, prefixes from `namespaces.default`.
+   */
+  namespaceSettings(pipeId: string): NamespaceSettings {
     const md = this.metadata();
-    if (md['namespaced_identifiers'] !== true) return undefined;
     const ns = isJsonObject(md['namespaces']) ? md['namespaces'] : {};
     const declared = isJsonObject(ns['default']) ? ns['default'] : {};
     const prefixes: Record<string, string> = {};
     for (const [k, v] of Object.entries(declared)) if (typeof v === 'string') prefixes[k] = v;
-    return { enabled: true, identityNamespace: pipeId, propertyNamespace: pipeId, prefixes, pipeId };
+    return { enabled: md['namespaced_identifiers'] === true, identityNamespace: pipeId, propertyNamespace: pipeId, prefixes, pipeId };
   }
 
   /** Throws when the database cannot be read (the health check). */

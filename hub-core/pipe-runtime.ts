@@ -4,11 +4,12 @@
 // receivers, publishers, the pipe stages and the previews.
 //
 //   source             the entities as the source gives them
-//   before-transforms  what the first transform is fed: the source entities as they are (this hub does no
-//                      source-side processing)
+//   before-transforms  what the first transform is fed: the source entities, with namespaces added when the pipe
+//                      adds them (`add_namespaces`, see namespaces.ts)
 //   after-transforms   what the last transform outputs: a filtered entity arrives deleted and marked `_filtered`, a
 //                      discarded one is gone; without a transform, the source entities
-//   sink               after the sink step (`sinkStep` below): what the sink is given
+//   sink               after the sink step (`sinkStep` below): what the sink is given (namespaces removed for every
+//                      sink but a dataset, with namespaced identifiers on)
 //
 // PipeRuntimes keeps one runtime per stored pipe and drops it when what it was built from changes: the pipe's
 // configuration, the node metadata (namespaces), a system, the environment variables or the secrets.
@@ -18,7 +19,8 @@ import type { DatasetStore } from './dataset-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
-import { addEntityIds, compileTransform, childPath, type CompiledTransform, type DtlDict, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
+import { compileTransform, childPath, type CompiledTransform, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
+import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
 import { substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
@@ -31,26 +33,16 @@ export type SinkStep = (entity: JsonObject) => JsonObject;
 
 /**
  * The sink step. The properties the hub maintains (`_updated`, `_ts`, `_hash`, `_previous`) are the source's
- * bookkeeping, not content, so they are dropped (a dataset sink keeps its own); with namespaced identifiers on, `$ids`
- * lists the entity's identities (those it has plus its `_id`), whether or not the pipe has a transform. The entity
- * given is never changed.
+ * bookkeeping, not content, so they are dropped (a dataset sink keeps its own); with `removeNs` (every sink but a
+ * dataset, with namespaced identifiers on) the namespaces are taken off (`removeNamespaces`). `$ids` is not added
+ * here: the merge source maintains it. The entity given is never changed.
  */
-export function sinkStep(namespaces: NamespaceSettings | undefined): SinkStep {
-  const ids = namespaces?.enabled === true;
-  return (entity) => {
-    let out = entity;
-    for (const k of MAINTAINED_PROPERTIES) {
-      if (Object.hasOwn(entity, k)) {
-        out = stripInternal(entity);
-        break;
-      }
-    }
-    if (ids) {
-      if (out === entity) out = { ...entity };
-      addEntityIds(out as DtlDict);
-    }
-    return out;
+export function sinkStep(removeNs: boolean): SinkStep {
+  const internal = (entity: JsonObject): JsonObject => {
+    for (const k of MAINTAINED_PROPERTIES) if (Object.hasOwn(entity, k)) return stripInternal(entity);
+    return entity;
   };
+  return removeNs ? (entity) => removeNamespaces(internal(entity)) : internal;
 }
 
 /** What a pipe runtime needs of the hub; given once, to the constructor. */
@@ -62,8 +54,8 @@ export interface PipeRuntimeContext {
   readonly vars: ConfigVariables;
   /** A system's configuration as stored (variables not replaced). */
   system(id: string): JsonObject | undefined;
-  /** The pipe's namespaced-identifier settings, when the node metadata turns them on. */
-  namespaces(pipeId: string): NamespaceSettings | undefined;
+  /** The node's namespaced-identifier settings for a pipe (`enabled`: the node metadata's `namespaced_identifiers`). */
+  namespaces(pipeId: string): NamespaceSettings;
   /** Dependency tracking: the first time a pipe looks a joined dataset up, fix where its changes are read from. */
   startTracking(pipeId: string, dataset: string): void;
 }
@@ -76,7 +68,12 @@ export class PipeRuntime {
   readonly errors: ConfigError[];
   /** The problems of the configuration without its pump settings: those that stop a run. */
   readonly runErrors: ConfigError[];
+  /** The pipe's namespaces, when namespaced identifiers are on for it (the node's setting or the pipe's own). */
   readonly namespaces: NamespaceSettings | undefined;
+  /** The source step adds namespaces (`add_namespaces`). */
+  readonly addsNamespaces: boolean;
+  /** The sink step removes namespaces (`remove_namespaces`). */
+  readonly removesNamespaces: boolean;
   /** The compiled transform (undefined without one); check `ok` before running it. */
   readonly transform: CompiledTransform | undefined;
   /** Records what the transform's hops look up, for dependency tracking (pipes with a dataset source and hops). */
@@ -85,6 +82,7 @@ export class PipeRuntime {
   /** Neither a transform nor a sink step that changes anything: entities pass as they are (JSON Push receivers). */
   readonly passesThrough: boolean;
   private chainCache: CompiledTransform[] | null | undefined;
+  private readonly sourceSettings: NamespaceSettings | undefined;
 
   constructor(
     readonly config: ConfigEntity,
@@ -100,7 +98,19 @@ export class PipeRuntime {
     this.pipe = effectivePipeConfig(config);
     this.runErrors = checkPipeConfig(config);
     this.errors = [...this.runErrors, ...pumpConfigErrors(this.pipe)];
-    this.namespaces = options.standalone ? undefined : ctx.namespaces(config._id);
+    const node = options.standalone ? undefined : ctx.namespaces(config._id);
+    const settings = node && pipeNamespaces(node, config);
+    this.namespaces = settings?.enabled === true ? settings : undefined;
+    const condition = (text: string): string | undefined => {
+      try {
+        return substituteEnv(text, (name) => ctx.vars.env(name), '$.source.condition') as string;
+      } catch {
+        return undefined;
+      }
+    };
+    this.addsNamespaces = settings !== undefined && addsNamespaces(config, settings.enabled, condition);
+    this.removesNamespaces = settings !== undefined && removesNamespaces(this.pipe as unknown as JsonObject, settings.enabled);
+    this.sourceSettings = settings;
     const value = config['transform'];
     const hops = value === undefined ? undefined : trackedDatasets(value);
     this.tracking =
@@ -108,8 +118,8 @@ export class PipeRuntime {
         ? new TrackingLookup(ctx.lookup, hops.tracked, (dataset) => ctx.startTracking(this.id, dataset))
         : undefined;
     this.transform = value === undefined ? undefined : this.compile(value, '$.transform', this.tracking ?? ctx.lookup);
-    this.toSink = sinkStep(this.namespaces);
-    this.passesThrough = this.transform === undefined && this.namespaces?.enabled !== true;
+    this.toSink = sinkStep(this.removesNamespaces);
+    this.passesThrough = this.transform === undefined && !this.addsNamespaces && !this.removesNamespaces;
   }
 
   /** The dataset a `dataset` source reads. */
@@ -118,7 +128,6 @@ export class PipeRuntime {
     return source['type'] === 'dataset' && typeof source['dataset'] === 'string' ? source['dataset'] : undefined;
   }
 
-  /** `$ids` are left to the sink step, so a pipe gets them whether or not it has a transform. */
   private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
     const sourceDataset = this.sourceDataset;
     const datasets = this.ctx.datasets;
@@ -126,7 +135,7 @@ export class PipeRuntime {
     return compileTransform(transform, {
       configPath,
       ...(lookup ? { lookup } : {}),
-      ...(this.namespaces ? { namespaces: this.namespaces, addIds: false } : {}),
+      ...(this.namespaces ? { namespaces: this.namespaces } : {}),
       // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
       ...(sourceDataset !== undefined
         ? {
@@ -160,9 +169,15 @@ export class PipeRuntime {
     return badRequest('the transform does not compile', detail);
   }
 
-  /** What the transform makes of one entity (the after-transforms stage); the entity itself without a transform. */
+  /** What the first transform is fed for one source entity: with `add_namespaces`, the entity with namespaces added. */
+  beforeTransforms(entity: JsonObject): JsonObject {
+    return this.addsNamespaces ? addNamespaces(entity, this.sourceSettings as NamespaceSettings) : entity;
+  }
+
+  /** What the transform makes of one source entity (the after-transforms stage); without a transform, what it is fed. */
   afterTransforms(entity: JsonObject): JsonObject[] {
-    return this.transform ? this.transform.run(entity).entities : [entity];
+    const fed = this.beforeTransforms(entity);
+    return this.transform ? this.transform.run(fed).entities : [fed];
   }
 
   /** What one source entity becomes after the transforms and at the sink (the previews show both). */
@@ -178,8 +193,9 @@ export class PipeRuntime {
   process(entities: readonly JsonObject[], out: JsonObject[] = []): JsonObject[] {
     const toSink = this.toSink;
     const transform = this.transform;
-    if (!transform) for (const e of entities) out.push(toSink(e));
-    else for (const e of entities) for (const o of transform.run(e).entities) out.push(toSink(o));
+    const ns = this.addsNamespaces ? (this.sourceSettings as NamespaceSettings) : undefined;
+    if (!transform) for (const e of entities) out.push(toSink(ns ? addNamespaces(e, ns) : e));
+    else for (const e of entities) for (const o of transform.run(ns ? addNamespaces(e, ns) : e).entities) out.push(toSink(o));
     return out;
   }
 
@@ -262,4 +278,20 @@ export class PipeRuntimes {
   mask(text: string): string {
     return this.ctx.vars.mask(text);
   }
+}
+
+/**
+ * A pipe's namespace settings: the node's, with the pipe's own `namespaced_identifiers` and `namespaces.identity` /
+ * `namespaces.property` (both default to the pipe id) applied.
+ */
+export function pipeNamespaces(node: NamespaceSettings, config: ConfigEntity): NamespaceSettings {
+  const flag = config['namespaced_identifiers'];
+  const own = isJsonObject(config['namespaces']) ? config['namespaces'] : {};
+  const name = (v: JsonValue | undefined, fallback: string | null): string | null => (typeof v === 'string' && v !== '' ? v : fallback);
+  return {
+    ...node,
+    enabled: typeof flag === 'boolean' ? flag : node.enabled,
+    identityNamespace: name(own['identity'], node.identityNamespace),
+    propertyNamespace: name(own['property'], node.propertyNamespace),
+  };
 }

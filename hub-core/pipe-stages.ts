@@ -33,7 +33,8 @@ function transformFailure(e: DtlRuntimeError, entity: JsonObject): HubError {
 
 /** What one source entity becomes at a stage: a dry run of the pump's processing. */
 function atStage(run: PipeRuntime, stage: PipeStage, entity: JsonObject): JsonObject[] {
-  if (stage === 'source' || stage === 'before-transforms') return [entity];
+  if (stage === 'source') return [entity];
+  if (stage === 'before-transforms') return [run.beforeTransforms(entity)];
   try {
     return stage === 'sink' ? run.process([entity]) : run.afterTransforms(entity);
   } catch (e) {
@@ -227,7 +228,7 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
         if (!(e instanceof DtlRuntimeError)) throw e;
         result.error = runError(e);
       }
-      if (run.chain) result.chain = chainSteps(run.chain, entity);
+      if (run.chain) result.chain = chainSteps(run.chain, run.beforeTransforms(entity));
     }
     after.push(...result['after-transforms']);
     sink.push(...result.sink);
@@ -240,7 +241,7 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     sample: request.entities === undefined ? 'source' : 'request',
     'source-error': sourceError,
     'more-in-source': more,
-    stages: { source: sample, 'before-transforms': sample, 'after-transforms': after, sink },
+    stages: { source: sample, 'before-transforms': sample.map((e) => run.beforeTransforms(e)), 'after-transforms': after, sink },
     results,
   };
 }

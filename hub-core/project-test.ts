@@ -1,6 +1,15 @@
 // A project's tests: node/expected/<name>.test.json names a pipe and the file of entities it is expected to produce
-// (node/expected/<name>.json). Both sides are normalised the same way before they are compared: properties starting
-// with "_" (except "_id") and blacklisted paths are removed, integral floats become ints, keys and entities are sorted.
+// (node/expected/<name>.json). They are judged as the service's command-line client (`sesam verify`) judges them:
+//   - properties starting with "_" are dropped at every depth, except `_id` and `_deleted: true`;
+//   - blacklist entries are shell-style patterns over dotted property paths (a list's elements are looked through;
+//     "a[].b" is "a.*.b", "*" matches across dots, "\." is a dot inside a name);
+//   - with `ignore_deletes` (the default) a deleted entity of the output counts only when the expected file has it
+//     deleted too; integral decimals are ints; entities are sorted by `fields_to_sort_by`, then by their content;
+//   - `endpoint` other than json compares the pipe's published output (csv, xml) with the expected file's bytes;
+//   - an output pipe (a sink that is not a dataset) whose configuration is invalid cannot be verified: a failure;
+//     so is an expected file naming a pipe that does not exist, and an output pipe no test names.
+// Deliberately kinder than the client: the expected side is filtered the same way (a blacklisted or "_" property
+// left in an expected file is not compared), and tests may name pipes with a dataset sink as well.
 
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -20,6 +29,8 @@ export interface TestSpec {
   endpoint: string;
   ignoreDeletes: boolean;
   fieldsToSortBy: string[];
+  /** Bound parameters for a published endpoint (`parameters`). */
+  parameters: JsonObject;
 }
 
 /** A spec's `file`, which must stay inside expected/ (cloned projects are untrusted: --update writes there). */
@@ -64,6 +75,7 @@ export function parseTestSpec(name: string, value: unknown): TestSpec {
     endpoint: str('endpoint', 'json'),
     ignoreDeletes: bool('ignore_deletes', true),
     fieldsToSortBy: strings('fields_to_sort_by', ['_id']),
+    parameters: isJsonObject(value['parameters']) ? value['parameters'] : {},
   };
 }
 
@@ -98,26 +110,86 @@ function normaliseValue(v: JsonValue): JsonValue {
   return v;
 }
 
+/** A shell-style pattern (fnmatch: `*`, `?`, `[seq]`, `[!seq]`) as a whole-string regular expression. */
+function fnmatchRegExp(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*') re += '[\\s\\S]*';
+    else if (c === '?') re += '[\\s\\S]';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        let body = pattern.slice(i + 1, close);
+        const negate = body.startsWith('!');
+        if (negate) body = body.slice(1);
+        re += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 'u');
+}
+
+/** A blacklist as a test of a property's dotted path (`lists`: the same path with a segment per list level). */
+export type PathTest = (path: string, indexed: string) => boolean;
+
+/** The blacklist's patterns: "a[].b" is "a.*.b" (and, lists being looked through, "a.b"), "\." a dot in a name. */
+export function blacklistTest(blacklist: readonly string[]): PathTest {
+  const tests: RegExp[] = [];
+  for (const raw of blacklist) {
+    const p = raw.replace(/\\\./g, '.');
+    tests.push(fnmatchRegExp(p.replace(/\[\]\./g, '.*.')));
+    if (p.includes('[].')) tests.push(fnmatchRegExp(p.replace(/\[\]\./g, '.')));
+  }
+  return (path, indexed) => tests.some((t) => t.test(path) || t.test(indexed));
+}
+
 /**
- * Remove a dotted path ("a.b.c"; "*" matches every key, or every element of a list) from a value. A list met where
- * the path names a key is looked through: the rest of the path applies to each element.
+ * An entity as the client compares it: "_" properties dropped at every depth except `_id` and `_deleted: true`,
+ * blacklisted paths dropped (a list's elements keep their list's path; `indexed` also gives them a segment), integral
+ * numbers as ints, keys sorted.
  */
-function removePath(v: JsonValue, path: readonly string[]): void {
-  if (path.length === 0) return;
-  const [head, ...rest] = path as [string, ...string[]];
-  if (Array.isArray(v)) {
-    if (head === '*') {
-      if (rest.length === 0) v.length = 0;
-      else for (const item of v) removePath(item, rest);
-    } else for (const item of v) removePath(item, path);
-    return;
+function filterItem(v: JsonValue, path: string, indexed: string, blacklisted: PathTest | undefined): JsonValue {
+  if (Array.isArray(v)) return v.map((x, i) => filterItem(x, path, indexed === '' ? String(i) : `${indexed}.${i}`, blacklisted));
+  if (!isJsonObject(v)) return normaliseValue(v);
+  const out: JsonObject = {};
+  for (const k of Object.keys(v).sort()) {
+    const value = v[k]!;
+    const p = path === '' ? k : `${path}.${k}`;
+    const ip = indexed === '' ? k : `${indexed}.${k}`;
+    if (blacklisted?.(p, ip)) continue;
+    if (k.startsWith('_') && k !== '_id' && !(k === '_deleted' && value === true)) continue;
+    out[k] = filterItem(value, p, ip, blacklisted);
   }
-  if (!isJsonObject(v)) return;
-  const keys = head === '*' ? Object.keys(v) : Object.hasOwn(v, head) ? [head] : [];
-  for (const k of keys) {
-    if (rest.length === 0) delete v[k];
-    else removePath(v[k]!, rest);
+  return out;
+}
+
+/**
+ * The normalised form of a list of entities, as compared and as written by `--update`. A deleted entity is kept when
+ * `keepDeleted` says so (default: only with ignore_deletes off).
+ */
+export function normaliseEntities(
+  entities: readonly JsonObject[],
+  spec: Pick<TestSpec, 'blacklist' | 'ignoreDeletes' | 'fieldsToSortBy'>,
+  keepDeleted: (id: JsonValue | undefined) => boolean = () => !spec.ignoreDeletes,
+): JsonObject[] {
+  const blacklisted = spec.blacklist.length > 0 ? blacklistTest(spec.blacklist) : undefined;
+  const out: JsonObject[] = [];
+  for (const e of entities) {
+    if (e['_deleted'] === true && !keepDeleted(e['_id'])) continue;
+    out.push(filterItem(e, '', '', blacklisted) as JsonObject);
   }
+  const keyed = out.map((e) => ({ e, all: JSON.stringify(e) }));
+  keyed.sort((a, b) => {
+    for (const f of spec.fieldsToSortBy) {
+      const c = compareValues(a.e[f], b.e[f]);
+      if (c !== 0) return c;
+    }
+    return a.all < b.all ? -1 : a.all > b.all ? 1 : 0;
+  });
+  return keyed.map((k) => k.e);
 }
 
 const TYPE_ORDER = ['null', 'boolean', 'number', 'string', 'array', 'object'];
@@ -137,29 +209,6 @@ function compareValues(a: JsonValue | undefined, b: JsonValue | undefined): numb
   const x = typeof a === 'string' ? a : JSON.stringify(a ?? null);
   const y = typeof b === 'string' ? b : JSON.stringify(b ?? null);
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** The normalised form of a list of entities, as compared and as written by `--update`. */
-export function normaliseEntities(entities: readonly JsonObject[], spec: Pick<TestSpec, 'blacklist' | 'ignoreDeletes' | 'fieldsToSortBy'>): JsonObject[] {
-  const out: JsonObject[] = [];
-  for (const e of entities) {
-    if (e['_deleted'] === true && spec.ignoreDeletes) continue;
-    const copy = structuredClone(e);
-    for (const k of Object.keys(copy)) {
-      if (k.startsWith('_') && k !== '_id' && !(k === '_deleted' && copy[k] === true)) delete copy[k];
-    }
-    for (const path of spec.blacklist) removePath(copy, path.split('.'));
-    out.push(normaliseValue(copy) as JsonObject);
-  }
-  const keyed = out.map((e) => ({ e, all: JSON.stringify(e) }));
-  keyed.sort((a, b) => {
-    for (const f of spec.fieldsToSortBy) {
-      const c = compareValues(a.e[f], b.e[f]);
-      if (c !== 0) return c;
-    }
-    return a.all < b.all ? -1 : a.all > b.all ? 1 : 0;
-  });
-  return keyed.map((k) => k.e);
 }
 
 /** Stable text of an expected file: sorted keys (normaliseEntities sorts them), two-space indents, final newline. */
@@ -224,40 +273,119 @@ export interface TestResult {
   actual: JsonObject[];
 }
 
+/** The published output of a pipe in a format other than JSON (csv, xml), as bytes; the host supplies it. */
+export type PublishedOutput = (pipe: string, endpoint: string, parameters: JsonObject) => Promise<Buffer>;
+
+/** Output pipes as the client sorts pipes: a sink that is not a dataset (endpoints included), a source not embedded. */
+export function isOutputPipe(hub: Hub, pipeId: string): boolean {
+  const config = hub.pipes.get(pipeId);
+  if (config === undefined) return false;
+  const pipe = hub.pumps.runtimes.of(config).pipe;
+  return pipe.source.type !== 'embedded' && pipe.sink.type !== 'dataset';
+}
+
+/** Why a pipe cannot be verified (its configuration errors), or undefined when it can. */
+function cannotVerify(hub: Hub, pipeId: string): string | undefined {
+  const config = hub.pipes.get(pipeId);
+  if (config === undefined) return undefined;
+  const runtime = hub.pumps.runtimes.of(config);
+  if (runtime.isValid) return undefined;
+  const errors = runtime.errors.filter((e) => e.level === 'error').map((e) => `${e.elements}: ${e.msg}`);
+  return `pipe ${JSON.stringify(pipeId)} has an invalid config, cannot verify it: ${errors.join('; ')}`;
+}
+
+/** XML compared as the client does when it can: the same document whatever the whitespace between elements. */
+function xmlText(b: Buffer): string {
+  return b.toString('utf8').replace(/>\s+</g, '><').trim();
+}
+
 /**
  * Run one test against a hub whose pipes have run. With `update`, the expected file is rewritten from the output.
- * `pipeError` is why the pipe's last run failed: its output is then not trusted and the test fails.
+ * `pipeError` is why the pipe's last run failed: its output is then not trusted and the test fails. `published` gives
+ * the output of a published endpoint (tests with an `endpoint` other than json).
  */
-export async function runTest(hub: Hub, nodeDir: string, spec: TestSpec, options: { update?: boolean; pipeError?: string | null } = {}): Promise<TestResult> {
+export async function runTest(
+  hub: Hub,
+  nodeDir: string,
+  spec: TestSpec,
+  options: { update?: boolean; pipeError?: string | null; published?: PublishedOutput } = {},
+): Promise<TestResult> {
   const update = options.update === true;
   const result: TestResult = { spec, status: 'passed', error: null, diffs: [], actual: [] };
   if (spec.ignore) return { ...result, status: 'ignored' };
   const fail = (error: string): TestResult => ({ ...result, status: 'failed', error });
-  if (spec.endpoint !== 'json') return fail(`endpoint "${spec.endpoint}" is not supported by this hub; only json output can be tested`);
-  if (hub.pipes.get(spec.pipe) === undefined) return fail(`pipe ${JSON.stringify(spec.pipe)} does not exist`);
+  if (hub.pipes.get(spec.pipe) === undefined) return fail(`expected/${spec.name}.test.json names pipe ${JSON.stringify(spec.pipe)}, which does not exist`);
+  const invalid = cannotVerify(hub, spec.pipe);
+  if (invalid !== undefined) return fail(invalid);
   if (options.pipeError) return fail(`pipe ${JSON.stringify(spec.pipe)} failed: ${options.pipeError}`);
-  let actual: JsonObject[];
+  const file = join(nodeDir, 'expected', spec.file);
+  if (spec.endpoint !== 'json' && spec.endpoint !== 'excel') {
+    if (!options.published) return fail(`endpoint "${spec.endpoint}" cannot be read here`);
+    let bytes: Buffer;
+    try {
+      bytes = await options.published(spec.pipe, spec.endpoint, spec.parameters);
+    } catch (e) {
+      return fail(`reading the ${spec.endpoint} output of pipe ${JSON.stringify(spec.pipe)} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (update) {
+      writeFileSync(file, bytes);
+      return result;
+    }
+    if (!existsSync(file)) return fail(`expected/${spec.file} does not exist (write it with --update)`);
+    const expected = readFileSync(file);
+    const same = spec.endpoint === 'xml' ? xmlText(expected) === xmlText(bytes) : expected.equals(bytes);
+    if (same) return result;
+    return fail(`the ${spec.endpoint} output of pipe ${JSON.stringify(spec.pipe)} differs from expected/${spec.file}:\n--- expected\n${expected.toString('utf8')}\n+++ actual\n${bytes.toString('utf8')}`);
+  }
+  let raw: JsonObject[];
   try {
-    actual = normaliseEntities(await pipeStageEntities(hub, spec.pipe, spec.stage), spec);
+    raw = await pipeStageEntities(hub, spec.pipe, spec.stage);
   } catch (e) {
     return fail(`reading the output of pipe ${JSON.stringify(spec.pipe)} failed: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const file = join(nodeDir, 'expected', spec.file);
   if (update) {
+    const actual = normaliseEntities(raw, spec);
     writeFileSync(file, expectedFileText(actual));
     return { ...result, actual };
   }
-  if (!existsSync(file)) return { ...fail(`expected/${spec.file} does not exist (write it with --update)`), actual };
+  if (!existsSync(file)) return { ...fail(`expected/${spec.file} does not exist (write it with --update)`), actual: normaliseEntities(raw, spec) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    return { ...fail(`expected/${spec.file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`), actual };
+    return { ...fail(`expected/${spec.file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`), actual: normaliseEntities(raw, spec) };
   }
-  if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) return { ...fail(`expected/${spec.file} must hold a JSON array of entities`), actual };
-  const expected = normaliseEntities(parsed, spec);
+  if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) return { ...fail(`expected/${spec.file} must hold a JSON array of entities`), actual: normaliseEntities(raw, spec) };
+  // The expected file's deletes all count; a delete in the output counts when expected (or with ignore_deletes off).
+  const expectedDeletes = new Set(parsed.filter((e) => e['_deleted'] === true).map((e) => JSON.stringify(e['_id'] ?? null)));
+  const expected = normaliseEntities(parsed, spec, () => true);
+  const actual = normaliseEntities(raw, spec, (id) => !spec.ignoreDeletes || expectedDeletes.has(JSON.stringify(id ?? null)));
   const diffs = diffEntities(expected, actual);
   return { ...result, status: diffs.length > 0 ? 'failed' : 'passed', diffs, actual };
+}
+
+/** A check of the project as a whole (not of one expected file), reported like a test. */
+export interface ProjectCheck {
+  name: string;
+  pipe: string;
+  status: 'failed' | 'warning';
+  error: string;
+}
+
+/**
+ * What the client reports about the project beyond each expected file: an output pipe whose configuration is invalid
+ * cannot be verified (a failure); an output pipe that no test names is a warning here (the client fails it).
+ */
+export function projectChecks(hub: Hub, specs: readonly TestSpec[]): ProjectCheck[] {
+  const named = new Set(specs.map((s) => s.pipe));
+  const out: ProjectCheck[] = [];
+  for (const id of hub.pipes.ids()) {
+    if (!isOutputPipe(hub, id)) continue;
+    const invalid = cannotVerify(hub, id);
+    if (invalid !== undefined && !named.has(id)) out.push({ name: id, pipe: id, status: 'failed', error: invalid });
+    else if (!named.has(id)) out.push({ name: id, pipe: id, status: 'warning', error: `no test names output pipe ${JSON.stringify(id)} (add expected/${id}.test.json)` });
+  }
+  return out;
 }
 
 /** A readable diff: one block per entity id, expected vs actual per property. */

@@ -51,7 +51,8 @@ function* transformed(runtime: PipeRuntime, raw: Generator<string[], void, undef
     const out: string[] = [];
     for (const text of page) {
       const source = JSON.parse(text) as JsonObject;
-      for (const e of runtime.afterTransforms(source)) {
+      // The pipe's own processing (source step, transform, sink step), as a pump run would give its sink.
+      for (const e of runtime.process([source])) {
         if (!deleted && e['_deleted'] === true) continue;
         out.push(JSON.stringify({ ...e, _updated: source['_updated'] ?? null }));
       }
@@ -91,13 +92,13 @@ export function publication(hub: Hub, pipeId: string, format: PublishFormat): Pu
   return {
     pipe,
     dataset,
-    filtered: pipe['transform'] !== undefined || subset !== undefined,
+    filtered: !runtime.passesThrough || subset !== undefined,
     columns: Array.isArray(cols) && cols.every((c) => typeof c === 'string') ? (cols as string[]) : undefined,
     pages(q, deleted, pageSize) {
       const transform = runtime.transform;
       if (transform && !transform.ok) throw new DtlCompileError(transform.errors);
       const raw = dataset.readJson({ ...readOptions(q, deleted), ...(pageSize !== undefined ? { pageSize } : {}) });
-      return transform ? transformed(runtime, raw, deleted) : raw;
+      return runtime.passesThrough ? raw : transformed(runtime, raw, deleted);
     },
   };
 }

@@ -59,12 +59,12 @@ describe('DTL over the API', () => {
     assert.equal(res.errors[0]?.elements, '$.transform.rules.default[0][2][0]');
     assert.match(res.errors[0]?.msg ?? '', /no-such-fn/);
   });
-  test("with a pipe and namespaced identifiers on, /dtl/preview answers the pipe's after-transforms stage (no $ids: the sink step adds them)", async () => {
+  test("with a pipe and namespaced identifiers on, /dtl/preview answers the pipe's after-transforms stage (the embedded source's namespaces added first)", async () => {
     const transform = { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'who', ['path', 'name', '_S']]] } };
     await hub.json('/pipes', { method: 'POST', json: [{ _id: 'ns-dtl', type: 'pipe', source: { type: 'embedded', entities: [] }, transform }] });
     await hub.json('/metadata', { method: 'PUT', json: { namespaced_identifiers: true } });
     try {
-      const sample = [{ _id: '1', 'ns-dtl:name': 'Ann' }];
+      const sample = [{ _id: '1', name: 'Ann' }];
       const dtl = await hub.json<{ ok: boolean; results: { entities: Record<string, unknown>[] }[] }>('/dtl/preview', {
         method: 'POST',
         json: { transform, entities: sample, pipe: 'ns-dtl' },
@@ -75,8 +75,9 @@ describe('DTL over the API', () => {
       });
       assert.equal(dtl.ok, true);
       assert.deepEqual(dtl.results[0]?.entities, pipe.stages['after-transforms']);
-      assert.equal(dtl.results[0]?.entities[0]?.['$ids'], undefined, '$ids belong to the sink stage');
-      assert.deepEqual(pipe.stages['sink']?.[0]?.['$ids'], ['~:1']);
+      assert.deepEqual(dtl.results[0]?.entities, [{ _id: 'ns-dtl:1', 'ns-dtl:who': 'Ann' }], 'add_namespaces, then add in the pipe namespace');
+      assert.deepEqual(pipe.stages['before-transforms'], [{ _id: 'ns-dtl:1', 'ns-dtl:name': 'Ann' }]);
+      assert.deepEqual(pipe.stages['sink'], pipe.stages['after-transforms'], 'a dataset sink keeps the namespaces and gets no $ids');
     } finally {
       await hub.json('/metadata', { method: 'DELETE' });
     }

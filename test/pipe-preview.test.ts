@@ -1,6 +1,6 @@
 // POST /pipes/<id>/preview over HTTP against the real hub: every stage of a draft configuration at once (source,
 // before-transforms, after-transforms, sink), sample entities from the source or the request, per-entity runtime
-// errors, compile errors by JSON path, the sink step (bookkeeping dropped, $ids with namespaced identifiers), bad
+// errors, compile errors by JSON path, the sink step (bookkeeping dropped, namespaces removed for non-dataset sinks), bad
 // drafts answered in words, and nothing written.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,21 +129,23 @@ test('every stage of the stored configuration or a draft, for source entities or
   assert.deepEqual((await hub.json<JsonObject>('/pipes/shout/config'))['transform'], PIPE.transform, 'the stored pipe is unchanged');
 });
 
-test('with namespaced identifiers on, the sink step adds $ids, in the preview and in the pipe stages', async () => {
+test('with namespaced identifiers on, add names the property in the pipe namespace, a dataset sink keeps it, another sink removes it; no $ids are added', async () => {
   await hub.json('/metadata', { method: 'PUT', json: { namespaced_identifiers: true } });
   try {
     const p = await preview({ entities: [{ _id: 'ada', name: 'Ada' }] });
-    assert.deepEqual(p.stages['after-transforms'], [{ _id: 'ada', loud: 'ADA' }]);
-    assert.deepEqual(p.stages.sink, [{ _id: 'ada', loud: 'ADA', $ids: ['~:ada'] }]);
+    assert.deepEqual(p.stages['after-transforms'], [{ _id: 'ada', 'shout:loud': 'ADA' }]);
+    assert.deepEqual(p.stages.sink, [{ _id: 'ada', 'shout:loud': 'ADA' }]);
     const sink = await hub.json<JsonObject[]>('/pipes/shout/entities?stage=sink&limit=1');
-    assert.deepEqual(sink, [{ _id: 'ada', loud: 'ADA', $ids: ['~:ada'] }]);
+    assert.deepEqual(sink, [{ _id: 'ada', 'shout:loud': 'ADA' }]);
     const after = await hub.json<JsonObject[]>('/pipes/shout/entities?stage=after-transforms&limit=1');
-    assert.deepEqual(after, [{ _id: 'ada', loud: 'ADA' }]);
+    assert.deepEqual(after, [{ _id: 'ada', 'shout:loud': 'ADA' }]);
+    const outbound = await preview({ config: draft({ sink: { type: 'http_endpoint' } }), entities: [{ _id: 'ada', name: 'Ada' }] });
+    assert.deepEqual(outbound.stages.sink, [{ _id: 'ada', loud: 'ADA' }], 'a non-dataset sink gets the names without namespaces');
 
     // The preview's sink stage is what a pump run then writes, for a pipe without a transform too.
     await hub.json('/pipes', { method: 'POST', json: [{ _id: 'crew-copy', type: 'pipe', source: { type: 'dataset', dataset: 'crew' }, pump: { mode: 'manual' } }] });
     const expected = (await preview({}, 'crew-copy')).stages.sink;
-    assert.deepEqual(expected[0], { _id: 'ada', _deleted: false, name: 'Ada', $ids: ['~:ada'] });
+    assert.deepEqual(expected[0], { _id: 'ada', _deleted: false, name: 'Ada' });
     await hub.fetch('/pipes/crew-copy/pump', { method: 'POST', body: new URLSearchParams({ operation: 'start' }) });
     for (let i = 0; i < 500 && (await hub.json<{ runs: number }>('/pipes/crew-copy/pump')).runs < 1; i++) await new Promise((r) => setTimeout(r, 20));
     const written = await hub.json<JsonObject[]>('/datasets/crew-copy/entities');

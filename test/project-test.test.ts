@@ -58,6 +58,7 @@ describe('expected-file comparison', () => {
       endpoint: 'json',
       ignoreDeletes: true,
       fieldsToSortBy: ['_id'],
+      parameters: {},
     });
     assert.throws(() => parseTestSpec('x', []), /must hold a JSON object/);
     assert.throws(() => parseTestSpec('x', { blacklist: 'a.b' }), /"blacklist" must be a list of strings/);
@@ -65,14 +66,16 @@ describe('expected-file comparison', () => {
     assert.throws(() => parseTestSpec('x', { stage: 'middle' }), /"stage" must be one of/);
   });
 
-  test('"_" properties other than _id go, deletes go unless ignore_deletes is false, -0 becomes 0, keys are sorted', () => {
+  test('"_" properties other than _id and _deleted: true go at every depth (as the client filters), deletes go unless ignore_deletes is false, -0 becomes 0, keys are sorted', () => {
     const input: JsonObject[] = [
       { _id: 'b', _updated: 3, _ts: 123, _previous: null, z: -0, a: { _keep: 1, y: 2.0 } },
       { _id: 'a', _deleted: true, v: 1 },
       { _id: 'c', _deleted: false, v: 2 },
     ];
     const out = normaliseEntities(input, SPEC_DEFAULTS);
-    assert.equal(JSON.stringify(out), '[{"_id":"b","a":{"_keep":1,"y":2},"z":0},{"_id":"c","v":2}]');
+    assert.equal(JSON.stringify(out), '[{"_id":"b","a":{"y":2},"z":0},{"_id":"c","v":2}]');
+    const nested = normaliseEntities([{ _id: 'n', kids: [{ _id: 'k', _deleted: true, _ts: 1, x: 1 }] }], SPEC_DEFAULTS);
+    assert.deepEqual(nested[0], { _id: 'n', kids: [{ _id: 'k', _deleted: true, x: 1 }] }, 'nested _id and _deleted: true stay');
     const withDeletes = normaliseEntities(input, { ...SPEC_DEFAULTS, ignoreDeletes: false });
     assert.deepEqual(withDeletes[0], { _deleted: true, _id: 'a', v: 1 });
     assert.equal(withDeletes.length, 3);
@@ -88,7 +91,7 @@ describe('expected-file comparison', () => {
       lines: [{ meta: { at: 1, keep: true } }, { meta: { at: 2, keep: false } }],
       nothing: null,
     };
-    const [out] = normaliseEntities([e], { ...SPEC_DEFAULTS, blacklist: ['stamp', 'audit.*.at', 'tags.*.seen', 'lines.meta.at', 'nothing.deeper', 'absent.x'] });
+    const [out] = normaliseEntities([e], { ...SPEC_DEFAULTS, blacklist: ['stamp', 'audit.*.at', 'tags[].seen', 'lines.meta.at', 'nothing.deeper', 'absent.x'] });
     assert.deepEqual(out, {
       _id: '1',
       audit: { changed: { by: 'y' }, created: { by: 'x' } },
@@ -96,6 +99,14 @@ describe('expected-file comparison', () => {
       nothing: null,
       tags: [{ kind: 'a' }, { kind: 'b' }],
     });
+  });
+
+  test('blacklist entries are shell patterns: "*" crosses dots, "\\." is a dot in a name, "[seq]" a set', () => {
+    const e: JsonObject = { _id: '1', 'a.b': 1, ab: 2, meta: { x1: 1, x2: 2, y: 3 }, keep: 4 };
+    const [out] = normaliseEntities([e], { ...SPEC_DEFAULTS, blacklist: ['a\\.b', 'meta.x[12]'] });
+    assert.deepEqual(out, { _id: '1', ab: 2, keep: 4, meta: { y: 3 } });
+    const [all] = normaliseEntities([e], { ...SPEC_DEFAULTS, blacklist: ['me*'] });
+    assert.equal(all?.['meta'], undefined, '"me*" matches meta and everything under it');
   });
 
   test('entities are sorted by fields_to_sort_by, then by their whole content', () => {
@@ -181,7 +192,7 @@ describe('datahub test and datahub run', () => {
     assert.equal(ada?.['total'], '~f149.40');
   });
 
-  test('a project with conditional test alternatives ($ENV(node-env) from test-env.json), a merge source, typed values and namespaced identifiers passes', async () => {
+  test('a project with conditional test alternatives ($ENV(node-env) from test-env.json), a merge source ($ids as NIs) and typed values passes', async () => {
     const crm = await runCli(['test', join(PROJECTS, 'crm')]);
     assert.equal(crm.code, 0, crm.stdout + crm.stderr);
     assert.match(crm.stdout, /^✔ person$/m);
@@ -279,11 +290,35 @@ describe('datahub test and datahub run', () => {
     try {
       const path = join(dir, 'node', 'pipes', 'items-out.conf.json');
       const pipe = JSON.parse(readFileSync(path, 'utf8')) as JsonObject;
-      pipe['transform'] = { type: 'dtl', rules: { default: [['no-such-function']] } };
+      pipe['transform'] = { type: 'dtl', rules: { default: [['fail!', 'items-out broke']] } };
       writeFileSync(path, JSON.stringify(pipe));
       const r = await runCli(['test', dir]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
-      assert.match(r.stdout, /^✘ items-out\n {4}pipe "items-out" failed: .*no-such-function/m);
+      assert.match(r.stdout, /^✘ items-out\n {4}pipe "items-out" failed: .*items-out broke/m);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test('as the client judges: an invalid pipe cannot be verified, an expected file naming no pipe is reported, an invalid output pipe fails without a test', async () => {
+    const dir = copyProject('broken');
+    try {
+      const path = join(dir, 'node', 'pipes', 'items-out.conf.json');
+      const pipe = JSON.parse(readFileSync(path, 'utf8')) as JsonObject;
+      pipe['transform'] = { type: 'dtl', rules: { default: [['no-such-function']] } };
+      writeFileSync(path, JSON.stringify(pipe));
+      writeFileSync(join(dir, 'node', 'expected', 'ghost.test.json'), '{}');
+      writeFileSync(join(dir, 'node', 'expected', 'ghost.json'), '[]');
+      writeFileSync(
+        join(dir, 'node', 'pipes', 'outbound.conf.json'),
+        JSON.stringify({ _id: 'outbound', type: 'pipe', source: { type: 'dataset', dataset: 'items' }, sink: { type: 'http_endpoint' }, transform: { type: 'dtl', rules: {} } }),
+      );
+      const r = await runCli(['test', dir]);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stdout, /^✘ items-out\n {4}pipe "items-out" has an invalid config, cannot verify it: .*no-such-function/m);
+      assert.match(r.stdout, /^✘ ghost\n {4}expected\/ghost\.test\.json names pipe "ghost", which does not exist/m);
+      assert.match(r.stdout, /^✘ outbound\n {4}pipe "outbound" has an invalid config, cannot verify it: .*default/m, 'an output pipe no test names still fails when it is invalid');
+      assert.match(r.stdout, /^1 passed, 3 failed, 1 ignored$/m);
     } finally {
       removeDir(dir);
     }

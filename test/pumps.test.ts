@@ -452,7 +452,7 @@ test('startup_options.json with disable_pump_scheduler keeps scheduled pumps fro
   }
 });
 
-test('with namespaced identifiers on, pumped entities get $ids; is-changed sees the previous source version', async () => {
+test('with namespaced identifiers on, pumped entities get no $ids (the merge source maintains them), add uses the pipe namespace; is-changed sees the previous source version', async () => {
   await hub.json('/metadata', { method: 'PUT', json: { namespaced_identifiers: true } });
   try {
     await push('ns-src', [{ _id: 'a', x: 1 }]);
@@ -463,14 +463,15 @@ test('with namespaced identifiers on, pumped entities get $ids; is-changed sees 
     });
     assert.equal((await run('ns-pipe')).status, 'completed');
     const first = (await latest('ns-pipe')).get('a');
-    assert.deepEqual(first?.['$ids'], ['~:a']);
-    assert.equal(first?.['changed'], null, 'no previous version on the first write');
+    assert.equal(first?.['$ids'], undefined, 'a pipe does not add $ids to what it writes');
+    assert.equal(first?.['ns-pipe:x'], 1, 'add names the property in the pipe namespace');
+    assert.equal(first?.['ns-pipe:changed'], null, 'no previous version on the first write');
     await push('ns-src', [{ _id: 'a', x: 2 }]);
     await run('ns-pipe');
-    assert.equal((await latest('ns-pipe')).get('a')?.['changed'], true);
+    assert.equal((await latest('ns-pipe')).get('a')?.['ns-pipe:changed'], true);
     await push('ns-src', [{ _id: 'a', x: 2, other: 'y' }]);
     await run('ns-pipe');
-    assert.equal((await latest('ns-pipe')).get('a')?.['changed'], false, 'x did not change between the last two versions');
+    assert.equal((await latest('ns-pipe')).get('a')?.['ns-pipe:changed'], false, 'x did not change between the last two versions');
   } finally {
     await hub.json('/metadata', { method: 'DELETE' });
   }

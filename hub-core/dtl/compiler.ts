@@ -10,6 +10,7 @@ import type { ConfigError } from '../config-error.js';
 import { Ctx, DtlCompileError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
 import type { DtlLookup } from './lookup.js';
+import type { NamespaceSettings } from './namespace-settings.js';
 import { compileTraversal, isPathString, parsePath, type ParsedPath } from './paths.js';
 import {
   signatureOf,
@@ -101,6 +102,7 @@ class Compiler implements CompileContext {
   constructor(
     private readonly registry: FunctionRegistry,
     ruleNames: readonly string[],
+    readonly namespaces: NamespaceSettings | undefined = undefined,
   ) {
     for (const name of ruleNames) this.ruleRefs.set(name, { name, run: NOOP_TX });
   }
@@ -445,6 +447,8 @@ export interface CompileOptions {
   path?: string;
   /** Function registry (default: all built-in functions). */
   registry?: FunctionRegistry;
+  /** Namespaced identifiers: when enabled, the namespace-aware functions (add, copy, remove, ...) compile for them. */
+  namespaces?: NamespaceSettings;
 }
 
 export interface CompiledRules {
@@ -465,7 +469,7 @@ export function compileRules(rules: unknown, options: CompileOptions = {}): Comp
       ruleSet: () => undefined,
     };
   }
-  const compiler = new Compiler(registry, Object.keys(rules));
+  const compiler = new Compiler(registry, Object.keys(rules), options.namespaces?.enabled === true ? options.namespaces : undefined);
   if (!Array.isArray(rules['default'])) {
     compiler.error(childPath(path, 'default'), 'a DTL transform needs a "default" rule set: a list of transform functions');
   }

@@ -23,6 +23,7 @@
 
 import type { JsonObject, JsonValue } from '../json.js';
 import type { Expr, Tx } from './context.js';
+import type { NamespaceSettings } from './namespace-settings.js';
 
 /** How many arguments a parameter takes. */
 export type Cardinality = '1' | '0|1' | '>=0' | '>=1';
@@ -118,6 +119,8 @@ export interface CompileContext {
   toJson(e: Expr): Expr;
   error(at: ArgNode | string, msg: string): void;
   warn(at: ArgNode | string, msg: string): void;
+  /** The pipe's namespaces when namespaced identifiers are on (namespace-aware functions compile for them). */
+  readonly namespaces: NamespaceSettings | undefined;
 }
 
 interface SpecBase {

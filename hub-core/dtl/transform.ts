@@ -19,7 +19,7 @@ import type { DtlLookup } from './lookup.js';
 import { DtlLimitError } from './work-limit.js';
 import type { FunctionRegistry } from './registry.js';
 import type { DtlDict } from './values.js';
-import { addEntityIds, setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
+import { setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
 import { setPreviousVersionLookup, type PreviousVersionLookup } from './functions/misc.js';
 
 export interface DtlTransformOptions {
@@ -32,10 +32,12 @@ export interface DtlTransformOptions {
   /** Upper bound for one `sleep!` in milliseconds (default 1000). */
   maxSleepMs?: number;
   registry?: FunctionRegistry;
-  /** Namespaced identifiers (service metadata `namespaced_identifiers`); when enabled, outputs get `$ids`. */
+  /**
+   * Namespaced identifiers (service metadata `namespaced_identifiers`, the pipe's `namespaces`): when enabled, the
+   * namespace-aware functions (add, add-if, default, copy, remove, rename, make-ni, path) compile for them. `$ids` is
+   * never added here: the merge source maintains it.
+   */
   namespaces?: NamespaceSettings;
-  /** False: leave `$ids` to the caller (a pipe adds them in its sink step, transform or not). Default true. */
-  addIds?: boolean;
   /** The previous version of a source entity, for `is-changed` (dataset sources). */
   previousVersion?: PreviousVersionLookup;
 }
@@ -97,12 +99,6 @@ function wrapError(e: unknown, entity: JsonObject): Error {
   return new DtlRuntimeError('error', `internal error in DTL: ${message}`, undefined, id);
 }
 
-/** With namespaced identifiers on, every output entity lists its identities in `$ids`. */
-function addIds(result: DtlRunResult): DtlRunResult {
-  for (const e of result.entities) addEntityIds(e as DtlDict);
-  return result;
-}
-
 /** Compile a DTL transform (or a list of them, chained). Never throws; problems are in `errors`. */
 export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
   const base = options.configPath ?? '$.transform';
@@ -122,7 +118,11 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
     }
     const idRequired = t['id_required'] ?? true;
     if (typeof idRequired !== 'boolean') errors.push({ elements: childPath(at, 'id_required'), level: 'error', msg: '"id_required" must be true or false' });
-    const compiled = compileRules(t['rules'], { path: childPath(at, 'rules'), ...(options.registry ? { registry: options.registry } : {}) });
+    const compiled = compileRules(t['rules'], {
+      path: childPath(at, 'rules'),
+      ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.namespaces ? { namespaces: options.namespaces } : {}),
+    });
     errors.push(...compiled.errors);
     const state = new RunState(options.lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
     if (options.namespaces) setRunNamespaces(state, options.namespaces);
@@ -130,9 +130,7 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
     stages.push({ rules: compiled.defaultRule, state });
   });
   const ok = !errors.some((e) => e.level === 'error');
-  const withIds = options.namespaces?.enabled === true && options.addIds !== false;
-  const run = withIds ? (entity: JsonObject): DtlRunResult => addIds(runPlain(entity)) : (entity: JsonObject): DtlRunResult => runPlain(entity);
-  const runPlain = (entity: JsonObject): DtlRunResult => {
+  const run = (entity: JsonObject): DtlRunResult => {
     if (!ok) throw new DtlCompileError(errors);
     if (stages.length === 1) {
       try {

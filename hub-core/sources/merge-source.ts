@@ -187,11 +187,21 @@ function mergedEntity(members: Node[], config: MergeConfig): JsonObject {
   members.sort((a, b) => a.dataset - b.dataset || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const first = members[0]!;
   const id = config.identity === 'first' ? first.id : members.map((m) => `${m.dataset}|${m.id}`).join('|');
+  // `$ids` is always a list of namespaced identifiers (the entity data model): every member's own `$ids` (an already
+  // merged entity), else its `_id` as an NI. The merge page's example shows plain ids; the data model's rule wins here.
   const ids: JsonValue[] = [];
+  const seen = new Set<string>();
+  const addId = (v: JsonValue): void => {
+    const ni = typeof v === 'string' ? (v.startsWith('~:') ? v : `~:${v}`) : undefined;
+    if (ni !== undefined && !seen.has(ni)) {
+      seen.add(ni);
+      ids.push(ni);
+    }
+  };
   for (const m of members) {
     const own = m.entity['$ids'];
-    if (Array.isArray(own)) ids.push(...own);
-    else ids.push(m.id);
+    if (Array.isArray(own)) for (const v of own) addId(v);
+    else addId(m.id);
   }
   const out: JsonObject = { _id: id };
   if (config.strategy === 'list') {

@@ -6,7 +6,8 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type ProjectRun } from '../../hub-core/project-runner.js';
-import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
+import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
 import { HubError } from '../../hub-core/errors.js';
 
@@ -137,10 +138,11 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     let failed = 0;
     let ignored = 0;
     const results: { spec: TestSpec; result: TestResult; lines: string[] }[] = [];
+    const published = publishedOutput(run.hub);
     for (const spec of specs) {
       const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
       const pipeError = pipe?.status === 'failed' ? pipe.error : null;
-      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError });
+      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError, published });
       const lines = r.status !== 'failed' ? [] : r.error ? [r.error] : [`expected/${spec.file} vs the ${spec.stage} output of pipe ${spec.pipe}:`, ...formatDiffs(r.diffs)];
       results.push({ spec, result: r, lines });
       if (r.status === 'ignored') {
@@ -155,10 +157,20 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
         for (const line of lines) out(`    ${line}`);
       }
     }
+    // The project as a whole, when every test ran: output pipes that cannot be verified fail, untested ones warn.
+    const checks = selected === undefined && !update ? projectChecks(run.hub, specs) : [];
+    for (const c of checks) {
+      if (c.status === 'failed') {
+        failed++;
+        out(`✘ ${c.name}`);
+        out(`    ${c.error}`);
+      } else out(`! ${c.error}`);
+    }
     out(`${passed} passed, ${failed} failed${ignored > 0 ? `, ${ignored} ignored` : ''}`);
     const seconds = (Date.now() - started) / 1000;
     if (junit !== undefined) {
       const cases: JunitCase[] = results.map(({ spec, result, lines }) => ({ name: spec.name, classname: `pipe ${spec.pipe}`, status: result.status, failure: lines }));
+      for (const c of checks) if (c.status === 'failed') cases.push({ name: c.name, classname: `pipe ${c.pipe}`, status: 'failed', failure: [c.error] });
       writeFileSync(junit, junitReport('datahub test', cases, seconds));
       out(`JUnit report: ${junit}`);
     }
@@ -180,6 +192,7 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
           error: result.error,
           diffs: result.diffs,
         })),
+        checks,
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }

@@ -2,7 +2,8 @@
 // (main/cli/project.ts), returning per-test results with their per-entity diffs. Runs in a worker thread
 // (workspace-test-worker.ts) so a run of several seconds never holds up the host's event loop.
 import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project-runner.js';
-import { formatDiffs, readTestSpecs, runTest } from '../../hub-core/project-test.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest } from '../../hub-core/project-test.js';
+import { publishedOutput } from './published-output.js';
 import { HubError } from '../../hub-core/errors.js';
 import type { WorkspaceTestReport, WorkspaceTestResult } from '../../hub-core/desktop-types.js';
 
@@ -22,10 +23,17 @@ export async function runWorkspaceTests(dir: string, options: { update?: boolean
   try {
     const specs = readTestSpecs(run.nodeDir);
     const tests: WorkspaceTestResult[] = [];
+    const published = publishedOutput(run.hub);
     for (const spec of specs) {
       const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
-      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError: pipe?.status === 'failed' ? pipe.error : null });
+      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError: pipe?.status === 'failed' ? pipe.error : null, published });
       tests.push({ name: spec.name, pipe: spec.pipe, file: spec.file, stage: spec.stage, status: r.status, error: r.error, diffs: r.diffs, diffText: formatDiffs(r.diffs) });
+    }
+    // An output pipe whose configuration is invalid cannot be verified: a failed check of its own.
+    if (!update) {
+      for (const c of projectChecks(run.hub, specs)) {
+        if (c.status === 'failed') tests.push({ name: c.name, pipe: c.pipe, file: '', stage: 'sink', status: 'failed', error: c.error, diffs: [], diffText: [] });
+      }
     }
     const count = (s: WorkspaceTestResult['status']): number => tests.filter((t) => t.status === s).length;
     return {

@@ -4,6 +4,8 @@
  * In one process, a `Hub` on a temp dir and its real pump runner (hub.pumps.runner) run a 3-pipe chain over
  * BENCH_ENTITIES (default 200,000) entities of the hub bench's shape:
  *   chain-plain: dataset "people" -> dataset "chain-plain" (no transform)
+ *   chain-plain-ns: the same with namespaced identifiers on and `add_namespaces` (every name prefixed on the way in):
+ *                namespacing must keep >= 0.9x of chain-plain's rate (same run)
  *   chain-dtl:   "chain-plain"    -> DTL (copy, 3 adds)                      -> dataset "chain-dtl"
  *   chain-join:  "chain-dtl"      -> DTL with a `hops` join into "cities"     -> dataset "chain-join"
  * with "cities" holding 50,000 entities (each person refers to one). Each pipe is timed from start to end of its run;
@@ -23,6 +25,8 @@ import type { JsonObject } from '../../hub-core/json.js';
 import { generateBenchEntities } from './dtl-bench.js';
 
 export const CHAIN_TARGET_RATIO = 0.25;
+/** The namespaced plain pipe against the plain one: namespacing may cost at most 10% of its throughput. */
+export const NAMESPACED_TARGET_RATIO = 0.9;
 const BATCH = 10_000;
 const CITIES = 50_000;
 
@@ -44,6 +48,9 @@ export interface ChainBenchResult {
   incremental: ChainPipeRun[];
   target: number;
   pass: boolean;
+  /** chain-plain-ns's rate / chain-plain's. */
+  namespacedRatio: number;
+  namespacedPass: boolean;
   incrementalOk: boolean;
   problems: string[];
 }
@@ -54,6 +61,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 const PIPES: JsonObject[] = [
   { _id: 'chain-plain', type: 'pipe', source: { type: 'dataset', dataset: 'people' }, pump: { mode: 'manual' } },
+  {
+    _id: 'chain-plain-ns',
+    type: 'pipe',
+    namespaced_identifiers: true,
+    add_namespaces: true,
+    source: { type: 'dataset', dataset: 'people' },
+    pump: { mode: 'manual' },
+  },
   {
     _id: 'chain-dtl',
     type: 'pipe',
@@ -122,6 +137,8 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     for (const r of full) if (r.processed !== count) problems.push(`${r.id}: processed ${r.processed} of ${count} on the first run`);
     const sample: JsonObject | undefined = hub.datasets.get('chain-join')?.get(people[7]!['_id'] as string);
     if (sample?.['home'] !== 'City 7') problems.push(`chain-join: the hops join gave ${JSON.stringify(sample?.['home'])} for ${people[7]!['_id'] as string}`);
+    const nsSample: JsonObject | undefined = hub.datasets.get('chain-plain-ns')?.get(`chain-plain-ns:${people[7]!['_id'] as string}`);
+    if (nsSample?.['chain-plain-ns:name'] !== people[7]!['name']) problems.push(`chain-plain-ns: the namespaced copy of ${people[7]!['_id'] as string} is ${JSON.stringify(nsSample)}`);
 
     // Change 1% of the source, run the chain again: only that 1% is processed all the way down.
     const changed = people.filter((_, i) => i % 100 === 0).map((e) => ({ ...e, age: (e['age'] as number) + 1 }));
@@ -132,7 +149,11 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     if (!incrementalOk) problems.push(`incremental: processed ${incremental.map((r) => `${r.id} ${r.processed}`).join(', ')}; expected ${changed.length} each`);
 
     const plain = full[0]!;
+    const namespaced = full.find((r) => r.id === 'chain-plain-ns')!;
+    const namespacedRatio = namespaced.rate / plain.rate;
     return {
+      namespacedRatio,
+      namespacedPass: namespacedRatio >= NAMESPACED_TARGET_RATIO,
       entities: count,
       cities: CITIES,
       baseline: base,
@@ -158,6 +179,11 @@ export function chainBenchRows(r: ChainBenchResult): string[][] {
   const rows: string[][] = [['chain baseline: raw better-sqlite3', fmt(r.entities), r.baseline.seconds.toFixed(2), fmt(r.baseline.rate), ratio(1), '-', '-']];
   for (const p of r.full) {
     const plain = p === r.full[0];
+    if (p.id === 'chain-plain-ns') {
+      const vsPlain = `${ratio(r.namespacedRatio)} of chain-plain`;
+      rows.push([`chain pump: ${p.id} (namespaced)`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), `${ratio(p.ratio)}; ${vsPlain}`, `>= ${NAMESPACED_TARGET_RATIO}x chain-plain`, r.namespacedPass ? 'PASS' : 'MISS']);
+      continue;
+    }
     rows.push([`chain pump: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), ratio(p.ratio), plain ? `>= ${r.target}x baseline` : '-', plain ? (r.pass ? 'PASS' : 'MISS') : 'info']);
   }
   for (const p of r.incremental) {

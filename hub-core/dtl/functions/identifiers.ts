@@ -13,6 +13,7 @@
 // The pipe runner turns this on for a run with `setRunNamespaces(state, settings)`.
 
 import type { RunState } from '../context.js';
+import type { NamespaceSettings } from '../namespace-settings.js';
 import { isPathString } from '../paths.js';
 import { expression, valuesFunction, one, optional, type FunctionSpec } from '../registry.js';
 import { Ni, Uri, firstOf, isDict, isPlainString, mapValues, setProperty, typedOf, type DtlDict, type DtlValue } from '../values.js';
@@ -23,19 +24,7 @@ const FAMILY = 'identifiers';
 // ---------------------------------------------------------------------------------------------------------------------
 // Namespace settings of a run
 
-/** What a pipe run knows about namespaces (from the service metadata and the pipe configuration). */
-export interface NamespaceSettings {
-  /** The service metadata's `namespaced_identifiers`. */
-  readonly enabled: boolean;
-  /** The pipe's identity namespace (default: the pipe id); null for none. */
-  readonly identityNamespace: string | null;
-  /** The pipe's property namespace (default: the pipe id); null for none. */
-  readonly propertyNamespace: string | null;
-  /** Declared namespaces: name -> URI prefix (service metadata `namespaces.default`). */
-  readonly prefixes?: Readonly<Record<string, string>>;
-  /** Used to name generated namespaces for undeclared URI prefixes ("<pipe id>-1", "<pipe id>-2", ...). */
-  readonly pipeId?: string;
-}
+export type { NamespaceSettings } from '../namespace-settings.js';
 
 interface RunNamespaces {
   readonly settings: NamespaceSettings;

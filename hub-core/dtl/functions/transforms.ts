@@ -7,22 +7,30 @@ import { one, oneOrMore, optional, transform, zeroOrMore, type BoundArgs, type C
 import { asList, encode, firstOf, isDict, isPlainString, isTruthy, setProperty, toText, valuesEqual, type DtlDict, type DtlValue } from '../values.js';
 import { compileWildcards, hasWildcard, type NameMatcher } from '../wildcard.js';
 import { describeValue, distinctValues, dtlEquals, firstString, forEachString, nameArg, withCurrent } from './util.js';
+import type { NamespaceSettings } from '../namespace-settings.js';
+import { isQualified, matchingKeys, namespacedPatterns, renamedKeepingNamespace, writtenId, writtenName, exactName } from '../namespaced-names.js';
 
 const FAMILY = 'transforms';
 
 /** A transform that writes `value(ctx)` under the property named by `prop` (literal or computed names). */
 function propertyWriter(cc: CompileContext, b: BoundArgs, param: string, write: (ctx: Ctx, t: DtlDict, key: string) => void): Tx {
   const prop = nameArg(cc, b.one(param));
+  const ns = cc.namespaces;
   if ('name' in prop) {
-    const key = prop.name;
+    const key = ns ? writtenName(prop.name, ns) : prop.name;
     return (ctx) => {
       write(ctx, ctx.target, key);
     };
   }
   const names = prop.expr;
   return (ctx) => {
-    forEachString(names(ctx), (key) => write(ctx, ctx.target, key));
+    forEachString(names(ctx), (key) => write(ctx, ctx.target, ns ? writtenName(key, ns) : key));
   };
+}
+
+/** With namespaced identifiers on, the value written under `_id` gets the identity namespace. */
+function idAware(ns: NamespaceSettings | undefined, key: string, v: DtlValue): DtlValue {
+  return ns !== undefined && key === '_id' ? (writtenId(v, ns) as DtlValue) : v;
 }
 
 /** Copy a source value into the target: encoded unless the source is known to be plain JSON. */
@@ -34,8 +42,15 @@ function sourceValue(ctx: Ctx, v: DtlValue): DtlValue {
 function patternMatcher(cc: CompileContext, b: BoundArgs, param: string): { static?: NameMatcher; names?: string[]; dynamic?: (ctx: Ctx) => NameMatcher } {
   const arg = b.opt(param);
   if (arg === undefined) return { static: () => false, names: [] };
+  const ns = cc.namespaces;
+  // With namespaced identifiers on, a pattern is namespace aware: plain names are no longer exact keys (only "*" is
+  // still "every property").
+  const compile = ns ? (list: readonly string[]): NameMatcher => namespacedPatterns(list, ns) : compileWildcards;
   const patterns = cc.staticStrings(arg);
-  if (patterns !== undefined) return { static: compileWildcards(patterns), names: patterns };
+  if (patterns !== undefined) {
+    if (!ns || patterns.every((p) => p === '*')) return { static: compile(patterns), names: patterns };
+    return { static: compile(patterns) };
+  }
   const e = cc.expr(arg);
   const cache = new Map<string, NameMatcher>();
   return {
@@ -45,7 +60,7 @@ function patternMatcher(cc: CompileContext, b: BoundArgs, param: string): { stat
       const key = list.join('\u0000');
       let m = cache.get(key);
       if (m === undefined) {
-        m = compileWildcards(list);
+        m = compile(list);
         if (cache.size > 100) cache.clear();
         cache.set(key, m);
       }
@@ -98,13 +113,16 @@ export const transformFunctions: FunctionSpec[] = [
     compile(b, cc) {
       const value = cc.toJson(cc.expr(b.one('VALUES')));
       const prop = nameArg(cc, b.one('PROPERTY'));
+      const ns = cc.namespaces;
       if ('name' in prop) {
-        const set = propertySetter(prop.name);
+        const key = ns ? writtenName(prop.name, ns) : prop.name;
+        const set = propertySetter(key);
+        if (ns && key === '_id') return (ctx) => void set(ctx.target, idAware(ns, key, value(ctx)));
         return (ctx) => {
           set(ctx.target, value(ctx));
         };
       }
-      return propertyWriter(cc, b, 'PROPERTY', (ctx, t, key) => setProperty(t, key, value(ctx)));
+      return propertyWriter(cc, b, 'PROPERTY', (ctx, t, key) => setProperty(t, key, idAware(ns, key, value(ctx))));
     },
   }),
 
@@ -124,13 +142,20 @@ export const transformFunctions: FunctionSpec[] = [
       const condArg = b.opt('CONDITION');
       const cond = condArg === undefined ? undefined : cc.expr(condArg);
       const names = nameArg(cc, b.one('PROPERTY'));
+      const ns = cc.namespaces;
+      const fixed = 'name' in names ? (ns ? writtenName(names.name, ns) : names.name) : undefined;
       return (ctx) => {
         const v = value(ctx);
         const ok = cond === undefined ? v !== null : isTruthy(withCurrent(ctx, v, cond));
         if (!ok) return;
         const json = encode(v);
-        if ('name' in names) setProperty(ctx.target, names.name, json);
-        else forEachString(names.expr(ctx), (k) => setProperty(ctx.target, k, json));
+        if (fixed !== undefined) setProperty(ctx.target, fixed, idAware(ns, fixed, json));
+        else if (!('name' in names)) {
+          forEachString(names.expr(ctx), (k) => {
+            const key = ns ? writtenName(k, ns) : k;
+            setProperty(ctx.target, key, idAware(ns, key, json));
+          });
+        }
       };
     },
   }),
@@ -146,8 +171,9 @@ export const transformFunctions: FunctionSpec[] = [
     ],
     compile(b, cc) {
       const value = cc.toJson(cc.expr(b.one('VALUES')));
+      const ns = cc.namespaces;
       return propertyWriter(cc, b, 'PROPERTY', (ctx, t, key) => {
-        if (!Object.hasOwn(t, key)) setProperty(t, key, value(ctx));
+        if (!Object.hasOwn(t, key)) setProperty(t, key, idAware(ns, key, value(ctx)));
       });
     },
   }),
@@ -241,6 +267,26 @@ export const transformFunctions: FunctionSpec[] = [
     compile(b, cc) {
       const from = nameArg(cc, b.one('PROPERTY1'));
       const to = nameArg(cc, b.one('PROPERTY2'));
+      const ns = cc.namespaces;
+      if (ns) {
+        // The source property in every namespace; an unqualified new name keeps each one's namespace, a qualified one
+        // collects all their values.
+        return (ctx) => {
+          const s = ctx.source;
+          if (!isDict(s)) return;
+          const f = 'name' in from ? from.name : firstString(from.expr(ctx));
+          const t = 'name' in to ? to.name : firstString(to.expr(ctx));
+          if (f === undefined || t === undefined) return;
+          const keys = matchingKeys(Object.keys(s), f, ns);
+          if (keys.length === 0) return;
+          if (!isQualified(t)) {
+            for (const k of keys) setProperty(ctx.target, renamedKeepingNamespace(k, t), sourceValue(ctx, s[k] as DtlValue));
+            return;
+          }
+          const values = keys.map((k) => sourceValue(ctx, s[k] as DtlValue));
+          setProperty(ctx.target, exactName(t, ns), values.length === 1 ? (values[0] as DtlValue) : values.flatMap((v) => (Array.isArray(v) ? v : [v])));
+        };
+      }
       return (ctx) => {
         const s = ctx.source;
         if (!isDict(s)) return;
@@ -342,22 +388,37 @@ export const transformFunctions: FunctionSpec[] = [
       { expression: ['make-ni', 'hockey', 'players'], source: { _id: '1', players: ['a', 7, 'b'] }, result: [{ _id: '1', 'players-ni': ['~:hockey:a', '~:hockey:b'] }] },
       { expression: ['make-ni', 'hockey', 'players'], source: { _id: '1', players: [7] }, result: [{ _id: '1' }] },
     ],
-    compile(b) {
+    compile(b, cc) {
       const ns = b.one('NAMESPACE').node as string;
       const from = b.one('FROM_PROPERTY').node as string;
-      const to = (b.opt('TO_PROPERTY')?.node as string | undefined) ?? from + '-ni';
+      const toArg = b.opt('TO_PROPERTY')?.node as string | undefined;
+      const to = toArg ?? from + '-ni';
       const prefix = `~:${ns}:`;
-      return (ctx) => {
-        const s = ctx.source;
-        if (!isDict(s) || !Object.hasOwn(s, from)) return;
-        const v = s[from] as DtlValue;
+      const write = (ctx: Ctx, key: string, v: DtlValue): void => {
         if (Array.isArray(v)) {
           const out: JsonValue[] = [];
           for (const x of v) if (isPlainString(x)) out.push(prefix + x);
-          if (out.length > 0) setProperty(ctx.target, to, out);
+          if (out.length > 0) setProperty(ctx.target, key, out);
         } else if (isPlainString(v)) {
-          setProperty(ctx.target, to, prefix + v);
+          setProperty(ctx.target, key, prefix + v);
         }
+      };
+      const names = cc.namespaces;
+      if (names) {
+        // FROM_PROPERTY in every namespace (unless qualified); each target keeps the namespace of its source property.
+        return (ctx) => {
+          const s = ctx.source;
+          if (!isDict(s)) return;
+          for (const k of matchingKeys(Object.keys(s), from, names)) {
+            const target = toArg === undefined ? `${k}-ni` : isQualified(toArg) ? exactName(toArg, names) : renamedKeepingNamespace(k, toArg);
+            write(ctx, target, s[k] as DtlValue);
+          }
+        };
+      }
+      return (ctx) => {
+        const s = ctx.source;
+        if (!isDict(s) || !Object.hasOwn(s, from)) return;
+        write(ctx, to, s[from] as DtlValue);
       };
     },
   }),

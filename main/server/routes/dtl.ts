@@ -55,7 +55,7 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
       const chain = runtime.chain;
       const results = entities.map((entity) => {
         if (!isJsonObject(entity)) throw badRequest('every sample entity must be a JSON object');
-        const stages = chain ? { stages: chainSteps(chain, entity) } : {};
+        const stages = chain ? { stages: chainSteps(chain, runtime.beforeTransforms(entity)) } : {};
         try {
           return { entities: runtime.afterTransforms(entity), ...stages };
         } catch (e) {

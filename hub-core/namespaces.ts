@@ -1,0 +1,113 @@
+// Namespaced identifiers at a pipe's two ends (the service's "namespaces" feature):
+//   - before the first transform a source whose default is `add_namespaces: true` (embedded, sql, csv, json,
+//     http_endpoint, ldap, kafka; for a conditional source, the alternative it picks) gives `_id` the identity namespace
+//     and every property the property namespace (`addNamespaces`);
+//   - after the last transform every sink but the dataset sink removes them again (`removeNamespaces`): from `_id`,
+//     from property names and from namespaced-identifier values, so `"rdf:type": "~:acme:x"` leaves as `"type": "~:x"`.
+// Both defaults apply only with namespaced identifiers on (the node's `namespaced_identifiers`, or the pipe's own);
+// the pipe's `add_namespaces`/`remove_namespaces` (or the source's/sink's) override them.
+
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import type { NamespaceSettings } from './dtl/index.js';
+
+/** Source types whose documented `add_namespaces` default is true. */
+export const SOURCES_ADDING_NAMESPACES: ReadonlySet<string> = new Set(['embedded', 'sql', 'csv', 'json', 'http_endpoint', 'ldap', 'kafka']);
+
+/** The only sink that keeps namespaces by default. */
+const SINKS_KEEPING_NAMESPACES: ReadonlySet<string> = new Set(['dataset']);
+
+/** The source a conditional source reads (by its condition, `$ENV(...)` resolved by `env`); the source itself otherwise. */
+function effectiveSource(source: JsonObject, condition: (value: string) => string | undefined): JsonObject {
+  if (source['type'] !== 'conditional') return source;
+  const alternatives = source['alternatives'];
+  const raw = source['condition'];
+  if (!isJsonObject(alternatives) || typeof raw !== 'string') return source;
+  const name = condition(raw);
+  const chosen = name === undefined ? undefined : alternatives[name];
+  return isJsonObject(chosen) ? effectiveSource(chosen, condition) : source;
+}
+
+/**
+ * Whether a pipe adds namespaces to its source entities: the pipe's `add_namespaces`, else its (chosen) source's,
+ * else the source type's default when namespaced identifiers are on.
+ */
+export function addsNamespaces(pipe: JsonObject, enabled: boolean, condition: (value: string) => string | undefined): boolean {
+  if (typeof pipe['add_namespaces'] === 'boolean') return pipe['add_namespaces'];
+  const source = isJsonObject(pipe['source']) ? effectiveSource(pipe['source'], condition) : {};
+  if (typeof source['add_namespaces'] === 'boolean') return source['add_namespaces'];
+  const type = typeof source['type'] === 'string' ? source['type'] : 'dataset';
+  return enabled && SOURCES_ADDING_NAMESPACES.has(type);
+}
+
+/** Whether a pipe removes namespaces before its sink: `remove_namespaces` of the pipe or sink, else every sink but a dataset. */
+export function removesNamespaces(pipe: JsonObject, enabled: boolean): boolean {
+  if (typeof pipe['remove_namespaces'] === 'boolean') return pipe['remove_namespaces'];
+  const sink = isJsonObject(pipe['sink']) ? pipe['sink'] : {};
+  if (typeof sink['remove_namespaces'] === 'boolean') return sink['remove_namespaces'];
+  const type = typeof sink['type'] === 'string' ? sink['type'] : 'dataset';
+  return enabled && !SINKS_KEEPING_NAMESPACES.has(type);
+}
+
+/**
+ * A source entity as the first transform sees it with `add_namespaces`: the string `_id` in the identity namespace,
+ * every other property name in the property namespace (the service's own `_` and `$` properties keep their names;
+ * nested dicts are left as they are). The entity given is not changed.
+ */
+export function addNamespaces(entity: JsonObject, ns: NamespaceSettings): JsonObject {
+  const out: JsonObject = {};
+  const pns = ns.propertyNamespace;
+  for (const key of Object.keys(entity)) {
+    const value = entity[key] as JsonValue;
+    const first = key.charCodeAt(0);
+    if (key === '__proto__') Object.defineProperty(out, pns === null ? key : `${pns}:${key}`, { value, enumerable: true, writable: true, configurable: true });
+    else if (first === 95 /* _ */ || first === 36 /* $ */) {
+      out[key] = key === '_id' && typeof value === 'string' && ns.identityNamespace !== null ? `${ns.identityNamespace}:${value}` : value;
+    } else if (pns === null) out[key] = value;
+    else out[`${pns}:${key}`] = value;
+  }
+  return out;
+}
+
+function localPart(text: string): string {
+  const i = text.indexOf(':');
+  return i < 0 ? text : text.slice(i + 1);
+}
+
+function stripValue(v: JsonValue): JsonValue {
+  if (typeof v === 'string') return v.startsWith('~:') ? `~:${localPart(v.slice(2))}` : v;
+  if (Array.isArray(v)) {
+    let out: JsonValue[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i] as JsonValue;
+      const y = stripValue(x);
+      if (y !== x && out === undefined) out = v.slice(0, i);
+      if (out !== undefined) out.push(y);
+    }
+    return out ?? v;
+  }
+  return isJsonObject(v) ? stripNames(v) : v;
+}
+
+function stripNames(d: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(d)) {
+    const name = localPart(key);
+    const value = stripValue(d[key] as JsonValue);
+    if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    else out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * An entity as a non-dataset sink receives it (`remove_namespaces`): the namespace taken off the `_id` value
+ * ("crm:42" is "42"), off every property name, also in nested dicts and lists ("crm:name" is "name"), and off every
+ * namespaced-identifier value ("~:crm:42" is "~:42", an identifier in the global namespace). Where two names become
+ * one, the later property wins. Pure: the entity given is not changed.
+ */
+export function removeNamespaces(entity: JsonObject): JsonObject {
+  const out = stripNames(entity);
+  const id = entity['_id'];
+  if (typeof id === 'string') out['_id'] = localPart(id);
+  return out;
+}
