@@ -1,6 +1,8 @@
 // The examples of the service's DTL function pages (datanav/docs: hub/dtl/dtl-functions-numbers.rst,
-// dtl-functions-sets.rst, dtl-functions-lists.rst), copied by hand with the results the pages give. They are added to
-// each function's own cases (test/dtl-cases/index.ts) and run by test/dtl-functions.test.ts.
+// dtl-functions-sets.rst, dtl-functions-lists.rst, dtl-functions-nulls.rst, dtl-functions-dictionaries.rst), copied
+// by hand with the results the pages give. They are added to each function's own cases (test/dtl-cases/index.ts) and
+// run by test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
+// pipe's namespace settings.)
 //
 // Left out, because JSON as this hub parses it cannot hold them: the examples whose argument is a float literal
 // with a zero fraction (["is-float", 1.0] true, ["is-decimal", 1.0] false, ["is-float", ["list", 1.0, "12345"]]
@@ -161,5 +163,62 @@ export const DOC_EXAMPLES: ExpressionTable = {
   ],
   'map-values': [
     { expr: ["map-values", ["lower", "_."], {"key1": "A", "key2": "B"}], result: ["a", "b"] },
+  ],
+  'if-null': [
+    { expr: ["if-null", null, 2], result: 2 },
+    { expr: ["if-null", 1, 2], result: 1 },
+    { expr: ["if-null", ["list", null], 2], result: 2 },
+    { expr: ["if-null", ["list", null, 123], 2], result: 2 },
+    { expr: ["if-null", ["list", 1, "12345"], 2], result: [1, "12345"] },
+  ],
+  'is-not-null': [
+    { expr: ["is-not-null", null], result: false },
+    { expr: ["is-not-null", 1], result: true },
+    { expr: ["is-not-null", ["list"]], result: false },
+    { expr: ["is-not-null", ["list", null]], result: false },
+    { expr: ["is-not-null", ["list", null, 123]], result: false },
+    { expr: ["is-not-null", ["list", 1, "12345"]], result: true },
+  ],
+  'is-null': [
+    { expr: ["is-null", null], result: true },
+    { expr: ["is-null", 1], result: false },
+    { expr: ["is-null", ["list"]], result: true },
+    { expr: ["is-null", ["list", null]], result: true },
+    { expr: ["is-null", ["list", null, 123]], result: true },
+    { expr: ["is-null", ["list", 1, "12345"]], result: false },
+  ],
+  'dict': [
+    { expr: ["dict"], result: {} },
+    { expr: ["dict", ["list", ["list", "A", 1], ["list", "B", 2], ["list", "C", 3]]], result: {"A": 1, "B": 2, "C": 3} },
+    { expr: ["dict", ["list", "X", 123, ["list", "A", 1]]], result: {"A": 1} },
+    { expr: ["dict", "a", ["upper", "a"], ["lower", "B"], "B"], result: {"a": "A", "b": "B"} },
+  ],
+  'is-dict': [
+    { expr: ["is-dict", "_S."], source: {"_id": "x"}, result: true },
+    { expr: ["is-dict", ["list", {"a": 1}, 123]], result: true },
+    { expr: ["is-dict", ["list", 123, {"a": 1}]], result: false },
+    { expr: ["is-dict", "abc"], result: false },
+  ],
+  'items': [
+    { expr: ["items", ["list", {"A": 1, "B": 2}, {"C": 3}]], result: [["A", 1], ["B", 2], ["C", 3]] },
+    { expr: ["items", ["list", "X", 123, {"A": 1}]], result: [["A", 1]] },
+  ],
+  'key-values': [
+    { expr: ["key-values", ["list", {"A": 1, "B": 2}, 123, {"C": 3, "A": 1}]], result: [{"key": "A", "value": 1}, {"key": "B", "value": 2}, {"key": "C", "value": 3}, {"key": "A", "value": 1}] },
+    { expr: ["key-values", {"hello": "world"}], result: {"key": "hello", "value": "world"} },
+  ],
+  'keys': [
+    { expr: ["keys", ["list", {"A": 1, "B": 2}, {"A": 1, "C": 3}]], result: ["A", "B", "A", "C"] },
+    { expr: ["keys", ["list", "X", 123, {"A": 1}]], result: ["A"] },
+  ],
+  'values': [
+    { expr: ["values", ["list", {"A": 1, "B": 2}, {"A": 1, "C": 3}]], result: [1, 2, 1, 3] },
+    { expr: ["values", ["list", "X", 123, {"A": 1}]], result: [1] },
+  ],
+  'path': [
+    { expr: ["path", "age", ["list", {"age": 23}, {"age": 24}]], result: [23, 24] },
+    { expr: ["path", "age", {"age": 24}], result: 24 },
+    { expr: ["path", "foo", {"bar": 123}], result: null },
+    { expr: ["path", ["list", "a", "b"], ["list", {"a": {"b": 1}}, {"a": [{"b": 2}, {"b": 3}]}]], result: [1, 2, 3] },
   ],
 };
