@@ -122,6 +122,10 @@ export const DOC_EXAMPLES: ExpressionTable = {
   ],
   'dict': [
     { expr: ["dict", ["group", ["first", "_."], ["nth", 1, "_."], ["list", ["list", "Adresse1", "A"], ["list", "Adresse2", "B"], ["list", "Adresse2", "C"]]]], result: {"Adresse1": ["A"], "Adresse2": ["B", "C"]} },
+    { expr: ["dict"], result: {} },
+    { expr: ["dict", ["list", ["list", "A", 1], ["list", "B", 2], ["list", "C", 3]]], result: {"A": 1, "B": 2, "C": 3} },
+    { expr: ["dict", ["list", "X", 123, ["list", "A", 1]]], result: {"A": 1} },
+    { expr: ["dict", "a", ["upper", "a"], ["lower", "B"], "B"], result: {"a": "A", "b": "B"} },
   ],
   'in': [
     { expr: ["in", "a", ["list", "a", "b", "c"]], result: true },
@@ -186,12 +190,6 @@ export const DOC_EXAMPLES: ExpressionTable = {
     { expr: ["is-null", ["list", null]], result: true },
     { expr: ["is-null", ["list", null, 123]], result: true },
     { expr: ["is-null", ["list", 1, "12345"]], result: false },
-  ],
-  'dict': [
-    { expr: ["dict"], result: {} },
-    { expr: ["dict", ["list", ["list", "A", 1], ["list", "B", 2], ["list", "C", 3]]], result: {"A": 1, "B": 2, "C": 3} },
-    { expr: ["dict", ["list", "X", 123, ["list", "A", 1]]], result: {"A": 1} },
-    { expr: ["dict", "a", ["upper", "a"], ["lower", "B"], "B"], result: {"a": "A", "b": "B"} },
   ],
   'is-dict': [
     { expr: ["is-dict", "_S."], source: {"_id": "x"}, result: true },
