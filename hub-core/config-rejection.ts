@@ -9,6 +9,7 @@ import type { ConfigError } from './pipe-config.js';
 import { pipeConfigErrors } from './pipes.js';
 import { checkSystemConfig } from './systems.js';
 import type { JsonObject } from './json.js';
+import type { EnvLookup } from './config-env.js';
 
 export interface ValidationError extends JsonObject {
   'posted-config': ConfigEntity;
@@ -23,11 +24,13 @@ export class ConfigRejected extends HubError {
 }
 
 /** The entities with at least one error (each with all its errors and warnings); none for metadata. */
-export function configValidationErrors(entities: readonly ConfigEntity[]): ValidationError[] {
+export function configValidationErrors(entities: readonly ConfigEntity[], env?: EnvLookup): ValidationError[] {
   const out: ValidationError[] = [];
+  // Pipes are checked with the set `$ENV` variables replaced; an unset pump variable does not refuse an upload.
+  const vars = env && { env, schedulerOff: () => true };
   for (const e of entities) {
     const kind = configKind(e);
-    const errors = kind === 'pipe' ? pipeConfigErrors(e) : kind === 'system' ? checkSystemConfig(e) : [];
+    const errors = kind === 'pipe' ? pipeConfigErrors(e, vars) : kind === 'system' ? checkSystemConfig(e) : [];
     if (errors.some((x) => x.level === 'error')) out.push({ 'posted-config': e, 'config-errors': errors.map((x) => ({ ...x })) });
   }
   return out;

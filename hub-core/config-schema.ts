@@ -7,7 +7,7 @@ import type { JsonObject, JsonValue } from './json.js';
 import { SINK_TYPES, SOURCE_TYPES } from './pipe-config.js';
 import { SOURCE_TYPE_LIST } from './sources/index.js';
 import { SINK_TYPE_LIST } from './sinks/index.js';
-import { bool, headers, int, num, ref, str, strings, type TypeOptions } from './schema-parts.js';
+import { VARIABLE, bool, headers, int, num, ref, str, strings, type TypeOptions } from './schema-parts.js';
 
 /** Options of every source type (from its module in sources/); a type's other options are allowed. */
 const SOURCE_OPTIONS: Record<string, TypeOptions> = Object.fromEntries(SOURCE_TYPE_LIST.map((t) => [t.type, t.options]));
@@ -49,18 +49,28 @@ const ruleStep: JsonObject = {
   minItems: 1,
 };
 
+/** A rule set: a list of transform function calls, or one call written on its own (["copy", "*"]). */
+const ruleSet: JsonObject = {
+  anyOf: [
+    { type: 'array', items: ruleStep },
+    { type: 'array', minItems: 1, items: [{ type: 'string' }] },
+  ],
+};
+
 const transform: JsonObject = {
   type: 'object',
-  description: 'a transform; "dtl" is the one the hub runs',
+  description: 'a transform: "dtl", "conditional" (the alternative named by "condition") or "emit_children"; others (http, rest, ...) are kept but not run',
   required: ['type'],
   properties: {
-    type: { type: 'string', examples: ['dtl'], description: 'transform type' },
+    type: { type: 'string', examples: ['dtl', 'conditional', 'emit_children'], description: 'transform type' },
+    condition: str('conditional: picks the alternative by name, usually "$ENV(node-env)"'),
+    alternatives: { type: 'object', description: 'conditional: transforms (or lists of them) keyed by the values of "condition"' },
     rules: {
       type: 'object',
       description: 'named rule sets: "default" runs once per source entity, the others through apply/apply-hops',
       required: ['default'],
-      properties: { default: { type: 'array', items: ruleStep } },
-      additionalProperties: { type: 'array', items: ruleStep },
+      properties: { default: ruleSet },
+      additionalProperties: ruleSet,
     },
     id_required: bool('the target entity must have an _id (default true)'),
     comment: { description: 'free text; ignored by the hub' },
@@ -74,7 +84,10 @@ const pump: JsonObject = {
   description: 'when and how the pipe runs',
   additionalProperties: false,
   properties: {
-    mode: { enum: ['scheduled', 'manual', 'off'], description: '"scheduled": by interval or cron; "manual": only when started; "off": never' },
+    mode: {
+      anyOf: [{ enum: ['scheduled', 'manual', 'off'] }, { type: 'string', pattern: VARIABLE }],
+      description: '"scheduled": by interval or cron; "manual": only when started; "off": never; or "$ENV(<name>)" naming one',
+    },
     schedule_interval: num('seconds between runs (default 30)', { exclusiveMinimum: 0 }),
     cron_expression: str('a cron schedule in UTC, e.g. "0 3 * * *"; wins over schedule_interval'),
     run_at_startup: bool('run once when the hub starts'),

@@ -144,6 +144,15 @@ export class DatasetLookup implements DtlLookup {
     return [...found.values()].sort(byId);
   }
 
+  /** Every live entity of a dataset in `_id` order (joins with a function on the dataset's side scan it). */
+  entities(dataset: string): JsonObject[] {
+    const ds = this.store.get(dataset);
+    if (ds === undefined) return [];
+    const out: JsonObject[] = [];
+    for (const page of ds.readJson({ history: false, deleted: false })) for (const json of page) out.push(JSON.parse(json) as JsonObject);
+    return out.filter((e) => e['_deleted'] !== true).sort(byId);
+  }
+
   entity(dataset: string, id: string): JsonObject | undefined {
     const e = this.store.get(dataset)?.get(id);
     return e === undefined || e._deleted ? undefined : e;

@@ -44,6 +44,11 @@ export class TrackingLookup implements DtlLookup {
     return deps;
   }
 
+  /** A whole-dataset read (a join no index answers) is not recorded as a dependency. */
+  entities(dataset: string): Iterable<JsonObject> {
+    return this.inner.entities?.(dataset) ?? [];
+  }
+
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): Iterable<JsonObject> {
     const current = this.current;
     if (current !== undefined && this.tracked(dataset)) {

@@ -184,7 +184,7 @@ export class Hub {
       }
     }
     if (!force) {
-      const rejected = configValidationErrors(entities);
+      const rejected = configValidationErrors(entities, (name) => this.env.get(name));
       if (rejected.length > 0) throw new ConfigRejected(rejected);
     }
     const pipes = this.pipes.validate(entities.filter((e) => configKind(e) === 'pipe'), force);

@@ -1,5 +1,5 @@
 import type { ConfigEntity } from './config-store.js';
-import { isJsonObject, type JsonObject } from './json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { compactionProblems } from './dataset-compaction.js';
 import { compileTransform } from './dtl/index.js';
@@ -25,6 +25,9 @@ export const SINK_TYPES = {
 
 export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(SINK_TYPE_LIST.filter((t) => t.runs === 'publish').map((t) => t.type));
 
+/** `"indexes": "$ids"` on a dataset sink: an index on `$ids`. */
+export const IDS_INDEX = '$ids';
+
 const PIPE_ID = /^[^\u0000-\u001f/\\?#]{1,512}$/;
 
 /**
@@ -34,7 +37,7 @@ const PIPE_ID = /^[^\u0000-\u001f/\\?#]{1,512}$/;
 const transformErrorCache = new Map<string, ConfigError[]>();
 const TRANSFORM_CACHE_SIZE = 500;
 
-function transformErrors(transform: JsonObject, at: string): ConfigError[] {
+function transformErrors(transform: JsonValue, at: string): ConfigError[] {
   const key = at + '\u0000' + JSON.stringify(transform);
   let errors = transformErrorCache.get(key);
   if (errors === undefined) {
@@ -85,13 +88,15 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
     const type = sink['type'] ?? 'dataset';
     if (typeof type !== 'string' || !SINK_TYPES.known.includes(type)) {
       err('$.sink.type', `unknown sink type ${JSON.stringify(type)}; known types: ${SINK_TYPES.known.join(', ')}`);
-    } else if (!SINK_TYPES.running.includes(type)) {
-      warn('$.sink.type', `sink type "${type}" is accepted but does nothing in this hub`);
+    } else {
+      if (!SINK_TYPES.running.includes(type)) warn('$.sink.type', `sink type "${type}" is accepted but does nothing in this hub`);
+      sinkType(type)?.check?.(sink, err);
     }
     if (sink['dataset'] !== undefined && typeof sink['dataset'] !== 'string') err('$.sink.dataset', '"dataset" must be a string');
     const indexes = sink['indexes'];
-    if (indexes !== undefined) {
-      if (!Array.isArray(indexes)) err('$.sink.indexes', '"indexes" must be an array of "_S.<property>" strings');
+    // "$ids" (the documented string form) maintains an index on the entities' $ids.
+    if (indexes !== undefined && indexes !== IDS_INDEX) {
+      if (!Array.isArray(indexes)) err('$.sink.indexes', '"indexes" must be "$ids" or an array of "_S.<property>" strings');
       else
         indexes.forEach((ix, i) => {
           try {
@@ -108,17 +113,9 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   }
 
   const transform = config['transform'];
-  if (transform !== undefined) {
-    const list = Array.isArray(transform) ? transform : [transform];
-    list.forEach((t, i) => {
-      const at = Array.isArray(transform) ? `$.transform[${i}]` : '$.transform';
-      if (!isJsonObject(t)) return err(at, 'a transform must be an object');
-      if (t['type'] !== 'dtl') return warn(`${at}.type`, `transform type ${JSON.stringify(t['type'])} is not run by this hub`);
-      // The whole rule set is compiled, as the pipe will run it: every problem carries its JSON path
-      // (e.g. "$.transform.rules.default[2][1]").
-      errors.push(...transformErrors(t, at));
-    });
-  }
+  // The transforms are compiled as the pipe will run them (a chain, conditional alternatives, emit_children): every
+  // problem carries its JSON path (e.g. "$.transform.rules.default[2][1]"). Transforms that are not run here warn.
+  if (transform !== undefined) errors.push(...transformErrors(transform, '$.transform'));
   const pump = config['pump'];
   if (pump !== undefined && !isJsonObject(pump)) err('$.pump', '"pump" must be an object');
   const loop = selfFedDataset(config);

@@ -23,6 +23,7 @@ import { compileTransform, childPath, type CompiledTransform, type DtlLookup, ty
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
 import { substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
+import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, withSetEnv, type EnvLookup } from './config-env.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import type { SinkContext } from './sinks/json-push-sink.js';
@@ -52,6 +53,8 @@ export interface PipeRuntimeContext {
   readonly lookup: DtlLookup | undefined;
   /** `$ENV(...)` and `$SECRET(...)` values. */
   readonly vars: ConfigVariables;
+  /** No pump starts by itself (scheduler not started or switched off): unset pump variables only warn. */
+  schedulerOff?(): boolean;
   /** A system's configuration as stored (variables not replaced). */
   system(id: string): JsonObject | undefined;
   /** The node's namespaced-identifier settings for a pipe (`enabled`: the node metadata's `namespaced_identifiers`). */
@@ -64,8 +67,6 @@ export class PipeRuntime {
   readonly id: string;
   /** The effective configuration (defaults filled in, variables not replaced). */
   readonly pipe: EffectivePipe;
-  /** The configuration's problems, its pump settings included (as pipe information reports them). */
-  readonly errors: ConfigError[];
   /** The problems of the configuration without its pump settings: those that stop a run. */
   readonly runErrors: ConfigError[];
   /** The pipe's namespaces, when namespaced identifiers are on for it (the node's setting or the pipe's own). */
@@ -96,8 +97,8 @@ export class PipeRuntime {
   ) {
     this.id = config._id;
     this.pipe = effectivePipeConfig(config);
-    this.runErrors = checkPipeConfig(config);
-    this.errors = [...this.runErrors, ...pumpConfigErrors(this.pipe)];
+    // Checked with the set `$ENV`s replaced (the transform's are resolved lazily, when it is compiled).
+    this.runErrors = checkPipeConfig(pipeWithEnv(config, this.env));
     const node = options.standalone ? undefined : ctx.namespaces(config._id);
     const settings = node && pipeNamespaces(node, config);
     this.namespaces = settings?.enabled === true ? settings : undefined;
@@ -122,6 +123,14 @@ export class PipeRuntime {
     this.passesThrough = this.transform === undefined && !this.addsNamespaces && !this.removesNamespaces;
   }
 
+  private readonly env: EnvLookup = (name) => this.ctx.vars.env(name);
+
+  /** The configuration's problems, its pump settings included (as pipe information reports them). */
+  get errors(): ConfigError[] {
+    const pump = effectivePipeConfig({ ...this.config, pump: pumpWithEnv(this.pipe.pump, this.env) });
+    return [...this.runErrors, ...pumpConfigErrors(pump, { resolved: true, schedulerOff: this.ctx.schedulerOff?.() ?? true })];
+  }
+
   /** The dataset a `dataset` source reads. */
   private get sourceDataset(): string | undefined {
     const source = isJsonObject(this.config['source']) ? this.config['source'] : {};
@@ -131,9 +140,10 @@ export class PipeRuntime {
   private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
     const sourceDataset = this.sourceDataset;
     const datasets = this.ctx.datasets;
-    transform = substituteDtlKeySecrets(substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath), this.ctx.vars, configPath);
+    transform = substituteDtlKeySecrets(transformWithEnv(transform, this.env), this.ctx.vars, configPath);
     return compileTransform(transform, {
       configPath,
+      variablesResolved: true,
       ...(lookup ? { lookup } : {}),
       ...(this.namespaces ? { namespaces: this.namespaces } : {}),
       // is-changed compares with the version before this one in the source dataset (`_previous` is its offset).
@@ -200,11 +210,21 @@ export class PipeRuntime {
   }
 
   /**
-   * The effective configuration with `$ENV` replaced (throws a 400 HubError naming a missing one). `$SECRET` is left
-   * as written: secrets are replaced in system configuration only (see config-variables.ts).
+   * The effective configuration as a run uses it: source (for a conditional source only the alternative it picks)
+   * and sink with `$ENV` replaced (a 400 HubError names a missing one); the pump settings with the set variables
+   * replaced (an unset one only concerns the schedule); the transform as written (see compile). `$SECRET` is left as
+   * written: secrets are replaced in system configuration only (see config-variables.ts).
    */
   resolved(): EffectivePipe {
-    return substituteEnv(this.pipe, (name) => this.ctx.vars.env(name));
+    return { ...this.resolvedSource(), sink: substituteEnv(this.pipe.sink, this.env, '$.sink') };
+  }
+
+  /** As `resolved`, without the sink: what reading the pipe's entities needs. */
+  private resolvedSource(): EffectivePipe {
+    const pipe = this.pipe;
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(pipe)) if (k !== 'transform' && k !== 'source' && k !== 'sink') out[k] = isJsonObject(v) && k === 'pump' ? pumpWithEnv(v, this.env) : withSetEnv(v, this.env);
+    return { ...pipe, ...out, source: resolveSource(pipe.source, this.env) } as EffectivePipe;
   }
 
 
@@ -214,7 +234,7 @@ export class PipeRuntime {
   }
 
   /** The pipe's source, opened on its variable-substituted configuration (`pipe`: one resolved already). */
-  openSource(pipe: EffectivePipe = this.resolved()): PumpSource {
+  openSource(pipe: EffectivePipe = this.resolvedSource()): PumpSource {
     const factory = SOURCES.get(pipe.source.type);
     if (!factory) {
       const how = pipe.source.type === 'http_endpoint' ? 'it receives its entities by JSON Push' : `the source types read here: ${[...SOURCES.keys()].join(', ')}`;

@@ -189,7 +189,7 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
   const config = stored ?? draftConfig(pipeId, request.config);
   const run = stored ? hub.pumps.runtimes.of(stored) : hub.pumps.runtimes.draft(config);
   // A draft's problems are those of the configuration as sent (without the pipe's id filled in).
-  const errors = stored ? run.errors : pipeConfigErrors(request.config as ConfigEntity);
+  const errors = stored ? run.errors : pipeConfigErrors(request.config as ConfigEntity, hub.pumps.variables());
   const limit = request.limit ?? PREVIEW_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 0 || limit > PREVIEW_MAX_ENTITIES) {
     throw badRequest('invalid limit', `read between 0 and ${PREVIEW_MAX_ENTITIES} entities from the source`);

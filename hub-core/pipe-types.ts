@@ -46,6 +46,8 @@ export interface SinkType {
   readonly publishes?: readonly PublishFormat[];
   /** With a dataset source, a run can read it whole again (start-rescan, reset-rescan). */
   readonly rescans?: boolean;
+  /** Checks beyond the schema, reported with the pipe's config-errors. */
+  check?(sink: JsonObject, err: Complain): void;
   /** The sink with its defaults filled in (a dataset sink writes the dataset named after the pipe). */
   defaults?(sink: JsonObject & { type: string }, pipeId: string): JsonObject & { type: string };
 }

@@ -2,13 +2,14 @@ import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
 import { asConfigEntity } from './config-store.js';
-import { PUBLISHER_SINKS, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
+import { IDS_INDEX, PUBLISHER_SINKS, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { HubError, badRequest, notFound } from './errors.js';
 import { parseIndexExpression } from './dataset-index.js';
 import { compactionSettings } from './dataset-compaction.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import { pipeConfigErrors } from './pump-config.js';
+import { pipeConfigErrors, scheduledPipe } from './pump-config.js';
+import type { VariableContext } from './config-env.js';
 import type { LastRun } from './pump-state.js';
 import { pipeRuntimeState, type PipeRuntimeState } from './pipe-runtime-state.js';
 
@@ -19,6 +20,8 @@ export interface PumpStatus {
   supportedOperations(pipe: EffectivePipe): string[];
   queues(id: string, pipe: EffectivePipe): JsonObject;
   runtimeSummary(id: string): JsonObject;
+  /** The environment variables and the scheduler's state, for checking configurations. */
+  variables(): VariableContext;
 }
 
 /** The run in progress: pipe information's `runtime.current-run`. */
@@ -89,7 +92,10 @@ export class PipeRegistry {
       if (e.type !== 'pipe') {
         throw badRequest(`${e._id}: a pipe has "type": "pipe", not ${JSON.stringify(e.type)}`, 'systems and node metadata have endpoints of their own');
       }
-      const errors = pipeConfigErrors(e);
+      // Checked with the set variables replaced; an unset pump variable does not refuse an upload (it concerns the
+      // schedule only, and the runtime's config-errors report it).
+      const vars = this.pumps?.variables();
+      const errors = pipeConfigErrors(e, vars && { env: vars.env, schedulerOff: () => true });
       if (hasErrors(errors)) problems.push(...errors.filter((x) => x.level === 'error').map((x) => `${e._id}: ${x.elements}: ${x.msg}`));
       return e;
     });
@@ -123,11 +129,14 @@ export class PipeRegistry {
   info(id: string): PipeInfo {
     const original = this.require(id);
     const effective = effectivePipeConfig(original);
-    const errors = pipeConfigErrors(original);
-    const pump = effective.pump;
     const pumps = this.pumps;
+    const vars = pumps?.variables();
+    const errors = pipeConfigErrors(original, vars);
+    // The schedule as it runs: pump settings with their variables replaced.
+    const scheduled = vars ? scheduledPipe(original, vars.env) : effective;
+    const pump = scheduled.pump;
     const running = pumps ? pumps.isRunning(id) : false;
-    const disabled = pumps ? pumps.isDisabled(id, effective) : pump['mode'] !== 'scheduled';
+    const disabled = pumps ? pumps.isDisabled(id, scheduled) : pump['mode'] !== 'scheduled';
     const summary = pumps ? pumps.runtimeSummary(id) : {};
     return {
       _id: id,
@@ -140,7 +149,7 @@ export class PipeRegistry {
         'config-errors': errors as ConfigError[] & JsonObject[],
         dependencies: pipeDependencies(effective),
         queues: pumps ? pumps.queues(id, effective) : {},
-        'supported-operations': pumps ? pumps.supportedOperations(effective) : [],
+        'supported-operations': pumps ? pumps.supportedOperations(scheduled) : [],
         state: pipeRuntimeState(running, pump['mode'] === 'off' || (pump['mode'] === 'scheduled' && disabled), summary['last-run']),
         ...summary,
       },
@@ -164,6 +173,7 @@ export class PipeRegistry {
     const indexes = eff.sink['indexes'];
     // Invalid expressions are reported as config-errors; a forced configuration keeps only the valid ones.
     if (Array.isArray(indexes)) for (const ix of indexes) if (isIndexExpression(ix)) ds.ensureIndex(ix);
+    if (indexes === IDS_INDEX) ds.ensureIndex('_S.$ids');
     const count = eff.sink['circuit_breaker_threshold_count'];
     const factor = eff.sink['circuit_breaker_threshold_factor'];
     const settings = ds.settings();

@@ -4,13 +4,29 @@ import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { ConfigError } from './config-error.js';
+import { isJsonObject, type JsonObject } from './json.js';
+import { pipeWithEnv, pumpWithEnv, unsetEnvReference, type EnvLookup, type VariableContext } from './config-env.js';
 
 const MODES = ['scheduled', 'manual', 'off'];
 
-/** Problems of a pipe's `pump` settings, reported with the pipe's config-errors. */
-export function pumpConfigErrors(pipe: EffectivePipe): ConfigError[] {
+/**
+ * Problems of a pipe's `pump` settings, reported with the pipe's config-errors. `variables`: the set `$ENV`s were
+ * replaced, so a reference left is to an unset variable: an error of the schedule while the scheduler runs, a
+ * warning while it is off. Without it (nothing replaced) a reference is only a warning. A setting holding a
+ * reference is not checked further.
+ */
+export function pumpConfigErrors(pipe: EffectivePipe, variables?: { resolved: boolean; schedulerOff: boolean }): ConfigError[] {
   const errors: ConfigError[] = [];
-  const pump = pipe.pump;
+  const pump: JsonObject = { ...pipe.pump };
+  for (const [key, value] of Object.entries(pipe.pump)) {
+    const name = typeof value === 'string' ? unsetEnvReference(value) : undefined;
+    if (name === undefined) continue;
+    delete pump[key];
+    const off = variables?.resolved !== true || variables.schedulerOff;
+    const why = variables?.resolved !== true ? 'it is resolved when the pipe is scheduled' : off ? 'the pipe is not scheduled while the scheduler is off' : 'the pipe cannot be scheduled';
+    errors.push({ elements: `$.pump.${key}`, level: off ? 'warning' : 'error', msg: `"${key}" refers to $ENV(${name})${variables?.resolved === true ? ', which is not set' : ''}: ${why}` });
+  }
+  if (pump['mode'] === undefined) pump['mode'] = 'scheduled';
   if (!MODES.includes(pump['mode'] as string)) {
     errors.push({ elements: '$.pump.mode', level: 'error', msg: `"mode" is one of ${MODES.map((m) => `"${m}"`).join(', ')}` });
   }
@@ -35,7 +51,18 @@ export function pumpConfigErrors(pipe: EffectivePipe): ConfigError[] {
   return errors;
 }
 
-/** The configuration's problems, those of its pump settings included (its runtime config-errors). */
-export function pipeConfigErrors(config: ConfigEntity): ConfigError[] {
-  return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
+/** The effective configuration as the schedule reads it: the pump settings with the set `$ENV` variables replaced. */
+export function scheduledPipe(config: ConfigEntity, env: EnvLookup): EffectivePipe {
+  const pump = config['pump'];
+  return effectivePipeConfig(isJsonObject(pump) ? { ...config, pump: pumpWithEnv(pump, env) } : config);
+}
+
+/**
+ * The configuration's problems, those of its pump settings included (its runtime config-errors), checked with the set
+ * `$ENV` variables replaced when `variables` is given.
+ */
+export function pipeConfigErrors(config: ConfigEntity, variables?: VariableContext): ConfigError[] {
+  if (variables === undefined) return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
+  const checked = pipeWithEnv(config, variables.env);
+  return [...checkPipeConfig(checked), ...pumpConfigErrors(effectivePipeConfig(checked), { resolved: true, schedulerOff: variables.schedulerOff() })];
 }

@@ -7,11 +7,13 @@ import type { ConfigEntity, ConfigStore } from './config-store.js';
 import type { Db } from './database.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
-import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import type { EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { trackedDatasets } from './dependency-tracking.js';
 import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
+import { scheduledPipe } from './pump-config.js';
+import type { EnvLookup, VariableContext } from './config-env.js';
 import { sourceType } from './sources/index.js';
 import { sinkType } from './sinks/index.js';
 import { systemClock, type Clock } from './clock.js';
@@ -62,6 +64,7 @@ export class PumpService {
   readonly runtimes: PipeRuntimes;
   readonly runner: PumpRunner;
   readonly scheduler: PumpScheduler;
+  private readonly env: EnvLookup;
 
   constructor(
     db: Db,
@@ -73,6 +76,7 @@ export class PumpService {
     changes: RuntimeChanges,
     clock: Clock = systemClock,
   ) {
+    this.env = (name) => settings.vars.env(name);
     this.state = new PumpStateStore(db);
     const state = this.state;
     datasets.setCompactionFloor((name) =>
@@ -88,11 +92,12 @@ export class PumpService {
         ...settings,
         datasets,
         startTracking: (pipeId, dataset) => state.startTracking(pipeId, dataset, datasets.get(dataset)?.row().max_updated ?? -1),
+        schedulerOff: () => this.schedulerOff(),
       },
       changes,
     );
     this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'));
-    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir, clock);
+    this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir, clock, this.env);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
     // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
     config.onChange((change) => {
@@ -185,6 +190,16 @@ export class PumpService {
     return this.runner.isRunning(id);
   }
 
+  /** No pump starts by itself: the scheduler is not started, or it is switched off. */
+  schedulerOff(): boolean {
+    return !this.scheduler.isStarted || this.scheduler.isDisabled();
+  }
+
+  /** What checking a configuration needs: the environment variables and whether the scheduler is off. */
+  variables(): VariableContext {
+    return { env: this.env, schedulerOff: () => this.schedulerOff() };
+  }
+
   /** Not run by the schedule: mode manual or off, or switched off with `disable`. */
   isDisabled(id: string, pipe: EffectivePipe): boolean {
     return pipe.pump['mode'] !== 'scheduled' || this.state.get(id).disabled;
@@ -260,7 +275,7 @@ export class PumpService {
   }
 
   info(id: string): JsonObject {
-    const pipe = effectivePipeConfig(this.pipes.require(id));
+    const pipe = scheduledPipe(this.pipes.require(id), this.env);
     const token = this.state.webhookToken(id);
     const s = this.state.get(id);
     const next = this.scheduler.nextRun(id);
@@ -292,7 +307,7 @@ export class PumpService {
 
   /** Carry out one pump operation (form field `operation`); answers the pump information. */
   async operate(id: string, operation: string, form: Record<string, unknown>): Promise<JsonObject> {
-    const pipe = effectivePipeConfig(this.pipes.require(id));
+    const pipe = scheduledPipe(this.pipes.require(id), this.env);
     if (!(PUMP_OPERATIONS as readonly string[]).includes(operation)) {
       throw badRequest(`unknown pump operation ${JSON.stringify(operation)}`, `known operations: ${PUMP_OPERATIONS.join(', ')}`);
     }
@@ -377,7 +392,7 @@ export class PumpService {
     if (!config || !expected || typeof token !== 'string' || !sameText(token, expected)) {
       throw notFound(`webhook of pipe ${JSON.stringify(id)}`, 'no such pipe, or the token is not the pipe\'s webhook token');
     }
-    const pipe = effectivePipeConfig(config);
+    const pipe = scheduledPipe(config, this.env);
     if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled || this.scheduler.isDisabled()) return;
     this.runner.request(id, 'webhook');
   }

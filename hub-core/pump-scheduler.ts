@@ -7,9 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
-import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import type { EffectivePipe } from './pipe-config.js';
+import type { EnvLookup } from './config-env.js';
 import { hasErrors } from './config-error.js';
-import { pumpConfigErrors } from './pump-config.js';
+import { pipeConfigErrors, scheduledPipe } from './pump-config.js';
 import type { PumpStateStore } from './pump-state.js';
 import { isPumpable, type PumpRunner } from './pump-runner.js';
 import { isJsonObject } from './json.js';
@@ -62,6 +63,8 @@ export class PumpScheduler {
     private readonly runner: PumpRunner,
     private readonly dataDir: string,
     private readonly clock: Clock = systemClock,
+    /** Environment variables: pump settings may name theirs ("mode": "$ENV(pump-mode)"). */
+    private readonly env: EnvLookup = () => undefined,
   ) {}
 
   get isStarted(): boolean {
@@ -145,9 +148,9 @@ export class PumpScheduler {
 
   /** The effective configuration of a pipe the schedule may run, or undefined. */
   schedulable(config: ConfigEntity): EffectivePipe | undefined {
-    const eff = effectivePipeConfig(config);
+    const eff = scheduledPipe(config, this.env);
     if (eff.pump['mode'] !== 'scheduled' || !isPumpable(eff)) return undefined;
-    if (hasErrors(checkPipeConfig(config)) || hasErrors(pumpConfigErrors(eff))) return undefined;
+    if (hasErrors(pipeConfigErrors(config, { env: this.env, schedulerOff: () => false }))) return undefined;
     if (this.state.get(config._id).disabled) return undefined;
     return eff;
   }

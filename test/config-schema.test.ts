@@ -114,7 +114,8 @@ const MISTAKES: Mistake[] = [
   { what: 'json source without a system', config: pipe({ source: { type: 'json', url: 'x' } }), path: '/source', keyword: 'required', param: ['missingProperty', 'system'] },
   { what: 'conditional alternative broken', config: pipe({ source: { type: 'conditional', condition: '$ENV(node-env)', alternatives: { test: { type: 'embedded' } } } }), path: '/source/alternatives/test', keyword: 'required', param: ['missingProperty', 'entities'] },
   { what: 'rules without a default rule set', config: pipe({ transform: { type: 'dtl', rules: { main: [] } } }), path: '/transform/rules', keyword: 'required', param: ['missingProperty', 'default'] },
-  { what: 'a rule step that is not a list', config: pipe({ transform: { type: 'dtl', rules: { default: ['copy', '*'] } } }), path: '/transform/rules/default/0', keyword: 'type' },
+  // (a rule set written as one transform, "default": ["copy", "*"], is valid: issue 13)
+  { what: 'a rule step that is not a list', config: pipe({ transform: { type: 'dtl', rules: { default: [['copy', '*'], 'copy'] } } }), path: '/transform/rules/default/1', keyword: 'type' },
   { what: 'indexes as a string', config: pipe({ sink: { type: 'dataset', indexes: '_S.x' } }), path: '/sink/indexes', keyword: 'type' },
   { what: 'run_at_startup as "yes"', config: pipe({ pump: { run_at_startup: 'yes' } }), path: '/pump/run_at_startup', keyword: 'pattern' },
   { what: 'type "pipes"', config: { _id: 'p', type: 'pipes', source: { dataset: 'd' } }, path: '/type', keyword: 'pattern' },
@@ -149,4 +150,20 @@ test('every "new pipe" template validates against the schema, and the hub stores
     assert.equal(info.runtime['is-valid-config'], true, t.id);
     assert.equal(info.runtime['supported-operations'].includes('start'), t.id !== 'http_endpoint', `${t.id}: a receiver's pump has nothing to start`);
   }
+});
+
+test('configuration the service accepts validates too: $ENV pump mode, one-transform rule sets, conditional and emit_children transforms, indexes "$ids", the mail sink', () => {
+  const configs: Json[] = [
+    pipe({ pump: { mode: '$ENV(pump-mode)' } }),
+    pipe({ transform: { type: 'dtl', rules: { default: ['copy', '*'] } } }),
+    pipe({
+      transform: [
+        { type: 'conditional', condition: '$ENV(node-env)', alternatives: { prod: { type: 'rest', system: 's', operation: 'o' }, test: [{ type: 'dtl', rules: { default: [['copy', '*']] } }] } },
+        { type: 'emit_children' },
+      ],
+    }),
+    pipe({ sink: { type: 'dataset', indexes: '$ids' } }),
+    pipe({ sink: { type: 'mail', system: 'our-smtp-server', body_template: 'Body: {{ m }}', subject_template: 'Subject: {{ s }}', recipients: 'foo@bar.com', mail_from: 'all@of.us' } }),
+  ];
+  for (const config of configs) assert.deepEqual(errorsOf(config), [], `${JSON.stringify(config)}:\n${show(errorsOf(config))}`);
 });

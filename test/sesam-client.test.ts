@@ -95,7 +95,9 @@ describe('the node as the sesam client sees it', () => {
     assert.match(String(lastRun['reason_why_stopped']), /unknown environment variable "node-env"/);
     const stage = await hub.fetch('/pipes/env-dtl/entities?stage=sink');
     assert.equal(stage.status, 400);
-    assert.match(((await stage.json()) as { error: string }).error, /unknown environment variable/);
+    // The reference is resolved lazily: the entity whose transform evaluates it fails, naming the variable.
+    const problem = (await stage.json()) as { error: string; detail: unknown };
+    assert.match(`${problem.error}: ${String(problem.detail)}`, /unknown environment variable "node-env"/);
     await hub.json('/pipes/env-dtl', { method: 'DELETE' });
   });
 });

@@ -7,7 +7,7 @@
 
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ConfigError } from '../config-error.js';
-import { Ctx, DtlCompileError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
+import { Ctx, DtlCompileError, DtlRuntimeError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
 import type { DtlLookup } from './lookup.js';
 import type { NamespaceSettings } from './namespace-settings.js';
@@ -32,6 +32,24 @@ export function childPath(base: string, key: string | number): string {
 }
 
 const NULL_EXPR: Expr = () => null;
+
+/** Argument types whose strings are used as written (names, patterns), not evaluated. */
+const LITERAL_STRING_TYPES: ReadonlySet<string> = new Set(['string', 'wildcard', 'wildcard-list', 'property', 'rule-id']);
+
+const ENV_REFERENCE = /\$ENV\(([^)]*)\)/;
+
+/**
+ * A string that still holds `$ENV(...)` after the set variables were replaced refers to an unset one: evaluating it
+ * fails, so a branch that is not taken never does.
+ */
+function unsetVariableFailure(text: string, path: string): Expr | undefined {
+  const m = ENV_REFERENCE.exec(text);
+  if (m === null) return undefined;
+  const message = `unknown environment variable ${JSON.stringify(m[1] ?? '')}: $ENV(${m[1] ?? ''}) is not set, and this expression needs it`;
+  return () => {
+    throw new DtlRuntimeError('error', message, path);
+  };
+}
 
 /** Run transforms in order until one returns a stop signal. */
 export function sequence(txs: readonly Tx[]): Tx {
@@ -103,6 +121,8 @@ class Compiler implements CompileContext {
     private readonly registry: FunctionRegistry,
     ruleNames: readonly string[],
     readonly namespaces: NamespaceSettings | undefined = undefined,
+    /** `$ENV(...)` left in a string refers to an unset variable (see CompileOptions.unsetVariables). */
+    private readonly unsetVariables = false,
   ) {
     for (const name of ruleNames) this.ruleRefs.set(name, { name, run: NOOP_TX });
   }
@@ -168,6 +188,10 @@ class Compiler implements CompileContext {
   compileValue(node: unknown, path: string): Expr {
     if (node === null || typeof node === 'boolean' || typeof node === 'number') return this.constant(node);
     if (typeof node === 'string') {
+      if (this.unsetVariables) {
+        const unset = unsetVariableFailure(node, path);
+        if (unset !== undefined) return unset;
+      }
       const p = parsePath(node);
       if (p === null) return this.constant(node);
       if (typeof p === 'string') {
@@ -368,6 +392,11 @@ class Compiler implements CompileContext {
 
   private checkShape(spec: FunctionSpec, p: ParamSpec, a: ArgNode): boolean {
     const v = a.node;
+    // A literal argument (a property name, a pattern, ...) is needed to compile: an unset variable there is an error.
+    if (this.unsetVariables && typeof v === 'string' && LITERAL_STRING_TYPES.has(p.type) && ENV_REFERENCE.test(v)) {
+      this.error(a, `${p.name} of "${spec.name}" refers to $ENV(${ENV_REFERENCE.exec(v)?.[1] ?? ''}), which is not set`);
+      return false;
+    }
     const fail = (what: string): false => {
       this.error(a, `${p.name} of "${spec.name}" must be ${what}`);
       return false;
@@ -435,6 +464,8 @@ class Compiler implements CompileContext {
       this.error(path, 'a rule set must be a list of transform functions');
       return NOOP_TX;
     }
+    // A rule set may be written as one transform instead of a list of them: "default": ["copy", "*"].
+    if (typeof node[0] === 'string') return this.compileTransform(node, path);
     return sequence(node.map((t, i) => this.compileTransform(t, `${path}[${i}]`)));
   }
 }
@@ -449,6 +480,11 @@ export interface CompileOptions {
   registry?: FunctionRegistry;
   /** Namespaced identifiers: when enabled, the namespace-aware functions (add, copy, remove, ...) compile for them. */
   namespaces?: NamespaceSettings;
+  /**
+   * The set `$ENV(...)` variables were replaced beforehand: a reference left in a value is to an unset variable and
+   * fails when it is evaluated (never in a branch not taken); in a literal argument it is a compile error.
+   */
+  unsetVariables?: boolean;
 }
 
 export interface CompiledRules {
@@ -469,7 +505,12 @@ export function compileRules(rules: unknown, options: CompileOptions = {}): Comp
       ruleSet: () => undefined,
     };
   }
-  const compiler = new Compiler(registry, Object.keys(rules), options.namespaces?.enabled === true ? options.namespaces : undefined);
+  const compiler = new Compiler(
+    registry,
+    Object.keys(rules),
+    options.namespaces?.enabled === true ? options.namespaces : undefined,
+    options.unsetVariables === true,
+  );
   if (!Array.isArray(rules['default'])) {
     compiler.error(childPath(path, 'default'), 'a DTL transform needs a "default" rule set: a list of transform functions');
   }

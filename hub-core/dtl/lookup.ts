@@ -17,6 +17,11 @@ export interface DtlLookup {
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): Iterable<JsonObject>;
   /** The live entity of `dataset` with this `_id`, or undefined. */
   entity(dataset: string, id: string): JsonObject | undefined;
+  /**
+   * Every live entity of `dataset`, in `_id` order: for joins that no index answers (a function applied to the
+   * dataset's side of a join). Optional: without it such a join fails, saying why.
+   */
+  entities?(dataset: string): Iterable<JsonObject>;
 }
 
 /** The comparison key of a join value: canonical JSON of the decoded value. */
@@ -65,6 +70,10 @@ export class MemoryLookup implements DtlLookup {
 
   entity(dataset: string, id: string): JsonObject | undefined {
     return (this.datasets.get(dataset) ?? []).find((e) => e['_id'] === id);
+  }
+
+  entities(dataset: string): readonly JsonObject[] {
+    return this.datasets.get(dataset) ?? [];
   }
 
   private index(dataset: string, path: readonly string[]): Map<string, JsonObject[]> {

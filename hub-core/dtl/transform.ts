@@ -1,15 +1,13 @@
-// A pipe's DTL transform: `{"type": "dtl", "rules": {...}}`, or a list of transforms run one after the other.
+// A pipe's transform: `{"type": "dtl", "rules": {...}}`, or a list of transforms run one after the other (chained).
+// Besides DTL a chain may hold:
+//   - `{"type": "emit_children"}`: each entity's `$children` that have an `_id` are output, the entity itself is not;
+//   - `{"type": "conditional", "condition": ..., "alternatives": {...}}`: the alternative (a transform or a list of
+//     them) named by the condition runs. The caller replaces `$ENV(...)` in the condition first; a condition that
+//     still holds a variable cannot pick one: every alternative is checked (configuration checks, without variables),
+//     and running it is an error;
+//   - transforms of other types (http, rest, ...): they call outside services or are not built here; running one is
+//     an error that says so, in words.
 //
-// Per source entity the `default` rule set runs with `_S` = the entity and `_T` = a new target that starts with the
-// source's `_id` (and `_deleted: true` when the source is deleted, so deletions carry through). Then:
-//   - the rules ran to the end: the target is output (it must have a string `_id`; see `id_required`);
-//   - `filter` stopped them: the target is output with `_deleted: true` and `_filtered: true`, so a dataset sink
-//     deletes an earlier version;
-//   - `discard` stopped them: nothing is output for the entity.
-// Entities emitted by `create` are output before the target, in the order they were created, also when the rules
-// are stopped afterwards. With chained transforms, every output entity of one transform is a source entity of the
-// next (filtered ones too: they arrive deleted, so the next target starts deleted as well).
-
 import type { JsonObject } from '../json.js';
 import { isJsonObject } from '../json.js';
 import type { ConfigError } from '../config-error.js';
@@ -40,6 +38,12 @@ export interface DtlTransformOptions {
   namespaces?: NamespaceSettings;
   /** The previous version of a source entity, for `is-changed` (dataset sources). */
   previousVersion?: PreviousVersionLookup;
+  /**
+   * The caller replaced every `$ENV(...)` whose variable is set: a reference still there is to an unset variable.
+   * In DTL it fails only when evaluated; in a conditional transform's condition it is an error. Without this
+   * (configuration checks), references are left alone and every alternative of a conditional is checked.
+   */
+  variablesResolved?: boolean;
 }
 
 export interface DtlRunResult {
@@ -57,13 +61,17 @@ export interface CompiledTransform {
   runAll(entities: Iterable<JsonObject>): JsonObject[];
 }
 
+/** One transform of a chain: what it outputs for one entity. */
 interface Stage {
-  readonly rules: Tx;
-  readonly state: RunState;
+  run(entity: JsonObject): JsonObject[];
 }
 
-function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
-  const state = stage.state;
+/** A DTL transform as a stage. */
+function dtlStage(rules: Tx, state: RunState): Stage {
+  return { run: (entity) => runRules(rules, state, entity) };
+}
+
+function runRules(rules: Tx, state: RunState, entity: JsonObject): JsonObject[] {
   const target: DtlDict = {};
   const id = entity['_id'];
   if (id !== undefined) target['_id'] = id;
@@ -71,7 +79,7 @@ function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
   const ctx = new Ctx(entity, target, null, null, state, true);
   state.emitted = null;
   state.entityStart = 0;
-  const stop = stage.rules(ctx);
+  const stop = rules(ctx);
   // (read through a cast: the rules have changed `state.emitted` since it was reset above)
   const out: JsonObject[] = (state.emitted as JsonObject[] | null) ?? [];
   state.emitted = null;
@@ -99,42 +107,113 @@ function wrapError(e: unknown, entity: JsonObject): Error {
   return new DtlRuntimeError('error', `internal error in DTL: ${message}`, undefined, id);
 }
 
-/** Compile a DTL transform (or a list of them, chained). Never throws; problems are in `errors`. */
+/** A `{"type": "dtl"}` transform as a stage; its problems are added to `errors`. */
+function compileDtl(t: JsonObject, at: string, options: DtlTransformOptions, errors: ConfigError[]): Stage {
+  const idRequired = t['id_required'] ?? true;
+  if (typeof idRequired !== 'boolean') errors.push({ elements: childPath(at, 'id_required'), level: 'error', msg: '"id_required" must be true or false' });
+  const compiled = compileRules(t['rules'], {
+    path: childPath(at, 'rules'),
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.namespaces ? { namespaces: options.namespaces } : {}),
+    ...(options.variablesResolved === true ? { unsetVariables: true } : {}),
+  });
+  errors.push(...compiled.errors);
+  const state = new RunState(options.lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
+  if (options.namespaces) setRunNamespaces(state, options.namespaces);
+  if (options.previousVersion) setPreviousVersionLookup(state, options.previousVersion);
+  return dtlStage(compiled.defaultRule, state);
+}
+
+/** Transform types that call outside services: offline, running one is an error in words. */
+const OUTSIDE_SERVICE_TYPES: ReadonlySet<string> = new Set(['http', 'rest']);
+
+/** A stage that fails every entity with a message (a transform this hub cannot run). */
+function failingStage(message: string, at: string): Stage {
+  return {
+    run() {
+      throw new DtlRuntimeError('error', message, at);
+    },
+  };
+}
+
+/** emit_children: the `$children` of each entity that have an `_id`, in their order; not the entity itself. */
+const EMIT_CHILDREN: Stage = {
+  run(entity) {
+    const children = entity['$children'];
+    const out: JsonObject[] = [];
+    if (Array.isArray(children)) for (const c of children) if (isJsonObject(c) && typeof c['_id'] === 'string') out.push(c);
+    return out;
+  },
+};
+
+/** Compile a transform (or a list of them, chained). Never throws; problems are in `errors`. */
 export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
   const base = options.configPath ?? '$.transform';
   const errors: ConfigError[] = [];
   const stages: Stage[] = [];
-  const list = Array.isArray(transform) ? transform : [transform];
-  if (Array.isArray(transform) && transform.length === 0) errors.push({ elements: base, level: 'error', msg: 'the list of transforms is empty' });
-  list.forEach((t: unknown, i) => {
-    const at = Array.isArray(transform) ? childPath(base, i) : base;
+  const compileOne = (t: unknown, at: string, into: Stage[]): void => {
+    if (Array.isArray(t)) {
+      if (t.length === 0) errors.push({ elements: at, level: 'error', msg: 'the list of transforms is empty' });
+      t.forEach((x: unknown, i) => compileOne(x, childPath(at, i), into));
+      return;
+    }
     if (!isJsonObject(t)) {
       errors.push({ elements: at, level: 'error', msg: 'a transform must be an object like {"type": "dtl", "rules": {...}}' });
       return;
     }
-    if (t['type'] !== 'dtl') {
-      errors.push({ elements: childPath(at, 'type'), level: 'error', msg: `only transforms of type "dtl" can be compiled, not ${JSON.stringify(t['type'] ?? null)}` });
+    const type = t['type'];
+    if (type === 'dtl') into.push(compileDtl(t, at, options, errors));
+    else if (type === 'emit_children') into.push(EMIT_CHILDREN);
+    else if (type === 'conditional') compileConditional(t, at, into);
+    else if (typeof type === 'string' && OUTSIDE_SERVICE_TYPES.has(type)) {
+      const system = typeof t['system'] === 'string' ? ` (system ${JSON.stringify(t['system'])})` : '';
+      const msg = `the ${type} transform calls an outside service${system}; this hub runs offline and does not call it`;
+      errors.push({ elements: childPath(at, 'type'), level: 'warning', msg });
+      into.push(failingStage(msg, at));
+    } else {
+      const msg = `transforms of type ${JSON.stringify(type ?? null)} are not run by this hub (it runs "dtl", "conditional" and "emit_children")`;
+      errors.push({ elements: childPath(at, 'type'), level: typeof type === 'string' ? 'warning' : 'error', msg });
+      into.push(failingStage(msg, at));
+    }
+  };
+  const compileConditional = (t: JsonObject, at: string, into: Stage[]): void => {
+    const condition = t['condition'];
+    const alternatives = t['alternatives'];
+    if (typeof condition !== 'string') {
+      errors.push({ elements: childPath(at, 'condition'), level: 'error', msg: 'a conditional transform needs "condition": a string, usually "$ENV(<name>)"' });
       return;
     }
-    const idRequired = t['id_required'] ?? true;
-    if (typeof idRequired !== 'boolean') errors.push({ elements: childPath(at, 'id_required'), level: 'error', msg: '"id_required" must be true or false' });
-    const compiled = compileRules(t['rules'], {
-      path: childPath(at, 'rules'),
-      ...(options.registry ? { registry: options.registry } : {}),
-      ...(options.namespaces ? { namespaces: options.namespaces } : {}),
-    });
-    errors.push(...compiled.errors);
-    const state = new RunState(options.lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
-    if (options.namespaces) setRunNamespaces(state, options.namespaces);
-    if (options.previousVersion) setPreviousVersionLookup(state, options.previousVersion);
-    stages.push({ rules: compiled.defaultRule, state });
-  });
+    if (!isJsonObject(alternatives) || Object.keys(alternatives).length === 0) {
+      errors.push({ elements: childPath(at, 'alternatives'), level: 'error', msg: 'a conditional transform needs "alternatives": an object of transforms keyed by the values of "condition"' });
+      return;
+    }
+    const where = childPath(at, 'alternatives');
+    const variable = /\$ENV\(([^)]*)\)/.exec(condition);
+    if (variable !== null) {
+      // Not resolved: check every alternative (as the configuration is checked, without variables); none runs.
+      const msg = `the condition refers to $ENV(${variable[1] ?? ''}), which is not set, so no alternative can be picked`;
+      if (options.variablesResolved === true) errors.push({ elements: childPath(at, 'condition'), level: 'error', msg });
+      for (const [name, alt] of Object.entries(alternatives)) compileOne(alt, childPath(where, name), []);
+      into.push(failingStage(msg, at));
+      return;
+    }
+    if (!Object.hasOwn(alternatives, condition)) {
+      const known = Object.keys(alternatives).map((k) => JSON.stringify(k)).join(', ');
+      errors.push({ elements: childPath(at, 'condition'), level: 'error', msg: `the condition is ${JSON.stringify(condition)}, and "alternatives" has no such key (it has ${known})` });
+      return;
+    }
+    compileOne(alternatives[condition], childPath(where, condition), into);
+  };
+  if (Array.isArray(transform)) {
+    if (transform.length === 0) errors.push({ elements: base, level: 'error', msg: 'the list of transforms is empty' });
+    transform.forEach((t: unknown, i) => compileOne(t, childPath(base, i), stages));
+  } else compileOne(transform, base, stages);
   const ok = !errors.some((e) => e.level === 'error');
   const run = (entity: JsonObject): DtlRunResult => {
     if (!ok) throw new DtlCompileError(errors);
     if (stages.length === 1) {
       try {
-        return { entities: runStage(stages[0] as Stage, entity) };
+        return { entities: (stages[0] as Stage).run(entity) };
       } catch (e) {
         throw wrapError(e, entity);
       }
@@ -144,7 +223,7 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
       const next: JsonObject[] = [];
       for (const e of current) {
         try {
-          for (const o of runStage(stage, e)) next.push(o);
+          for (const o of stage.run(e)) next.push(o);
         } catch (err) {
           throw wrapError(err, e);
         }

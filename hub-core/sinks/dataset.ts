@@ -9,7 +9,10 @@ export const datasetType: SinkType = {
   options: {
     properties: {
       dataset: str('the dataset to write (default: named after the pipe)'),
-      indexes: strings('index expressions "_S.<property>" that make subsets of the dataset fast to read'),
+      indexes: {
+        anyOf: [{ const: '$ids' }, strings('index expressions "_S.<property>" that make subsets of the dataset fast to read')],
+        description: '"$ids": an index on the entities\' $ids; or a list of index expressions "_S.<property>" (subsets)',
+      },
       circuit_breaker_threshold_count: num('trip the breaker when a run changes more entities than this', { minimum: 0 }),
       circuit_breaker_threshold_factor: num('trip the breaker when a run changes more than this factor of the dataset', { minimum: 0 }),
       deletion_tracking: bool('on a full run, mark entities the source no longer has as deleted (default true)'),

@@ -10,6 +10,7 @@ import { sqlType } from './sql.js';
 import { restType } from './rest.js';
 import { elasticsearchType } from './elasticsearch.js';
 import { nullType } from './null.js';
+import { mailType } from './mail.js';
 
 /** Every sink type a configuration may name, in the order the schema and messages list them. */
 export const SINK_TYPE_LIST: readonly SinkType[] = [
@@ -21,6 +22,7 @@ export const SINK_TYPE_LIST: readonly SinkType[] = [
   sqlType,
   restType,
   elasticsearchType,
+  mailType,
   nullType,
 ];
 

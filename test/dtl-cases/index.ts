@@ -15,7 +15,12 @@ import { MATH } from './math.js';
 import { IDENTIFIERS } from './identifiers.js';
 import { WEB } from './web.js';
 import { JOINS } from './joins.js';
+import { DOC_EXAMPLES } from './doc-examples.js';
 import type { ExpressionTable, TransformTable } from './types.js';
 
-export const EXPRESSION_CASES: ExpressionTable = { ...LOGIC, ...COMPARISONS, ...CONDITIONALS, ...NULLS, ...LISTS, ...DICTIONARIES, ...STRINGS, ...NUMBERS, ...DATETIME, ...MISC, ...SETS, ...MATH, ...IDENTIFIERS, ...WEB, ...JOINS };
+const FAMILY_CASES: ExpressionTable = { ...LOGIC, ...COMPARISONS, ...CONDITIONALS, ...NULLS, ...LISTS, ...DICTIONARIES, ...STRINGS, ...NUMBERS, ...DATETIME, ...MISC, ...SETS, ...MATH, ...IDENTIFIERS, ...WEB, ...JOINS };
+
+/** The families' cases, each function's documented examples (doc-examples.ts) added after its own. */
+export const EXPRESSION_CASES: ExpressionTable = { ...FAMILY_CASES };
+for (const [name, cases] of Object.entries(DOC_EXAMPLES)) EXPRESSION_CASES[name] = [...(FAMILY_CASES[name] ?? []), ...cases];
 export const TRANSFORM_CASES: TransformTable = { ...TRANSFORMS };

@@ -51,7 +51,8 @@ export const JOINS: ExpressionTable = {
       error: /\$\[1\]\.datasets\[1\]: alias "p" is not joined to the source/,
     },
     { expr: ['hops', { datasets: ['orders o'], where: ['eq', 'o.type', 'BILLING'] }], error: /alias "o" is not joined to the source/ },
-    { expr: ['hops', { datasets: ['orders o'], where: ['eq', ['lower', 'o.name'], '_S.name'] }], error: /alias "o" is not joined to the source/ },
+    // A function on the alias' side is a join (the dataset is read whole): it compiles, and needs datasets to run.
+    { expr: ['hops', { datasets: ['orders o'], where: ['eq', ['lower', 'o.name'], '_S.name'] }], source: { name: 'x' }, error: /"hops" needs access to datasets/ },
     { expr: ['hops', { ...ORDERS, return: 'x' }], error: /\$\[1\]\.return: "return": "x" is not one of the aliases \(o\)/ },
     { expr: ['hops', { ...ORDERS, return: 'o' }, ORDERS], error: /\$\[1\]\.return: "return" can only be given on the last hops spec/ },
     { expr: ['hops', { ...ORDERS, recurse: true, return: 'o' }], error: /"return" cannot be combined with "recurse": true/ },

@@ -11,8 +11,13 @@
 //   counts as one alias. Everything else is a filter, evaluated with ordinary DTL semantics as soon as the aliases it
 //   uses are bound.
 // - The plan starts from the source and binds one alias at a time through a join whose other side is already known
-//   and whose side on the new alias is a plain property path ("o.cust_id"): that is the dataset index looked up. An
-//   alias that cannot be reached this way is a compile error (the docs: all aliases must be navigable from the source).
+//   and whose side on the new alias is a plain property path ("o.cust_id"): that is the dataset index looked up.
+//   When no such join is left, a new alias may still be reached through an `or` whose arms are all joins to it (a
+//   union of index lookups, or a scan when an arm applies a function to the alias' side), or through a join that
+//   applies a function to the alias' side (["eq", ["lower", "_S.email"], ["lower", "p.email"]]): the alias' dataset
+//   is read whole and indexed by that side once per hops evaluation (DtlLookup.entities; such reads are not recorded
+//   for dependency tracking). An alias that cannot be reached by any join is a compile error (the docs: all aliases
+//   must be navigable from the source).
 // - Rows (one entity per alias) come in `_id` order per lookup, nested in the order the aliases are bound.
 // - `return`: absent, the entities of the last alias in `datasets`; "a,c", the entities of those aliases; a path
 //   string ("h.name"), the values of that path, flattened; any other expression, its value per row (nulls left out).
@@ -69,6 +74,31 @@ type Step =
       readonly from: Expr;
       readonly subset: SubsetFilter | undefined;
       readonly at: string;
+    }
+  | {
+      /** Bind an alias through any of several joins on plain paths (an `or` of joins): the union of the lookups. */
+      readonly kind: 'lookup-any';
+      readonly alias: string;
+      readonly dataset: string;
+      readonly arms: readonly { readonly keys: readonly string[]; readonly from: Expr }[];
+      readonly subset: SubsetFilter | undefined;
+      readonly at: string;
+    }
+  | {
+      /**
+       * Bind an alias to every entity of its dataset; the join conditions that follow keep the rows that match. For
+       * joins no index can answer: a function applied to the alias' side (["lower", "o.email"]), an `or` of such.
+       */
+      readonly kind: 'scan';
+      readonly alias: string;
+      readonly dataset: string;
+      readonly subset: SubsetFilter | undefined;
+      readonly at: string;
+      /**
+       * For one join: `key`, its side on the alias (evaluated once per entity of the dataset into an index), and
+       * `from`, its other side (evaluated per row); the rows are those whose values overlap.
+       */
+      readonly join?: { readonly key: Expr; readonly from: Expr };
     };
 
 interface SubsetFilter {
@@ -337,7 +367,7 @@ class SpecCompiler {
           continue;
         }
         pending.splice(i, 1);
-        if (c.sides === undefined) steps.push({ kind: 'filter', test: this.expr(c.arg.node, c.arg.path) });
+        if (c.sides === undefined) steps.push({ kind: 'filter', test: this.condition(c.arg.node, c.arg.path) });
         else steps.push({ kind: 'overlap', left: this.expr(c.sides[0].node, c.sides[0].path), right: this.expr(c.sides[1].node, c.sides[1].path) });
       }
       let next: { cond: Cond; from: ArgNode; alias: Alias; keys: string[] } | undefined;
@@ -354,7 +384,29 @@ class SpecCompiler {
         }
         if (next !== undefined) break;
       }
-      if (next === undefined) break;
+      if (next === undefined) {
+        // No index lookup on a plain path reaches a new alias: an `or` of joins, or a join with a function on the
+        // new alias' side.
+        const other = this.joinBeyondIndexes(pending, bound);
+        if (other === undefined) break;
+        bound.add(other.alias.name);
+        if (other.arms !== undefined) {
+          pending.splice(pending.indexOf(other.cond), 1);
+          steps.push({
+            kind: 'lookup-any',
+            alias: other.alias.name,
+            dataset: other.alias.dataset,
+            arms: other.arms.map((a) => ({ keys: a.keys, from: this.expr(a.from.node, a.from.path) })),
+            subset: subsets.get(other.alias.name),
+            at: other.cond.arg.path,
+          });
+        } else {
+          const join = other.join && { key: this.expr(other.join.key.node, other.join.key.path), from: this.expr(other.join.from.node, other.join.from.path) };
+          if (join) pending.splice(pending.indexOf(other.cond), 1);
+          steps.push({ kind: 'scan', alias: other.alias.name, dataset: other.alias.dataset, subset: subsets.get(other.alias.name), at: other.cond.arg.path, ...(join ? { join } : {}) });
+        }
+        continue;
+      }
       pending.splice(pending.indexOf(next.cond), 1);
       bound.add(next.alias.name);
       steps.push({
@@ -376,6 +428,75 @@ class SpecCompiler {
       }
     }
     return steps;
+  }
+
+  /**
+   * A filter condition. An `or` whose arms include joins (an eq with exactly one alias, a different one, on each side)
+   * tests those arms as joins: the sides share a value, nulls never match (a plain eq would take null = null).
+   */
+  private condition(node: unknown, path: string): Expr {
+    if (!Array.isArray(node) || node[0] !== 'or') return this.expr(node, path);
+    const arms: Expr[] = node.slice(1).map((arm: unknown, i) => {
+      const armPath = at(path, i + 1);
+      if (Array.isArray(arm) && arm[0] === 'eq' && arm.length === 3) {
+        const a = anchorsOf(arm[1], this.aliases);
+        const b = anchorsOf(arm[2], this.aliases);
+        if (a.size === 1 && b.size === 1 && [...a][0] !== [...b][0]) {
+          const left = this.expr(arm[1], at(armPath, 1));
+          const right = this.expr(arm[2], at(armPath, 2));
+          return (ctx) => overlaps(left(ctx), right(ctx));
+        }
+      }
+      return this.condition(arm, armPath);
+    });
+    return (ctx) => arms.some((arm) => isTruthy(arm(ctx)));
+  }
+
+  /**
+   * A join the indexes cannot answer directly, binding one new alias: an `or` whose arms are all joins of that alias
+   * to bound ones (with `arms` when every arm's side on the alias is a plain path: a union of lookups), or a join
+   * whose side on the new alias applies a function (a scan of the alias' dataset).
+   */
+  private joinBeyondIndexes<C extends { readonly arg: ArgNode; readonly anchors: Set<string>; readonly sides?: readonly unknown[] }>(
+    pending: readonly C[],
+    bound: ReadonlySet<string>,
+  ): { cond: C; alias: Alias; arms?: { keys: string[]; from: ArgNode }[]; join?: { key: ArgNode; from: ArgNode } } | undefined {
+    const unboundAlias = (anchors: Iterable<string>): Alias | undefined => {
+      const open = [...anchors].filter((x) => !bound.has(x));
+      return open.length === 1 ? this.aliases.get(open[0] as string) : undefined;
+    };
+    for (const c of pending) {
+      const n = c.arg.node;
+      if (c.sides !== undefined) {
+        const alias = unboundAlias(c.anchors);
+        if (alias === undefined) continue;
+        const sides = c.sides as readonly [ArgNode & { anchor: string }, ArgNode & { anchor: string }];
+        const [key, from] = sides[0].anchor === alias.name ? [sides[0], sides[1]] : [sides[1], sides[0]];
+        return { cond: c, alias, join: { key, from } };
+      }
+      if (!Array.isArray(n) || n[0] !== 'or' || n.length < 2) continue;
+      const alias = unboundAlias(c.anchors);
+      if (alias === undefined) continue;
+      const arms: { keys: string[]; from: ArgNode }[] = [];
+      let joins = true;
+      n.slice(1).forEach((arm: unknown, i) => {
+        const armPath = at(c.arg.path, i + 1);
+        if (!Array.isArray(arm) || arm[0] !== 'eq' || arm.length !== 3) return void (joins = false);
+        const a = anchorsOf(arm[1], this.aliases);
+        const b = anchorsOf(arm[2], this.aliases);
+        if (a.size !== 1 || b.size !== 1) return void (joins = false);
+        const [x, y] = [[...a][0] as string, [...b][0] as string];
+        const onAlias = x === alias.name ? 1 : y === alias.name ? 2 : 0;
+        const otherAnchor = onAlias === 1 ? y : x;
+        if (onAlias === 0 || x === y || !bound.has(otherAnchor)) return void (joins = false);
+        const keys = plainAliasPath(arm[onAlias], alias.name);
+        const fromIndex = onAlias === 1 ? 2 : 1;
+        if (keys !== undefined) arms.push({ keys, from: { node: arm[fromIndex], path: at(armPath, fromIndex) } });
+      });
+      if (!joins) continue;
+      return arms.length === n.length - 1 ? { cond: c, alias, arms } : { cond: c, alias };
+    }
+    return undefined;
   }
 
   /** Warn about "x.y" strings in a non-join eq that look like paths of an undeclared alias. */
@@ -432,6 +553,25 @@ function lookupOf(ctx: Ctx, fn: string, where: string): DtlLookup {
   return lookup;
 }
 
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Every live entity of a scanned alias' dataset (in its subset), in `_id` order. */
+function scanEntities(ctx: Ctx, fn: string, step: { dataset: string; subset: SubsetFilter | undefined; at: string }): JsonObject[] {
+  const lookup = lookupOf(ctx, fn, step.at);
+  if (lookup.entities === undefined) {
+    throw new DtlRuntimeError('error', `"${fn}": this join applies a function to a dataset's side, and the datasets here cannot be read whole`, step.at);
+  }
+  const subsetKeys = step.subset === undefined ? undefined : new Set(lookupKeys(step.subset.value(ctx)));
+  const out: JsonObject[] = [];
+  for (const e of lookup.entities(step.dataset)) {
+    if (step.subset !== undefined && !lookupKeys(traverse(e, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
+    out.push(e);
+  }
+  return out;
+}
+
 /** The rows of one spec for one input. */
 function rowsOf(spec: Spec, ctx: Ctx, input: DtlValue, fn: string): DtlDict[] {
   const first: DtlDict = {};
@@ -439,9 +579,62 @@ function rowsOf(spec: Spec, ctx: Ctx, input: DtlValue, fn: string): DtlDict[] {
   let rows: DtlDict[] = [first];
   for (const step of spec.steps) {
     const next: DtlDict[] = [];
+    if (step.kind === 'scan') {
+      const all = scanEntities(ctx, fn, step);
+      const join = step.join;
+      if (join === undefined) {
+        for (const row of rows) {
+          for (const entity of all) {
+            const r: DtlDict = Object.assign({}, row);
+            setProperty(r, step.alias, entity);
+            next.push(r);
+          }
+        }
+      } else {
+        // The alias' side of the join for each entity, once: an index from join key to entities.
+        const index = new Map<string, JsonObject[]>();
+        all.forEach((entity) => {
+          const r: DtlDict = {};
+          setProperty(r, step.alias, entity);
+          for (const k of new Set(lookupKeys(join.key(rowContext(ctx, r))))) {
+            const list = index.get(k);
+            if (list === undefined) index.set(k, [entity]);
+            else list.push(entity);
+          }
+        });
+        for (const row of rows) {
+          const found = new Set<JsonObject>();
+          for (const k of lookupKeys(join.from(rowContext(ctx, row)))) for (const e of index.get(k) ?? []) found.add(e);
+          for (const entity of [...found].sort((a, b) => compareIds(a['_id'] as string, b['_id'] as string))) {
+            const r: DtlDict = Object.assign({}, row);
+            setProperty(r, step.alias, entity);
+            next.push(r);
+          }
+        }
+      }
+      rows = next;
+      if (rows.length === 0) break;
+      continue;
+    }
     for (const row of rows) {
       const rc = rowContext(ctx, row);
-      if (step.kind === 'filter') {
+      if (step.kind === 'lookup-any') {
+        const subsetKeys = step.subset === undefined ? undefined : new Set(lookupKeys(step.subset.value(ctx)));
+        const found = new Map<string, JsonObject>();
+        for (const arm of step.arms) {
+          const keys = joinValues(arm.from(rc));
+          if (keys.length === 0) continue;
+          for (const entity of lookupOf(ctx, fn, step.at).lookupByIndex(step.dataset, arm.keys, keys)) {
+            if (step.subset !== undefined && !lookupKeys(traverse(entity, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
+            found.set(entity['_id'] as string, entity);
+          }
+        }
+        for (const id of [...found.keys()].sort(compareIds)) {
+          const r: DtlDict = Object.assign({}, row);
+          setProperty(r, step.alias, found.get(id) as JsonObject);
+          next.push(r);
+        }
+      } else if (step.kind === 'filter') {
         if (isTruthy(step.test(rc))) next.push(row);
       } else if (step.kind === 'overlap') {
         if (overlaps(step.left(rc), step.right(rc))) next.push(row);
