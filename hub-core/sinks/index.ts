@@ -30,11 +30,10 @@ export function sinkType(type: string): SinkType | undefined {
   return BY_TYPE.get(type);
 }
 
-/** Sink types the pump writes (a dataset, nothing, or a Sink it opens). */
+/** Sink types the pump writes: a Sink it opens for each run. */
 export function isPumpedSink(type: string): boolean {
-  const runs = sinkType(type)?.runs;
-  return runs === 'dataset' || runs === 'discard' || runs === 'open';
+  return sinkType(type)?.open !== undefined;
 }
 
-export type { Sink, SinkContext, SinkOpener } from './sink.js';
-export { SinkWriteError } from './sink.js';
+export type { Sink, LocalSink, RemoteSink, SinkContext, SinkRun, SinkOpener } from './sink.js';
+export { SinkWriteError, idsOf } from './sink.js';

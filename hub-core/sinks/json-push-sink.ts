@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { EffectivePipe } from '../effective-pipe.js';
-import { SinkWriteError, type Sink, type SinkContext } from './sink.js';
+import { SinkWriteError, type RemoteSink, type SinkContext, type SinkRun } from './sink.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import { substituteVariables } from '../config-variables.js';
@@ -13,7 +13,7 @@ import { httpPost, type PostResponse } from './http-post.js';
 export type { SinkContext };
 export { SinkWriteError };
 /** The json sink's run: one push sequence. */
-export type PushSink = Sink;
+export type PushSink = RemoteSink;
 
 /** Properties the hub keeps for itself; they mean nothing to the receiver. */
 const INTERNAL = new Set(['_updated', '_ts', '_hash', '_previous']);
@@ -24,7 +24,8 @@ function outgoing(e: JsonObject): JsonObject {
   return out;
 }
 
-export function jsonPushSink(pipe: EffectivePipe, ctx: SinkContext, options: { full: boolean }): PushSink {
+export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
+  const options = { full: ctx.full };
   const systemId = pipe.sink['system'];
   if (typeof systemId !== 'string') throw new HubError(400, 'a json sink needs "system": the id of a system:url system');
   const stored = ctx.system(systemId);
