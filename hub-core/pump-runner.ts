@@ -70,6 +70,8 @@ interface Counters {
   sourceMs: number;
   transformMs: number;
   sinkMs: number;
+  /** The sink recorded its batches in the outbox instead of writing an outside system. */
+  offline: boolean;
 }
 
 class RunStopped extends Error {}
@@ -174,7 +176,7 @@ export class PumpRunner {
     const id = run.id;
     const runId = randomUUID();
     const start = new Date();
-    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0 };
+    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0, offline: false };
     run.counters = counters;
     run.startTime = start.toISOString();
     const base: JsonObject = { pump_definition: id, pump_instance: runId, run_type: run.kind, trigger, start_time: start.toISOString() };
@@ -298,6 +300,7 @@ export class PumpRunner {
       additional_errormessage: '',
       additional_traceback: '',
       ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
+      ...(c.offline ? { offline: true } : {}),
     });
     this.state.update(id, (s) => {
       if (run.kind === 'rescan') s.rescanRunning = false;
@@ -316,6 +319,7 @@ export class PumpRunner {
         errors: c.failed + c.writeErrors + (failure ? 1 : 0) + c.dead,
         duration,
         reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : null,
+        ...(c.offline ? { offline: true } : {}),
       };
     });
   }
@@ -401,6 +405,7 @@ export class PumpRunner {
           sql: () => this.state.seenSql(id),
           clear: () => this.state.clearSeen(id),
         },
+        outbox: this.state.outbox.writer(id, runId),
       });
       if (!opened.local) await sendRetries(opened);
       return opened;
@@ -433,6 +438,7 @@ export class PumpRunner {
         if (out.length > 0) {
           try {
             await s.write(out);
+            c.offline ||= s.offline === true;
           } catch (e) {
             // Without retry settings a refused write fails the run (the position stays where it was).
             if (!(e instanceof SinkWriteError) || !retry.enabled) throw e;
@@ -489,6 +495,7 @@ export class PumpRunner {
       const full = !src.incremental || rescan;
       if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
       sink = await openSink(full);
+      c.offline = sink.offline === true;
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
       }

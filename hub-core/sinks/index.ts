@@ -10,6 +10,9 @@ import { sqlType } from './sql.js';
 import { restType } from './rest.js';
 import { elasticsearchType } from './elasticsearch.js';
 import { nullType } from './null.js';
+import { kafkaType } from './kafka.js';
+import { mailType } from './mail.js';
+import { smsType, solrType } from './message-sinks.js';
 
 /** Every sink type a configuration may name, in the order the schema and messages list them. */
 export const SINK_TYPE_LIST: readonly SinkType[] = [
@@ -21,6 +24,10 @@ export const SINK_TYPE_LIST: readonly SinkType[] = [
   sqlType,
   restType,
   elasticsearchType,
+  solrType,
+  mailType,
+  smsType,
+  kafkaType,
   nullType,
 ];
 

@@ -9,6 +9,7 @@ import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import { substituteVariables } from '../config-variables.js';
 import { httpPost, type PostResponse } from './http-post.js';
+import { reachable } from './reachable.js';
 
 export type { SinkContext };
 export { SinkWriteError };
@@ -53,8 +54,20 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
 
   const sequenceId = randomUUID();
   let previous: string | undefined;
+  // Whether the target answers is found out at the first request: a URL that cannot be reached (another hub that is
+  // not running, a service of the hosted environment) makes the run offline, its requests recorded in the outbox.
+  let offline: boolean | undefined;
+  const where = { system: systemId, url: `${target.origin}${target.pathname}` };
 
   const send = async (entities: readonly JsonObject[], last: boolean): Promise<void> => {
+    offline ??= !(await reachable(target, Math.min(timeoutMs, 2000)));
+    if (offline) {
+      ctx.outbox.record('json', {
+        target: where,
+        records: entities.map((e) => ({ key: e['_id'] ?? null, operation: e['_deleted'] === true ? 'delete' : 'push', body: outgoing(e) })),
+      });
+      return;
+    }
     const requestId = randomUUID();
     const url = new URL(target);
     const q = url.searchParams;
@@ -77,6 +90,9 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   };
 
   return {
+    get offline() {
+      return offline === true;
+    },
     write: (entities) => send(entities, false),
     // An incremental run that sent nothing has nothing to close; a full run always ends (the receiver deletes the rest).
     finish: () => (previous === undefined && !options.full ? Promise.resolve() : send([], true)),

@@ -1,12 +1,13 @@
 // A sink the pump writes to batch by batch, opened once per run from its type's descriptor (`SinkType.open`). Two
-// kinds: a local sink (a dataset, nothing) is written inside the SQLite transaction that also moves the
-// pump's position, so a batch and its position commit together; a remote sink (JSON Push to a reachable URL) is
-// written outside it, and its refused entities go to the pump's retries.
+// kinds: a local sink (a dataset, nothing, the outbox of a sink whose target is an outside system) is written inside
+// the SQLite transaction that also moves the pump's position, so a batch and its position commit together; a remote
+// sink (JSON Push) is written outside it, and its refused entities go to the pump's retries.
 
 import type { EffectivePipe } from '../effective-pipe.js';
 import type { JsonObject, JsonValue } from '../json.js';
 import type { ConfigVariables } from '../config-variables.js';
 import type { Dataset } from '../dataset-log.js';
+import type { OutboxWriter } from '../outbox.js';
 
 /** What a sink may use of the hub. */
 export interface SinkContext {
@@ -32,6 +33,8 @@ export interface SinkRun extends SinkContext {
   /** The dataset the pipe's sink writes (dataset sinks only). */
   dataset(): Dataset;
   readonly seen: SeenIds;
+  /** Where an outbound sink records what it would have sent, when it runs offline (the pipe's outbox). */
+  readonly outbox: OutboxWriter;
 }
 
 /** A sink write that the target refused or that could not be delivered; the entities may be retried. */
@@ -53,6 +56,8 @@ export interface LocalSink {
   endFull?(): number;
   /** After the run's last batch (not called when the run failed). */
   finish?(): void;
+  /** The batches went to the outbox: the target is an outside system this hub does not write. */
+  readonly offline?: boolean;
 }
 
 /** Written outside the transaction (over the network). */
@@ -62,6 +67,8 @@ export interface RemoteSink {
   write(entities: readonly JsonObject[]): Promise<void>;
   /** Close the run's writing; not called when a write of the run failed. */
   finish(): Promise<void>;
+  /** Known once written to: the target could not be reached, so the batches went to the outbox. */
+  readonly offline?: boolean;
 }
 
 export type Sink = LocalSink | RemoteSink;
