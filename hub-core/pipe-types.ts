@@ -37,10 +37,11 @@ export interface SinkType {
   readonly doc: string;
   readonly options: TypeOptions;
   /**
-   * How this hub runs it: `dataset` and `discard` are written by the pump itself (in the batch's transaction), `open`
-   * gives a Sink the pump writes to, `publish` is served by the publishers; undefined: kept in configuration only.
+   * How this hub runs it: `open` gives a Sink the pump opens for each run and writes to (`open`), `publish` is served
+   * by the publishers; undefined: kept in configuration only.
    */
-  readonly runs?: 'dataset' | 'discard' | 'open' | 'publish';
+  readonly runs?: 'open' | 'publish';
+  /** Open the sink for one pump run (sinks/sink.ts): a dataset, nothing, the outbox, a JSON Push sequence. */
   readonly open?: SinkOpener;
   /** The formats a publisher with this sink serves. */
   readonly publishes?: readonly PublishFormat[];

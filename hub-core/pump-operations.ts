@@ -351,6 +351,8 @@ export class PumpService {
           throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, `an offset is at most ${Number.MAX_SAFE_INTEGER}`);
         }
         this.state.update(id, (s) => (s.lastSeen = value === '' ? null : String(Number(value))));
+        // Back to the start: what the outbox recorded is history of an earlier pass.
+        if (value === '') this.state.outbox.clear(id);
         this.runner.logEvent(id, 'pump-offset-set', { last_seen: value === '' ? null : String(Number(value)) });
         break;
       }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import { DEFAULT_COMPACTION } from './dataset-compaction.js';
-import type { Dataset, WriteRun } from './dataset-log.js';
+import type { Dataset } from './dataset-log.js';
 import { CircuitBreakerTripped } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
@@ -16,7 +16,7 @@ import type { JsonObject, JsonValue } from './json.js';
 import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
-import { SINK_TYPE_LIST, SinkWriteError, isPumpedSink, sinkType, type Sink } from './sinks/index.js';
+import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type RemoteSink, type Sink } from './sinks/index.js';
 import { changedKeys, type Dependency } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import { maskJson } from './secret-mask.js';
@@ -71,6 +71,8 @@ interface Counters {
   sourceMs: number;
   transformMs: number;
   sinkMs: number;
+  /** The sink recorded its batches in the outbox instead of writing an outside system. */
+  offline: boolean;
 }
 
 class RunStopped extends Error {}
@@ -175,7 +177,7 @@ export class PumpRunner {
     const id = run.id;
     const runId = randomUUID();
     const start = new Date();
-    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0 };
+    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0, offline: false };
     run.counters = counters;
     run.startTime = start.toISOString();
     const base: JsonObject = { pump_definition: id, pump_instance: runId, run_type: run.kind, trigger, start_time: start.toISOString() };
@@ -218,7 +220,7 @@ export class PumpRunner {
       const problem = runtime.transformProblem();
       if (problem) throw problem;
       // Variables are replaced only in the configuration the run uses; the log above keeps the references.
-      stopped = !(await this.pump(run, runtime, runtime.resolved(), counters));
+      stopped = !(await this.pump(run, runId, runtime, runtime.resolved(), counters));
       const files = await profileFiles();
       this.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null, files);
     } catch (e) {
@@ -310,6 +312,7 @@ export class PumpRunner {
       additional_errormessage: '',
       additional_traceback: '',
       ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
+      ...(c.offline ? { offline: true } : {}),
     });
     this.state.update(id, (s) => {
       if (run.kind === 'rescan') s.rescanRunning = false;
@@ -328,6 +331,7 @@ export class PumpRunner {
         errors: c.failed + c.writeErrors + (failure ? 1 : 0) + c.dead,
         duration,
         reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : null,
+        ...(c.offline ? { offline: true } : {}),
       };
     });
   }
@@ -354,21 +358,17 @@ export class PumpRunner {
   }
 
   /** Pump all batches; false when the run was stopped before the end. */
-  private async pump(run: ActiveRun, runtime: PipeRuntime, pipe: EffectivePipe, c: Counters): Promise<boolean> {
+  private async pump(run: ActiveRun, runId: string, runtime: PipeRuntime, pipe: EffectivePipe, c: Counters): Promise<boolean> {
     const id = run.id;
     const batchSize = typeof pipe['batch_size'] === 'number' && pipe['batch_size'] >= 1 ? Math.floor(pipe['batch_size']) : DEFAULT_BATCH;
-    const sinkKind = sinkType(pipe.sink.type);
-    const sink = sinkKind?.runs === 'dataset' ? this.pipes.sinkDataset(id) : undefined;
-    const writeRun: WriteRun = { changes: 0, baseCount: sink ? sink.row().live_count : 0 };
-    const trackDeletes = sink !== undefined && pipe.sink['deletion_tracking'] !== false;
-    const opener = sinkKind?.runs === 'open' ? sinkKind.open : undefined;
-    const pushSink = opener !== undefined;
+    const opener = sinkType(pipe.sink.type)?.open;
+    if (!opener) throw new HubError(400, `this hub does not pump a ${pipe.sink.type} sink`);
     const tracking = runtime.tracking;
 
-    // A sink the pump opens (the json sink pushes over HTTP) is set up on the first write (a full run is one full
-    // sequence), sends the pending retries first, and is finished after the last batch unless one of its writes failed.
+    // A remote sink (the json sink pushes over HTTP) sends the pending retries first, and is finished after the last
+    // batch unless one of its writes failed. A local sink is written inside each batch's transaction.
     const retry = retrySettings(pipe.pump);
-    let push: Sink | undefined;
+    let sink: Sink | undefined;
     let pushFailed = false;
     let consecutiveErrors = 0;
     const sinkFailed = (failed: readonly { entity: JsonObject; attempts: number }[], error: SinkWriteError): void => {
@@ -389,10 +389,7 @@ export class PumpRunner {
         c.dead += dead.length;
       }
     };
-    const pushFor = async (full: boolean): Promise<Sink> => {
-      if (push) return push;
-      const p = opener!(pipe, runtime.sinkContext(), { full });
-      push = p;
+    const sendRetries = async (p: RemoteSink): Promise<void> => {
       const pending = this.state.retries(id);
       for (let i = 0; i < pending.length; i += batchSize) {
         const chunk = pending.slice(i, i + batchSize);
@@ -408,15 +405,27 @@ export class PumpRunner {
         }
         c.sinkMs += performance.now() - t;
       }
-      return p;
     };
-    const finishPush = async (full: boolean): Promise<void> => {
-      const p = await pushFor(full);
-      if (!pushFailed) await p.finish();
+    const openSink = async (full: boolean): Promise<Sink> => {
+      const opened = opener(pipe, {
+        ...runtime.sinkContext(),
+        pipeId: id,
+        runId,
+        full,
+        dataset: () => this.pipes.sinkDataset(id),
+        seen: {
+          mark: (ids) => this.state.markSeen(id, ids),
+          sql: () => this.state.seenSql(id),
+          clear: () => this.state.clearSeen(id),
+        },
+        outbox: this.state.outbox.writer(id, runId),
+      });
+      if (!opened.local) await sendRetries(opened);
+      return opened;
     };
 
     // One batch: transform, write and move the pump's position in one transaction.
-    const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, full: boolean): Promise<void> => {
+    const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined): Promise<void> => {
       let t = performance.now();
       const out: JsonObject[] = [];
       const deps: { eid: string; deps: Dependency[] }[] = [];
@@ -439,12 +448,13 @@ export class PumpRunner {
       if (heap) throw memoryLimitError(heap);
       c.processed += entities.length;
       t = performance.now();
-      if (pushSink) {
+      const s = sink!;
+      if (!s.local) {
         let error: SinkWriteError | undefined;
-        const p = await pushFor(full);
         if (out.length > 0) {
           try {
-            await p.write(out);
+            await s.write(out);
+            c.offline ||= s.offline === true;
           } catch (e) {
             // Without retry settings a refused write fails the run (the position stays where it was).
             if (!(e instanceof SinkWriteError) || !retry.enabled) throw e;
@@ -470,10 +480,9 @@ export class PumpRunner {
       let tripped: CircuitBreakerTripped | undefined;
       this.state.transaction(() => {
         recordDeps();
-        if (sink && out.length > 0) {
+        if (out.length > 0) {
           try {
-            const result = sink.write(out, { run: writeRun });
-            c.changes += result.written;
+            c.changes += s.write(out);
             c.succeeded += out.length;
           } catch (e) {
             // The trip must be committed with the batch's pending entities; rethrown after the commit.
@@ -481,13 +490,11 @@ export class PumpRunner {
             tripped = e;
             return;
           }
-          if (full && trackDeletes) this.state.markSeen(id, idsOf(out));
         }
         if (position) this.state.update(id, position);
       });
       c.sinkMs += performance.now() - t;
       if (tripped) throw tripped;
-      if (!sink) c.succeeded += out.length;
     };
 
     const checkStop = async (): Promise<void> => {
@@ -503,6 +510,8 @@ export class PumpRunner {
       const since = src.incremental ? (rescan ? this.state.get(id).rescanSince : this.state.get(id).lastSeen) : null;
       const full = !src.incremental || rescan;
       if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
+      sink = await openSink(full);
+      c.offline = sink.offline === true;
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
       }
@@ -515,15 +524,21 @@ export class PumpRunner {
         const { entities, position } = next.value;
         const move =
           src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
-        await writeBatch(entities, move, full);
+        await writeBatch(entities, move);
         await checkStop();
       }
-      if (pushSink) await finishPush(full);
-      if (full) {
+      if (!sink.local) {
+        if (!pushFailed) await sink.finish();
+      } else if (full && sink.endFull) {
         // Nothing awaits between the last (empty) read and this: no write can slip in between.
-        if (trackDeletes) this.deleteUnseen(id, sink, writeRun, c);
-        if (rescan) this.state.update(id, (s) => (s.rescanSince = null));
+        const t = performance.now();
+        const n = sink.endFull();
+        c.deleted += n;
+        c.changes += n;
+        c.sinkMs += performance.now() - t;
       }
+      if (sink.local) sink.finish?.();
+      if (full && rescan) this.state.update(id, (s) => (s.rescanSince = null));
     } catch (e) {
       if (e instanceof RunStopped) return false;
       throw e;
@@ -541,7 +556,7 @@ export class PumpRunner {
     sourceName: string,
     lastSeen: number | undefined,
     batchSize: number,
-    writeBatch: (entities: JsonObject[], position: undefined, full: boolean) => Promise<void>,
+    writeBatch: (entities: JsonObject[], position: undefined) => Promise<void>,
     checkStop: () => Promise<void>,
   ): Promise<void> {
     const ends: { dataset: string; end: number }[] = [];
@@ -565,27 +580,16 @@ export class PumpRunner {
         if (e === undefined || e._updated > lastSeen) continue;
         batch.push(e);
         if (batch.length >= batchSize) {
-          await writeBatch(batch, undefined, false);
+          await writeBatch(batch, undefined);
           batch = [];
           await checkStop();
         }
       }
-      if (batch.length > 0) await writeBatch(batch, undefined, false);
+      if (batch.length > 0) await writeBatch(batch, undefined);
     }
     this.state.transaction(() => {
       for (const { dataset, end } of ends) this.state.setTrackingOffset(id, dataset, end);
     });
-  }
-
-  private deleteUnseen(id: string, sink: Dataset | undefined, writeRun: WriteRun, c: Counters): void {
-    if (!sink) return;
-    const t = performance.now();
-    const { sql, params } = this.state.seenSql(id);
-    const n = sink.deleteAllExcept(sql, params, writeRun);
-    c.deleted += n;
-    c.changes += n;
-    this.state.clearSeen(id);
-    c.sinkMs += performance.now() - t;
   }
 }
 
@@ -615,15 +619,6 @@ function retrySettings(pump: JsonObject): RetrySettings {
     deadLetter,
     maxConsecutive: maxConsecutive !== undefined && maxConsecutive > 0 ? maxConsecutive : undefined,
   };
-}
-
-function idsOf(entities: readonly JsonObject[]): string[] {
-  const out: string[] = [];
-  for (const e of entities) {
-    const v: JsonValue | undefined = e['_id'];
-    if (typeof v === 'string') out.push(v);
-  }
-  return out;
 }
 
 function nextTick(): Promise<void> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { JsonObject } from './json.js';
 import type { Dependency } from './dependency-tracking.js';
+import { OutboxStore } from './outbox.js';
 
 /** The outcome of a finished run, as pump information reports it. */
 export interface LastRun extends JsonObject {
@@ -18,6 +19,7 @@ export interface LastRun extends JsonObject {
   /** Seconds the run took. State saved by older versions lacks it. */
   duration: number;
   reason_why_stopped: string | null;
+  // `offline: true` when the sink is an outside system and what it would have sent went to the pipe's outbox.
 }
 
 /** What the hub remembers about one pipe's pump across restarts. */
@@ -64,8 +66,11 @@ export function initialPumpState(): PumpState {
  */
 export class PumpStateStore {
   private readonly stmts;
+  /** What outbound sinks would have sent, per pipe and run: part of the pump's state, cleared with it. */
+  readonly outbox: OutboxStore;
 
   constructor(private readonly db: Db) {
+    this.outbox = new OutboxStore(db);
     db.exec(`
       CREATE TABLE IF NOT EXISTS pump_state (pipe TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS pump_seen (pipe TEXT NOT NULL, eid TEXT NOT NULL, PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
@@ -138,6 +143,7 @@ export class PumpStateStore {
     this.stmts.clearRetries.run(pipe);
     this.stmts.clearDeps.run(pipe);
     this.stmts.clearTracking.run(pipe);
+    this.outbox.clear(pipe);
   }
 
   /** Replace what one source entity of the pipe depends on (dependency tracking). */

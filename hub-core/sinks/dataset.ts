@@ -2,6 +2,7 @@
 
 import type { SinkType } from '../pipe-types.js';
 import { str, bool, num, strings } from '../schema-parts.js';
+import { openDatasetSink } from './dataset-sink.js';
 
 export const datasetType: SinkType = {
   type: 'dataset',
@@ -18,7 +19,8 @@ export const datasetType: SinkType = {
       deletion_tracking: bool('on a full run, mark entities the source no longer has as deleted (default true)'),
     },
   },
-  runs: 'dataset',
+  runs: 'open',
+  open: openDatasetSink,
   rescans: true,
   defaults: (sink, pipeId) => (typeof sink['dataset'] === 'string' ? sink : { ...sink, dataset: pipeId }),
 };

@@ -10,7 +10,9 @@ import { sqlType } from './sql.js';
 import { restType } from './rest.js';
 import { elasticsearchType } from './elasticsearch.js';
 import { nullType } from './null.js';
+import { kafkaType } from './kafka.js';
 import { mailType } from './mail.js';
+import { smsType, solrType } from './message-sinks.js';
 
 /** Every sink type a configuration may name, in the order the schema and messages list them. */
 export const SINK_TYPE_LIST: readonly SinkType[] = [
@@ -22,7 +24,10 @@ export const SINK_TYPE_LIST: readonly SinkType[] = [
   sqlType,
   restType,
   elasticsearchType,
+  solrType,
   mailType,
+  smsType,
+  kafkaType,
   nullType,
 ];
 
@@ -32,11 +37,10 @@ export function sinkType(type: string): SinkType | undefined {
   return BY_TYPE.get(type);
 }
 
-/** Sink types the pump writes (a dataset, nothing, or a Sink it opens). */
+/** Sink types the pump writes: a Sink it opens for each run. */
 export function isPumpedSink(type: string): boolean {
-  const runs = sinkType(type)?.runs;
-  return runs === 'dataset' || runs === 'discard' || runs === 'open';
+  return sinkType(type)?.open !== undefined;
 }
 
-export type { Sink, SinkContext, SinkOpener } from './sink.js';
-export { SinkWriteError } from './sink.js';
+export type { Sink, LocalSink, RemoteSink, SinkContext, SinkRun, SinkOpener } from './sink.js';
+export { SinkWriteError, idsOf } from './sink.js';

@@ -4,16 +4,17 @@
 
 import { randomUUID } from 'node:crypto';
 import type { EffectivePipe } from '../effective-pipe.js';
-import { SinkWriteError, type Sink, type SinkContext } from './sink.js';
+import { SinkWriteError, type RemoteSink, type SinkContext, type SinkRun } from './sink.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
 import { substituteEnv, substituteVariables } from '../config-variables.js';
 import { httpPost, type PostResponse } from './http-post.js';
+import { reachable } from './reachable.js';
 
 export type { SinkContext };
 export { SinkWriteError };
 /** The json sink's run: one push sequence. */
-export type PushSink = Sink;
+export type PushSink = RemoteSink;
 
 /** Properties the hub keeps for itself; they mean nothing to the receiver. */
 const INTERNAL = new Set(['_updated', '_ts', '_hash', '_previous']);
@@ -24,7 +25,8 @@ function outgoing(e: JsonObject): JsonObject {
   return out;
 }
 
-export function jsonPushSink(pipe: EffectivePipe, ctx: SinkContext, options: { full: boolean }): PushSink {
+export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
+  const options = { full: ctx.full };
   const systemId = pipe.sink['system'];
   if (typeof systemId !== 'string') throw new HubError(400, 'a json sink needs "system": the id of a system:url system');
   const stored = ctx.system(systemId);
@@ -53,8 +55,20 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkContext, options: { f
 
   const sequenceId = randomUUID();
   let previous: string | undefined;
+  // Whether the target answers is found out at the first request: a URL that cannot be reached (another hub that is
+  // not running, a service of the hosted environment) makes the run offline, its requests recorded in the outbox.
+  let offline: boolean | undefined;
+  const where = { system: systemId, url: `${target.origin}${target.pathname}` };
 
   const send = async (entities: readonly JsonObject[], last: boolean): Promise<void> => {
+    offline ??= !(await reachable(target, Math.min(timeoutMs, 2000)));
+    if (offline) {
+      ctx.outbox.record('json', {
+        target: where,
+        records: entities.map((e) => ({ key: e['_id'] ?? null, operation: e['_deleted'] === true ? 'delete' : 'push', body: outgoing(e) })),
+      });
+      return;
+    }
     const requestId = randomUUID();
     const url = new URL(target);
     const q = url.searchParams;
@@ -77,6 +91,9 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkContext, options: { f
   };
 
   return {
+    get offline() {
+      return offline === true;
+    },
     write: (entities) => send(entities, false),
     // An incremental run that sent nothing has nothing to close; a full run always ends (the receiver deletes the rest).
     finish: () => (previous === undefined && !options.full ? Promise.resolve() : send([], true)),

@@ -1,6 +1,6 @@
 // The mail sink type (hub/documentation/service-configuration/pipes/configuration-sinks-mail.rst): an outbound sink
 // that sends one message per entity through an SMTP system. This module is its configuration only; how an outbound
-// sink runs offline is decided elsewhere.
+// sink runs offline is in message-sinks.ts (recorded in the outbox).
 //
 // The documentation's property table marks body_template and subject_template as required, yet says a message can
 // take them from the entity instead (body_template_property, subject_template_property, with defaults), and that at
@@ -9,6 +9,7 @@
 
 import type { SinkType } from '../pipe-types.js';
 import { str } from '../schema-parts.js';
+import { openMailOffline } from './message-sinks.js';
 
 const PAIRS: readonly (readonly [string, string])[] = [
   ['body_template', 'body_template_property'],
@@ -18,7 +19,7 @@ const PAIRS: readonly (readonly [string, string])[] = [
 
 export const mailType: SinkType = {
   type: 'mail',
-  doc: 'sends an email per entity through an SMTP system (an outbound sink)',
+  doc: 'sends an email per entity through an SMTP system (an outbound sink; run offline: recorded in the outbox)',
   options: {
     required: ['system'],
     properties: {
@@ -43,4 +44,6 @@ export const mailType: SinkType = {
       if (sink[key] !== undefined && typeof sink[key] !== 'string') err(`$.sink.${key}`, `"${key}" must be a string`);
     }
   },
+  runs: 'open',
+  open: openMailOffline,
 };

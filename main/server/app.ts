@@ -13,6 +13,7 @@ import { receiverRoutes } from './routes/receivers.js';
 import { publisherRoutes } from './routes/publishers.js';
 import { pipeRoutes } from './routes/pipes.js';
 import { pipeEntityRoutes } from './routes/pipe-entities.js';
+import { outboxRoutes } from './routes/outbox.js';
 import { pipePreviewRoutes } from './routes/pipe-preview.js';
 import { pumpRoutes } from './routes/pumps.js';
 import { runAllRoutes } from './routes/run-all-pipes.js';
@@ -162,6 +163,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(publisherRoutes, ctx);
       await api.register(pipeRoutes, ctx);
       await api.register(pipeEntityRoutes, ctx);
+      await api.register(outboxRoutes, ctx);
       await api.register(pipePreviewRoutes, ctx);
       await api.register(pumpRoutes, ctx);
       await api.register(runAllRoutes, ctx);

@@ -8,6 +8,7 @@
  *                namespacing must keep >= 0.9x of chain-plain's rate (same run)
  *   chain-dtl:   "chain-plain"    -> DTL (copy, 3 adds)                      -> dataset "chain-dtl"
  *   chain-join:  "chain-dtl"      -> DTL with a `hops` join into "cities"     -> dataset "chain-join"
+ *   chain-out:   "chain-join"     -> an outbound sql sink, run offline: every row recorded in the pipe's outbox
  * with "cities" holding 50,000 entities (each person refers to one). Each pipe is timed from start to end of its run;
  * rates are compared with a raw better-sqlite3 baseline measured in the same run (JSON.stringify + md5 + insert,
  * 10,000 per transaction, like bench.ts). Target: the plain pipe >= 0.25x baseline.
@@ -94,6 +95,13 @@ const PIPES: JsonObject[] = [
     },
     pump: { mode: 'manual' },
   },
+  {
+    _id: 'chain-out',
+    type: 'pipe',
+    source: { type: 'dataset', dataset: 'chain-join' },
+    sink: { type: 'sql', system: 'bench-db', table: 'people', primary_key: 'email' },
+    pump: { mode: 'manual' },
+  },
 ];
 
 /** Run one pipe through the hub's pump runner and wait for its end; the counts come from the execution log. */
@@ -135,6 +143,8 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     const full: ChainPipeRun[] = [];
     for (const p of PIPES) full.push(await runPipe(hub, p['_id'] as string, base.rate));
     for (const r of full) if (r.processed !== count) problems.push(`${r.id}: processed ${r.processed} of ${count} on the first run`);
+    const sent = hub.pumps.state.outbox.runs('chain-out', 1, 0).runs[0];
+    if (sent?.entities !== count) problems.push(`chain-out: the outbox recorded ${sent?.entities ?? 0} of ${count} rows`);
     const sample: JsonObject | undefined = hub.datasets.get('chain-join')?.get(people[7]!['_id'] as string);
     if (sample?.['home'] !== 'City 7') problems.push(`chain-join: the hops join gave ${JSON.stringify(sample?.['home'])} for ${people[7]!['_id'] as string}`);
     const nsSample: JsonObject | undefined = hub.datasets.get('chain-plain-ns')?.get(`chain-plain-ns:${people[7]!['_id'] as string}`);
@@ -145,6 +155,8 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     write('people', changed);
     const incremental: ChainPipeRun[] = [];
     for (const p of PIPES) incremental.push(await runPipe(hub, p['_id'] as string, base.rate));
+    const resent = hub.pumps.state.outbox.runs('chain-out', 1, 0).runs[0];
+    if (resent?.entities !== changed.length) problems.push(`chain-out: the incremental run recorded ${resent?.entities ?? 0} rows; expected ${changed.length}`);
     const incrementalOk = incremental.every((r) => r.processed === changed.length);
     if (!incrementalOk) problems.push(`incremental: processed ${incremental.map((r) => `${r.id} ${r.processed}`).join(', ')}; expected ${changed.length} each`);
 

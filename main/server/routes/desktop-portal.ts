@@ -6,7 +6,7 @@ import type { DesktopContext } from '../desktop.js';
 import { HubError } from '../../../hub-core/errors.js';
 import { PortalClient, checkTransport, instanceUrlOf } from '../../remote/portal-client.js';
 import { SummaryCache } from '../../remote/summary-cache.js';
-import type { NewApiToken, NewApiTokenRequest, NotificationRule, SubscriptionUpdate, SummaryEntry } from '../../remote/portal-types.js';
+import type { NewApiToken, NewApiTokenRequest, NotificationRule, PortalAlerts, SubscriptionUpdate } from '../../../hub-core/portal-types.js';
 import { anyObject, bool, int, replies, str } from '../schemas.js';
 import { addVerifiedConnection, connectionRoutes, connectionSchema, moreErrors, upstream } from './desktop-connections.js';
 
@@ -394,8 +394,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: DesktopContext): P
   });
 
   const summaries = new SummaryCache();
-  type Alerts = { entries: SummaryEntry[]; pipes: Record<string, number>; subscriptions: Record<string, number> };
-  async function alerts(conn: string, subscription: string | undefined): Promise<Alerts> {
+  async function alerts(conn: string, subscription: string | undefined): Promise<PortalAlerts> {
     summaries.prune((id) => ctx.connections.get(id) !== undefined);
     const all = await upstream(() => summaries.read(conn, client(conn)));
     const entries = (subscription === undefined ? all : all.filter((e) => e.subscription_id === subscription)).sort((a, b) => a._id.localeCompare(b._id));

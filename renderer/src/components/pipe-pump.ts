@@ -14,6 +14,8 @@ export interface LastRun {
   errors?: number;
   duration?: number;
   reason_why_stopped?: string | null;
+  /** The sink is an outside system: the run recorded what it would have sent in the pipe's outbox. */
+  offline?: boolean;
 }
 
 /** The run in progress (`current-run`): counters that grow batch by batch. */

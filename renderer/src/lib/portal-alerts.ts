@@ -2,12 +2,13 @@
 // itself. The host reads the portal's notification summary incrementally (JSON Pull, keeping `since`), so the
 // badges can be refreshed often without reading the whole summary each time.
 import { hostApi } from './api';
+import type { PortalAlerts } from '../../../hub-core/portal-types';
 
 /** How often badges are refreshed while a remote instance's pipes are on screen. */
 export const ALERTS_REFRESH_MS = 10_000;
 
 export async function remoteAlerts(connection: string): Promise<Map<string, number>> {
-  const answer = await hostApi<{ pipes: Record<string, number> }>(`/portal-alerts/${encodeURIComponent(connection)}`);
+  const answer = await hostApi<PortalAlerts>(`/portal-alerts/${encodeURIComponent(connection)}`);
   return new Map(Object.entries(answer.pipes).filter(([, count]) => count > 0));
 }
 

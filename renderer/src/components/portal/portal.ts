@@ -2,64 +2,32 @@
 // holds the portal token) and the record shapes it answers with.
 import { hostApi, json } from '../../lib/api';
 
-export type Rec = Record<string, unknown>;
-
 import type { Connection } from '../../../../hub-core/desktop-types';
+import type {
+  ApiToken,
+  AuthenticationProvider,
+  License,
+  Member,
+  NewApiToken,
+  NewApiTokenRequest,
+  Notification,
+  NotificationRule,
+  PortalAlerts,
+  PortalInfo,
+  PortalRecord,
+  Profile,
+  Role,
+  RuleType,
+  Subscription,
+  VpnConnection,
+} from '../../../../hub-core/portal-types';
 
-export type { Connection };
-
-export interface Provider {
-  id: string;
-  login_url: string;
-  login_button_text?: string;
-  login_button_tooltip?: string;
-}
-
-export interface PortalInfo {
-  authentication_providers: Provider[];
-  tos_version?: number;
-  status: Rec & { 'feature-level': number; health_status: { status: string; message?: string }; version?: string };
-}
-
-export interface Profile {
-  'supported-operations': Rec;
-  userInfo: { user_id?: string; profile?: { email?: string; name?: string; nickname?: string; email_is_verified?: boolean } };
-}
-
-export interface License {
-  'is-active-license'?: boolean;
-  original: { _id: string; created: string; email: string; expires: string };
-}
-
-export interface VpnConnection {
-  _id?: number;
-  gateway_address?: string;
-  address_spaces?: string[];
-  shared_key?: string;
-}
-
-export interface Subscription extends Rec {
-  _updated: unknown;
-  id: string;
-  name: string;
-  created: string;
-  type: string;
-  description?: string;
-  url?: string;
-  service?: string;
-  provisioning_status?: string;
-  connections?: { id: string; name: string; type: string; url: string }[];
-  licenses?: License[];
-  products?: Rec & { datahub?: Rec & { size?: string; version?: string; developer_mode?: boolean }; vpn?: Rec & { connections?: VpnConnection[] } };
-  'supported-operations'?: Rec;
-}
-
-export interface Role {
-  id: string;
-  name?: string;
-  description?: string;
-  'child-roles'?: string[];
-}
+// The record shapes are the host's own (hub-core/portal-types.ts); a few go by shorter names here.
+export type { ApiToken, Connection, License, Member, NewApiToken, NewApiTokenRequest, Notification, PortalInfo, Profile, Role, RuleType, Subscription, VpnConnection };
+export type Rec = PortalRecord;
+export type Provider = AuthenticationProvider;
+export type Rule = NotificationRule;
+export type Alerts = PortalAlerts;
 
 /**
  * Whether a role is one of the portal's built-in roles, which cannot be changed or deleted. The portal marks no
@@ -68,72 +36,6 @@ export interface Role {
  */
 export function isBuiltInRole(r: Role): boolean {
   return r.id.startsWith('group:');
-}
-
-export interface Member {
-  _updated?: unknown;
-  user: { email?: string; name?: string; user_id: string };
-  roles: string[];
-  audit?: { invited_ts?: string };
-}
-
-export interface ApiToken {
-  id: string;
-  name?: string;
-  description: string;
-  refresh_interval?: number;
-  client_id?: string;
-  payload: { exp: number; iat: number; user_id: string; principals?: Record<string, string[]> };
-  /** Only in the answer to a create, shown once. */
-  jwt_string?: string;
-  /** Only in the answer to a create with a refresh interval, shown once. */
-  client_secret?: string;
-}
-
-export interface NewApiToken {
-  name: string;
-  description: string;
-  exp: number;
-  principals: string[];
-  refresh_interval?: number;
-}
-
-export interface RuleType {
-  type: string;
-  name: string;
-  description: string;
-  schema: Rec;
-}
-
-export interface Rule {
-  id?: string;
-  type: string;
-  name?: string;
-  description?: string;
-  extra_rule_info?: Rec;
-  pipe_id?: string;
-  recipients?: { id: unknown; type?: string; methods?: string[] }[];
-}
-
-export interface Notification {
-  notification_id: number;
-  notification_rule_id: string;
-  notification_rule_name: string;
-  notification_rule_type?: string;
-  msg: string;
-  event_timestamp: string;
-  last_event_timestamp: string;
-  event_count: number;
-  is_ongoing: boolean;
-  pipe_id?: string;
-  subscription_id?: string;
-}
-
-export interface Alerts {
-  entries: { _id: string; subscription_id: string; pipe_id?: string; status?: string; notifications?: Notification[] }[];
-  pipes: Record<string, number>;
-  /** Open alerts of each subscription's own built-in rules (disk usage, license expiry). */
-  subscriptions: Record<string, number>;
 }
 
 const e = encodeURIComponent;
@@ -158,7 +60,7 @@ export function portal(conn: string) {
     invite: (id: string, email: string, roles: string[]) => hostApi<Member>(`${sub(id)}/members`, json('POST', { email, roles })),
     setRoles: (id: string, m: Member, roles: string[]) => hostApi<Member>(`${sub(id)}/members/${e(m.user.user_id)}`, json('PUT', { _updated: m._updated ?? null, roles })),
     apiTokens: (id: string) => hostApi<ApiToken[]>(`${sub(id)}/api-tokens`),
-    createApiToken: (id: string, body: NewApiToken) => hostApi<ApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
+    createApiToken: (id: string, body: NewApiTokenRequest) => hostApi<NewApiToken>(`${sub(id)}/api-tokens`, json('POST', body)),
     deleteApiToken: (id: string, token: string) => hostApi<void>(`${sub(id)}/api-tokens/${e(token)}`, { method: 'DELETE' }),
     storeApiToken: (id: string, token: string, label: string, allowInsecure?: boolean) =>
       hostApi<Connection>(`${sub(id)}/api-tokens/${e(token)}/store`, json('POST', { label, ...(allowInsecure ? { allowInsecure } : {}) })),

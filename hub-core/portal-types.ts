@@ -1,5 +1,8 @@
-// Shapes of the account portal API (../shared/spec/portal-api.md). Only the fields the desktop reads are
-// typed; every record keeps the rest as it came, so nothing is lost when a record is sent back in a PUT.
+// Shapes of the account portal API (../shared/spec/portal-api.md), in one place for the desktop host (main/remote,
+// main/server/routes/desktop-portal.ts) and the workbench (renderer/src/components/portal/portal.ts, which may
+// import types from hub-core only); test/portal-types.ts fails the build when either side declares its own. Only the
+// fields the desktop reads are typed; every record keeps the rest as it came, so nothing is lost when a record is
+// sent back in a PUT.
 export type PortalRecord = Record<string, unknown>;
 
 export interface AuthenticationProvider {
@@ -38,6 +41,13 @@ export interface License {
   signed?: string;
 }
 
+export interface VpnConnection {
+  _id?: number;
+  gateway_address?: string;
+  address_spaces?: string[];
+  shared_key?: string;
+}
+
 export interface Subscription extends PortalRecord {
   _updated: unknown;
   id: string;
@@ -46,9 +56,14 @@ export interface Subscription extends PortalRecord {
   type: string;
   description?: string;
   url?: string;
+  service?: string;
+  provisioning_status?: string;
   connections?: SubscriptionConnection[];
   licenses?: License[];
-  products?: PortalRecord;
+  products?: PortalRecord & {
+    datahub?: PortalRecord & { size?: string; version?: string; developer_mode?: boolean };
+    vpn?: PortalRecord & { connections?: VpnConnection[] };
+  };
   'supported-operations'?: PortalRecord;
 }
 
@@ -75,6 +90,7 @@ export interface Member extends PortalRecord {
   _updated?: unknown;
   user: { email?: string; name?: string; picture?: string; user_id: string };
   roles: string[];
+  audit?: PortalRecord & { invited_ts?: string };
 }
 
 export interface ApiToken extends PortalRecord {
@@ -153,4 +169,13 @@ export interface NotificationQuery {
   limit?: number;
   since?: string;
   include_dismissed?: boolean;
+}
+
+/** The host's notification summary for a connection (GET /desktop/portal/<conn>/notification-summary, /portal-alerts). */
+export interface PortalAlerts {
+  entries: SummaryEntry[];
+  /** Pipe id → open alerts, for the subscription asked about. */
+  pipes: Record<string, number>;
+  /** Open alerts of each subscription's own built-in rules (disk usage, license expiry). */
+  subscriptions: Record<string, number>;
 }
