@@ -117,7 +117,8 @@ export class Dataset {
   readonly name: string;
   readonly tables: { log: string; latest: string; idx: string; pending: string };
   private readonly stmts: ReturnType<typeof prepareStatements>;
-  private indexCache: { idx: number; path: string[] }[] | undefined;
+  private indexCache: { idx: number; path: string[]; expression: string }[] | undefined;
+  private changes = 0;
 
   constructor(
     private readonly db: Db,
@@ -301,6 +302,7 @@ export class Dataset {
       }
     }
     if (written > 0) {
+      this.changes++;
       s.updateCounts.run(max, live, dead);
       s.countVersions.run(written - removed, removed, removed > 0 ? ts : null);
     }
@@ -362,8 +364,20 @@ export class Dataset {
   }
 
   getJson(id: string): string | undefined {
-    const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
-    return cur ? this.jsonAt(cur[0]) : undefined;
+    return this.stmts.latestJson.get(id) as string | undefined;
+  }
+
+  /**
+   * Counts the writes that changed something in this process (a write rolled back afterwards counts too): a cache of
+   * the latest versions read while it had one value is valid while it keeps it. One hub process owns the database.
+   */
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  /** Every live latest version as [id, stored JSON], in offset order; `visit` returns false to stop. */
+  visitLive(visit: (id: string, json: string) => boolean): void {
+    for (const [id, json] of this.stmts.liveJson.iterate() as IterableIterator<[string, string]>) if (!visit(id, json)) break;
   }
 
   /** The version stored at `offset`, if it belongs to `id`. */
@@ -371,11 +385,6 @@ export class Dataset {
     const raw = this.stmts.bySeq.get(offset) as RawRow | undefined;
     if (!raw || raw[1] !== id) return undefined;
     return JSON.parse(rowJson(raw)) as StoredEntity;
-  }
-
-  private jsonAt(seq: number): string | undefined {
-    const raw = this.stmts.bySeq.get(seq) as RawRow | undefined;
-    return raw ? rowJson(raw) : undefined;
   }
 
   /** Entities in subset `subset` of the latest versions (only via a declared index). */
@@ -499,10 +508,10 @@ export class Dataset {
 
   // --- indexes ---
 
-  private indexes(): { idx: number; path: string[] }[] {
+  private indexes(): { idx: number; path: string[]; expression: string }[] {
     if (!this.indexCache) {
       const rows = this.stmts.indexList.all() as { idx: number; expression: string }[];
-      this.indexCache = rows.map((r) => ({ idx: r.idx, path: parseIndexExpression(r.expression).path }));
+      this.indexCache = rows.map((r) => ({ idx: r.idx, path: parseIndexExpression(r.expression).path, expression: r.expression }));
     }
     return this.indexCache;
   }
@@ -518,6 +527,8 @@ export class Dataset {
   /** Declare an index and build it over the current latest versions. Returns its integer id. */
   ensureIndex(expression: string): number {
     const parsed = parseIndexExpression(expression);
+    const known = this.indexes().find((ix) => ix.expression === expression);
+    if (known) return known.idx;
     const existing = (this.stmts.indexList.all() as { idx: number; expression: string }[]).find((r) => r.expression === expression);
     if (existing) return existing.idx;
     return this.db.transaction(() => {
@@ -616,6 +627,8 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     latest: raw(`SELECT seq, hash, deleted FROM ${t.latest} WHERE eid = ?`),
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
+    latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
+    liveJson: raw(`SELECT eid, ${ROW_JSON_SQL} FROM ${t.log} WHERE superseded = 0 AND deleted = 0 ORDER BY seq`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
     upsertLatest: db.prepare(

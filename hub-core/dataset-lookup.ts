@@ -19,6 +19,7 @@
 
 import { parseIndexExpression } from './dataset-index.js';
 import type { DatasetStore } from './dataset-store.js';
+import { LookupSnapshots } from './lookup-snapshots.js';
 import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
 import { lookupKeys, traverse, DateTime, keyOf, typedOf, type DtlLookup } from './dtl/index.js';
 
@@ -98,7 +99,21 @@ function byId(a: JsonObject, b: JsonObject): number {
 }
 
 export class DatasetLookup implements DtlLookup {
-  constructor(private readonly store: DatasetStore) {}
+  private readonly snapshots: LookupSnapshots;
+
+  constructor(private readonly store: DatasetStore, inTransaction: () => boolean = () => false) {
+    this.snapshots = new LookupSnapshots(inTransaction);
+  }
+
+  /** How many times a joined dataset was read whole to answer lookups from memory. */
+  get datasetsReadWhole(): number {
+    return this.snapshots.reads;
+  }
+
+  /** Forget what was read whole (see lookup-snapshots.ts). */
+  clear(): void {
+    this.snapshots.clear();
+  }
 
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): JsonObject[] {
     const ds = this.store.get(dataset);
@@ -112,7 +127,29 @@ export class DatasetLookup implements DtlLookup {
       const id = e['_id'] as string;
       if (e['_deleted'] !== true && !found.has(id) && matches(e)) found.set(id, e);
     };
-    if (path.length === 1 && path[0] === '_id') {
+    const expression = path.length === 1 && path[0] === '_id' ? undefined : indexExpressionOf(path);
+    if (expression !== undefined) ds.ensureIndex(expression); // declared once; later calls only find it
+    const snapshot = (path.length === 1 && path[0] === '_id') || expression !== undefined ? this.snapshots.use(ds, path) : undefined;
+    if (snapshot !== undefined) {
+      // The same spellings as below, answered from memory.
+      const byId = path.length === 1 && path[0] === '_id';
+      const spellings = new Set<string>();
+      for (const k of keys) {
+        if (k === null) continue;
+        for (const s of keySpellings(k)) {
+          if (byId) {
+            if (typeof s !== 'string') continue;
+            const json = snapshot.texts.get(s);
+            if (json !== undefined) add(JSON.parse(json) as JsonObject);
+          } else {
+            const c = canonicalJson(s);
+            if (spellings.has(c)) continue;
+            spellings.add(c);
+            for (const id of snapshot.idsAt(path, c)) if (!found.has(id)) add(JSON.parse(snapshot.texts.get(id)!) as JsonObject);
+          }
+        }
+      }
+    } else if (path.length === 1 && path[0] === '_id') {
       for (const k of keys) {
         if (k === null) continue;
         for (const s of keySpellings(k)) {
@@ -122,11 +159,9 @@ export class DatasetLookup implements DtlLookup {
         }
       }
     } else {
-      const expression = indexExpressionOf(path);
       if (expression === undefined) {
         for (const page of ds.readJson({ history: false, deleted: false })) for (const json of page) add(JSON.parse(json) as JsonObject);
       } else {
-        ds.ensureIndex(expression); // declared once; later calls only find it
         const spellings = new Set<string>();
         for (const k of keys) {
           if (k === null) continue;
@@ -141,7 +176,7 @@ export class DatasetLookup implements DtlLookup {
         }
       }
     }
-    return [...found.values()].sort(byId);
+    return found.size <= 1 ? [...found.values()] : [...found.values()].sort(byId);
   }
 
   entity(dataset: string, id: string): JsonObject | undefined {

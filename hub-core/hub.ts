@@ -69,7 +69,7 @@ export class Hub {
       this.config,
       dataDir,
       {
-        lookup: new DatasetLookup(this.datasets),
+        lookup: new DatasetLookup(this.datasets, () => this.db.inTransaction),
         vars: { env: (name) => this.env.get(name), secret: (name, scope) => this.secrets.value(name, scope) },
         system: (id) => this.config.get('system', id),
         namespaces: (pipeId) => this.namespaceSettings(pipeId),

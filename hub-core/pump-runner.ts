@@ -418,7 +418,7 @@ export class PumpRunner {
         }
       } else runtime.process(entities, out);
       const recordDeps = (): void => {
-        for (const d of deps) this.state.replaceDependencies(id, d.eid, d.deps);
+        this.state.replaceDependenciesOf(id, deps);
       };
       c.transformMs += performance.now() - t;
       c.processed += entities.length;
