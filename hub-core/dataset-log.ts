@@ -102,8 +102,11 @@ export class CircuitBreakerTripped extends HubError {
 }
 
 type RawRow = [number, string, number, number | null, number, string, string];
+/** A log row: offset, id, deleted (0/1), previous offset, timestamp, hash, body. */
+export type LogRow = Readonly<RawRow>;
 
 const DEFAULT_PAGE = 2000;
+const LIVE_PAGE = 5000;
 const TEXT_PAGE = 2000;
 
 /** SQL that renders a log row as the stored entity's JSON text (the same text as storedEntityJson). */
@@ -375,9 +378,15 @@ export class Dataset {
     return this.changes;
   }
 
-  /** Every live latest version as [id, stored JSON], in offset order; `visit` returns false to stop. */
-  visitLive(visit: (id: string, json: string) => boolean): void {
-    for (const [id, json] of this.stmts.liveJson.iterate() as IterableIterator<[string, string]>) if (!visit(id, json)) break;
+  /** Every live latest version as a log row (`logRowJson` makes its JSON), in offset order; false from `visit` stops. */
+  visitLive(visit: (row: LogRow) => boolean): void {
+    let cursor = -1;
+    for (;;) {
+      const rows = this.stmts.livePage.all(cursor, LIVE_PAGE) as LogRow[];
+      for (const r of rows) if (!visit(r)) return;
+      if (rows.length < LIVE_PAGE) return;
+      cursor = rows[rows.length - 1]![0];
+    }
   }
 
   /** The version stored at `offset`, if it belongs to `id`. */
@@ -602,7 +611,12 @@ function toPrepared(p: [number, string, number, string, string, number]): Prepar
   return { id: p[1], deleted: p[2] === 1, hash: p[3], body: p[4] };
 }
 
-function rowJson(r: RawRow): string {
+/** The stored entity's JSON text of a log row. */
+export function logRowJson(r: LogRow): string {
+  return rowJson(r);
+}
+
+function rowJson(r: LogRow): string {
   const [seq, eid, deleted, prev, ts, hash, body] = r;
   return storedEntityJson(eid, seq, deleted === 1, prev, ts, hash, body);
 }
@@ -628,7 +642,7 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
     latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
-    liveJson: raw(`SELECT eid, ${ROW_JSON_SQL} FROM ${t.log} WHERE superseded = 0 AND deleted = 0 ORDER BY seq`),
+    livePage: raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
     upsertLatest: db.prepare(

@@ -1,8 +1,9 @@
 // Joins at the speed of a lookup: when a run looks a dataset up many times, its live latest versions are read once
 // into memory (one sequential read instead of a statement per key), and later lookups are map lookups.
 //
-// - A dataset is read whole only after enough lookups since its last change (at least MIN_LOOKUPS, and a fifth of
-//   its live entities: reading it whole then costs no more than those lookups did), so a small incremental run still uses the indexed statements.
+// - A dataset is read whole only after enough lookups since its last change (at least MIN_LOOKUPS, and a sixteenth of
+//   its live entities: reading a row whole costs a fraction of a lookup by key, so reading them all costs no more
+//   than those lookups did), so a small incremental run still uses the indexed statements.
 // - A snapshot is valid while the dataset's `changeCount` stays the same; any write in this process moves it on (a
 //   write that was rolled back too, which only costs a reload). It is never read inside a transaction, whose
 //   uncommitted writes could still be rolled back.
@@ -11,7 +12,7 @@
 // - Per join path, the keys are the same as the dataset index's (`indexKeys`: the canonical JSON of each value at the
 //   path, nulls left out), so a lookup through a snapshot finds exactly what the index would have found.
 
-import type { Dataset } from './dataset-log.js';
+import { logRowJson, type Dataset, type LogRow } from './dataset-log.js';
 import { indexKeys } from './dataset-index.js';
 import type { JsonObject } from './json.js';
 
@@ -19,15 +20,23 @@ const MIN_LOOKUPS = 1000;
 const MAX_ENTITIES = 500_000;
 const MAX_CHARS = 96 * 1024 * 1024;
 const IDLE_MS = 30_000;
+/** What a row holds besides its id and body, counted in characters (offsets, hash, the array). */
+const ROW_OVERHEAD = 100;
 
 /** Properties the log keeps outside the entity body: the dataset index never sees them. */
 const LOG_PROPERTIES = new Set(['_updated', '_deleted', '_previous', '_ts', '_hash']);
 
 export class Snapshot {
-  /** Live latest versions: id -> stored JSON. */
-  readonly texts = new Map<string, string>();
+  /** Live latest versions by id, as log rows (their JSON is made when asked for: reading stays cheap). */
+  readonly rows = new Map<string, LogRow>();
   chars = 0;
   private readonly byPath = new Map<string, Map<string, string[]>>();
+
+  /** The stored JSON of a live entity, or undefined. */
+  json(id: string): string | undefined {
+    const row = this.rows.get(id);
+    return row === undefined ? undefined : logRowJson(row);
+  }
 
   /** The ids of the entities holding the index key `key` (canonical JSON) at `path`. */
   idsAt(path: readonly string[], key: string): readonly string[] {
@@ -35,8 +44,8 @@ export class Snapshot {
     let index = this.byPath.get(name);
     if (index === undefined) {
       index = new Map();
-      for (const [id, json] of this.texts) {
-        for (const k of indexKeys(JSON.parse(json) as JsonObject, path)) {
+      for (const [id, row] of this.rows) {
+        for (const k of indexKeys(JSON.parse(logRowJson(row)) as JsonObject, path)) {
           const ids = index.get(k);
           if (ids === undefined) index.set(k, [id]);
           else ids.push(id);
@@ -77,7 +86,7 @@ export class LookupSnapshots {
     }
     if (entry === undefined) {
       const live = ds.row().live_count;
-      entry = { changes: ds.changeCount, lookups: 0, threshold: Math.max(MIN_LOOKUPS, Math.ceil(live / 5)), snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
+      entry = { changes: ds.changeCount, lookups: 0, threshold: Math.max(MIN_LOOKUPS, Math.ceil(live / 16)), snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
       this.entries.set(ds, entry);
     }
     entry.used = Date.now();
@@ -102,13 +111,13 @@ export class LookupSnapshots {
     const budget = MAX_CHARS - this.chars;
     const snapshot = new Snapshot();
     let fits = true;
-    ds.visitLive((id, json) => {
-      snapshot.chars += id.length + json.length;
+    ds.visitLive((row) => {
+      snapshot.chars += row[1].length + row[6].length + ROW_OVERHEAD;
       if (snapshot.chars > budget) {
         fits = false;
         return false;
       }
-      snapshot.texts.set(id, json);
+      snapshot.rows.set(row[1], row);
       return true;
     });
     if (!fits) {
