@@ -107,6 +107,9 @@ export type LogRow = Readonly<RawRow>;
 
 const DEFAULT_PAGE = 2000;
 const LIVE_PAGE = 5000;
+/** From this many entities on, a write reads the batch's latest versions in one statement. */
+const BATCH_LATEST = 16;
+const SURROGATE = /[\uD800-\uDFFF]/;
 const TEXT_PAGE = 2000;
 
 /** SQL that renders a log row as the stored entity's JSON text (the same text as storedEntityJson). */
@@ -280,12 +283,20 @@ export class Dataset {
     const compaction = settings.compaction ?? UNPIPED_COMPACTION;
     let floor: number | undefined;
     let removed = 0;
+    // The latest versions of a large batch's ids come in one statement; a small batch asks per entity.
+    const known = prepared.length >= BATCH_LATEST ? this.latestOf(prepared) : undefined;
     for (const p of prepared) {
       if (seen) seen(p.id);
-      // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
-      const latestHash = s.latestHash.get(p.id) as string | undefined;
-      if (latestHash === p.hash && !force) continue;
-      const cur = latestHash === undefined ? undefined : (s.latest.get(p.id) as [number, string, number]);
+      let cur: [number, string, number] | undefined;
+      if (known !== undefined) {
+        cur = known.get(p.id);
+        if (cur !== undefined && cur[1] === p.hash && !force) continue;
+      } else {
+        // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
+        const latestHash = s.latestHash.get(p.id) as string | undefined;
+        if (latestHash === p.hash && !force) continue;
+        cur = latestHash === undefined ? undefined : (s.latest.get(p.id) as [number, string, number]);
+      }
       const seq = ++max;
       const deleted = p.deleted ? 1 : 0;
       s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);
@@ -293,10 +304,11 @@ export class Dataset {
         s.supersede.run(seq, cur[0]);
         if (cur[2] === 1) dead--;
         else live--;
-      }
+        s.updateLatest.run(seq, p.hash, deleted, p.id);
+      } else s.insertLatest.run(p.id, seq, p.hash, deleted);
       if (deleted) dead++;
       else live++;
-      s.upsertLatest.run(p.id, seq, p.hash, deleted);
+      known?.set(p.id, [seq, p.hash, deleted]);
       if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id);
       written++;
       if (cur && compaction.sink) {
@@ -310,6 +322,22 @@ export class Dataset {
       s.countVersions.run(written - removed, removed, removed > 0 ? ts : null);
     }
     return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
+  }
+
+  /** id -> [offset, hash, deleted] of the latest versions of the batch's entities that have one. */
+  private latestOf(prepared: readonly PreparedEntity[]): Map<string, [number, string, number]> | undefined {
+    const ids = new Array<string>(prepared.length);
+    for (let i = 0; i < prepared.length; i++) {
+      const id = prepared[i]!.id;
+      // An id with UTF-16 surrogates might not come back from SQLite's JSON as it was bound: ask per entity.
+      if (SURROGATE.test(id)) return undefined;
+      ids[i] = id;
+    }
+    const known = new Map<string, [number, string, number]>();
+    for (const [eid, seq, hash, deleted] of this.stmts.latestOf.all(JSON.stringify(ids)) as [string, number, string, number][]) {
+      known.set(eid, [seq, hash, deleted]);
+    }
+    return known;
   }
 
   /**
@@ -645,10 +673,9 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     livePage: raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
-    upsertLatest: db.prepare(
-      `INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)
-       ON CONFLICT(eid) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, deleted = excluded.deleted`,
-    ),
+    latestOf: raw(`SELECT eid, seq, hash, deleted FROM ${t.latest} WHERE eid IN (SELECT value FROM json_each(?))`),
+    insertLatest: db.prepare(`INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)`),
+    updateLatest: db.prepare(`UPDATE ${t.latest} SET seq = ?, hash = ?, deleted = ? WHERE eid = ?`),
     updateCounts: db.prepare(`UPDATE datasets SET max_updated = ?, live_count = ?, deleted_count = ? WHERE num = ${num}`),
     setPopulated: db.prepare(`UPDATE datasets SET populated = ? WHERE num = ${num}`),
     page: [fwd(filters[0]!), fwd(filters[1]!), fwd(filters[2]!), fwd(filters[3]!), rev(filters[0]!), rev(filters[1]!), rev(filters[2]!), rev(filters[3]!)],
