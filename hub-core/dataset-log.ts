@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
-import { compactChain, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
+import { ageCutoff, compactChain, compactsWhole, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
 
 export interface DatasetRow {
   num: number;
@@ -89,6 +89,8 @@ export interface DatasetInfo {
   completeness: number | null;
   /** Versions stored in the log (all entities, all versions). */
   'stored-versions': number;
+  /** Bytes of the database file this dataset's tables and indexes take (pages in use). */
+  'bytes-on-disk': number;
   compaction: CompactionInfo;
   'circuit-breaker': { enabled: boolean; tripped: boolean; 'pending-count': number; info: string | null };
   indexes: IndexInfo[];
@@ -125,6 +127,7 @@ export class Dataset {
   private readonly stmts: ReturnType<typeof prepareStatements>;
   private indexCache: { idx: number; path: string[]; expression: string }[] | undefined;
   private changes = 0;
+  private bytesCache: { versions: number; changes: number; at: number; bytes: number } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -184,7 +187,7 @@ export class Dataset {
     const settings = JSON.parse(row.settings) as DatasetSettings;
     const pending = (this.stmts.pendingCount.get() as { n: number }).n;
     const versions = this.stmts.versions.get() as { versions: number; removed: number; compacted_ts: number | null } | undefined;
-    const compaction = settings.compaction ?? UNPIPED_COMPACTION;
+    const compaction = this.compactionSettings(settings);
     return {
       _id: row.name,
       generation: row.generation,
@@ -195,10 +198,15 @@ export class Dataset {
       'deleted-count': row.deleted_count,
       completeness: row.completeness,
       'stored-versions': versions?.versions ?? 0,
+      'bytes-on-disk': this.bytesOnDisk(),
       compaction: {
         'keep-versions': compaction.keepVersions,
         sink: compaction.sink,
         automatic: compaction.automatic,
+        'time-threshold-hours': compaction.timeThresholdHours,
+        'growth-threshold': compaction.growthThreshold,
+        'whole-log': compactsWhole(compaction),
+        due: this.wholeCompactionDue(),
         'last-run': versions?.compacted_ts ? new Date(Math.floor(versions.compacted_ts / 1000)).toISOString() : null,
         'removed-versions': versions?.removed ?? 0,
       },
@@ -210,6 +218,73 @@ export class Dataset {
       },
       indexes: this.listIndexes(),
     };
+  }
+
+  private compactionSettings(settings: DatasetSettings): CompactionSettings {
+    // Settings stored before the time and growth thresholds existed get their defaults.
+    return { ...UNPIPED_COMPACTION, ...(settings.compaction ?? {}) };
+  }
+
+  /** The compaction settings in effect (a pipe's `compaction` property, or the defaults of a dataset no pipe writes). */
+  compaction(): CompactionSettings {
+    return this.compactionSettings(this.settings());
+  }
+
+  /**
+   * Whether whole-log compaction is due: it looks after this dataset, and the offsets have grown by the growth
+   * threshold since the last pass that left nothing behind (any growth, or anything left behind, with 1.0).
+   */
+  wholeCompactionDue(): boolean {
+    const c = this.compaction();
+    if (!compactsWhole(c)) return false;
+    const end = this.row().max_updated;
+    const until = this.compactedUntil();
+    if (end <= until) return false;
+    return end + 1 >= c.growthThreshold * (until + 1);
+  }
+
+  /** The offset up to which every entity has been compacted by whole-log compaction (-1: never). */
+  compactedUntil(): number {
+    return (this.stmts.compactedUntil.get() as number | null | undefined) ?? -1;
+  }
+
+  /**
+   * One step of whole-log compaction, in one transaction: the entities whose latest version lies after `cursor` (and
+   * at or before `end`, the pass's snapshot), at most `limit` of them. Returns where the next step starts (undefined
+   * when the pass is over), the versions removed and those left behind (by the dependency-tracking floor or the age).
+   */
+  compactWholeStep(cursor: number, end: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
+    return this.db.transaction(() => {
+      const c = this.compaction();
+      const floor = this.compactionFloor();
+      const cutoff = ageCutoff(c, nowMs);
+      const rows = this.stmts.wholePage.all(cursor, end, limit) as [number, number][];
+      let removed = 0;
+      let heldOff = 0;
+      for (const [seq, prev] of rows) {
+        const r = compactChain(this.chain, seq, prev, c.keepVersions, floor, cutoff);
+        removed += r.removed;
+        heldOff += r.heldOff;
+      }
+      if (removed > 0) this.stmts.countVersions.run(-removed, removed, nowMs * 1000);
+      return { next: rows.length < limit ? undefined : rows[rows.length - 1]![0], removed, heldOff };
+    })();
+  }
+
+  /** A whole-log pass that started at `end` is over: when it left nothing behind, the next one starts there. */
+  finishWholeCompaction(end: number, complete: boolean, nowMs = Date.now()): void {
+    if (complete) this.stmts.setCompactedUntil.run(end);
+    this.db.prepare(`UPDATE dataset_versions SET compacted_ts = ? WHERE dataset = ${this.num}`).run(nowMs * 1000);
+  }
+
+  /** Bytes of the pages this dataset's tables and indexes use in the database file (counted at most every 5 s). */
+  bytesOnDisk(): number {
+    const versions = (this.stmts.versions.get() as { versions: number } | undefined)?.versions ?? 0;
+    const c = this.bytesCache;
+    if (c !== undefined && c.versions === versions && c.changes === this.changes && Date.now() - c.at < 5000) return c.bytes;
+    const bytes = this.stmts.bytes.get() as number;
+    this.bytesCache = { versions, changes: this.changes, at: Date.now(), bytes };
+    return bytes;
   }
 
   /** Validate every entity first, then write the batch in one transaction: all or nothing. */
@@ -280,7 +355,8 @@ export class Dataset {
     let written = 0;
     const ts = Date.now() * 1000;
     const indexes = this.indexes();
-    const compaction = settings.compaction ?? UNPIPED_COMPACTION;
+    const compaction = this.compactionSettings(settings);
+    const cutoff = ageCutoff(compaction, Math.floor(ts / 1000));
     let floor: number | undefined;
     let removed = 0;
     // The latest versions of a large batch's ids come in one statement; a small batch asks per entity.
@@ -313,7 +389,7 @@ export class Dataset {
       written++;
       if (cur && compaction.sink) {
         floor ??= this.compactionFloor();
-        removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor);
+        removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor, cutoff).removed;
       }
     }
     if (written > 0) {
@@ -345,10 +421,7 @@ export class Dataset {
    * replaced version holds no index rows (moveIndexRows carries them, "gone" rows included, to the new version).
    */
   private readonly chain = {
-    prevOf: (seq: number): number | null | undefined => {
-      const row = this.stmts.prevOf.get(seq) as [number | null] | undefined;
-      return row === undefined ? undefined : row[0];
-    },
+    prevOf: (seq: number): [number | null, number] | undefined => this.stmts.prevOf.get(seq) as [number | null, number] | undefined,
     remove: (seq: number): void => {
       this.stmts.deleteLog.run(seq);
     },
@@ -696,7 +769,11 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq, gone) VALUES (?, ?, ?, ?)`),
     idxAtSeq: raw(`SELECT idx, key FROM ${t.idx} WHERE seq = ?`),
     idxDeleteSeq: db.prepare(`DELETE FROM ${t.idx} WHERE seq = ?`),
-    prevOf: raw(`SELECT prev FROM ${t.log} WHERE seq = ?`),
+    prevOf: raw(`SELECT prev, ts FROM ${t.log} WHERE seq = ?`),
+    wholePage: raw(`SELECT seq, prev FROM ${t.log} WHERE seq > ? AND seq <= ? AND superseded = 0 AND prev IS NOT NULL ORDER BY seq LIMIT ?`),
+    compactedUntil: db.prepare(`SELECT compacted_until FROM dataset_versions WHERE dataset = ${num}`).pluck(),
+    setCompactedUntil: db.prepare(`UPDATE dataset_versions SET compacted_until = ? WHERE dataset = ${num}`),
+    bytes: db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN ('${t.log}', '${t.latest}', '${t.idx}', '${t.idx}_seq', '${t.pending}')`).pluck(),
     deleteLog: db.prepare(`DELETE FROM ${t.log} WHERE seq = ?`),
     versions: db.prepare(`SELECT versions, removed, compacted_ts FROM dataset_versions WHERE dataset = ${num}`),
     countVersions: db.prepare(
