@@ -17,6 +17,7 @@ export function openDatabase(file: string): Db {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   }
   const db = new Database(file);
+  useIncrementalVacuum(db);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
@@ -24,7 +25,26 @@ export function openDatabase(file: string): Db {
   db.pragma('temp_store = MEMORY');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  // Added with whole-log compaction: the offset up to which a dataset has been compacted.
+  const columns = (db.prepare('PRAGMA table_info(dataset_versions)').all() as { name: string }[]).map((c) => c.name);
+  if (!columns.includes('compacted_until')) db.exec('ALTER TABLE dataset_versions ADD COLUMN compacted_until INTEGER NOT NULL DEFAULT -1');
   return db;
+}
+
+/** Small databases switch to it at once (a VACUUM); a larger one keeps reusing free pages without returning them. */
+const VACUUM_ON_OPEN_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Incremental auto-vacuum, so free pages (removed versions, deleted datasets) can be handed back to the OS in small
+ * steps (CompactionService.reclaim). It must be chosen before the first table exists; an older database changes mode
+ * with one VACUUM, done here only while the file is small.
+ */
+function useIncrementalVacuum(db: Db): void {
+  if ((db.pragma('auto_vacuum', { simple: true }) as number) === 2) return;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  if ((db.pragma('auto_vacuum', { simple: true }) as number) === 2) return;
+  const bytes = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+  if (bytes <= VACUUM_ON_OPEN_LIMIT) db.exec('VACUUM');
 }
 
 const SCHEMA = `
@@ -53,7 +73,8 @@ CREATE TABLE IF NOT EXISTS dataset_versions (
   dataset INTEGER PRIMARY KEY REFERENCES datasets(num) ON DELETE CASCADE,
   versions INTEGER NOT NULL,
   removed INTEGER NOT NULL DEFAULT 0,
-  compacted_ts INTEGER
+  compacted_ts INTEGER,
+  compacted_until INTEGER NOT NULL DEFAULT -1
 );
 CREATE TABLE IF NOT EXISTS config (
   kind TEXT NOT NULL,

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
-import { compactChain, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
+import { ageCutoff, compactChain, compactsWhole, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
 
 export interface DatasetRow {
   num: number;
@@ -89,6 +89,8 @@ export interface DatasetInfo {
   completeness: number | null;
   /** Versions stored in the log (all entities, all versions). */
   'stored-versions': number;
+  /** Bytes of the database file this dataset's tables and indexes take (pages in use). */
+  'bytes-on-disk': number;
   compaction: CompactionInfo;
   'circuit-breaker': { enabled: boolean; tripped: boolean; 'pending-count': number; info: string | null };
   indexes: IndexInfo[];
@@ -102,8 +104,14 @@ export class CircuitBreakerTripped extends HubError {
 }
 
 type RawRow = [number, string, number, number | null, number, string, string];
+/** A log row: offset, id, deleted (0/1), previous offset, timestamp, hash, body. */
+export type LogRow = Readonly<RawRow>;
 
 const DEFAULT_PAGE = 2000;
+const LIVE_PAGE = 5000;
+/** From this many entities on, a write reads the batch's latest versions in one statement. */
+const BATCH_LATEST = 16;
+const SURROGATE = /[\uD800-\uDFFF]/;
 const TEXT_PAGE = 2000;
 
 /** SQL that renders a log row as the stored entity's JSON text (the same text as storedEntityJson). */
@@ -117,7 +125,9 @@ export class Dataset {
   readonly name: string;
   readonly tables: { log: string; latest: string; idx: string; pending: string };
   private readonly stmts: ReturnType<typeof prepareStatements>;
-  private indexCache: { idx: number; path: string[] }[] | undefined;
+  private indexCache: { idx: number; path: string[]; expression: string }[] | undefined;
+  private changes = 0;
+  private bytesCache: { versions: number; changes: number; at: number; bytes: number } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -177,7 +187,7 @@ export class Dataset {
     const settings = JSON.parse(row.settings) as DatasetSettings;
     const pending = (this.stmts.pendingCount.get() as { n: number }).n;
     const versions = this.stmts.versions.get() as { versions: number; removed: number; compacted_ts: number | null } | undefined;
-    const compaction = settings.compaction ?? UNPIPED_COMPACTION;
+    const compaction = this.compactionSettings(settings);
     return {
       _id: row.name,
       generation: row.generation,
@@ -188,10 +198,15 @@ export class Dataset {
       'deleted-count': row.deleted_count,
       completeness: row.completeness,
       'stored-versions': versions?.versions ?? 0,
+      'bytes-on-disk': this.bytesOnDisk(),
       compaction: {
         'keep-versions': compaction.keepVersions,
         sink: compaction.sink,
         automatic: compaction.automatic,
+        'time-threshold-hours': compaction.timeThresholdHours,
+        'growth-threshold': compaction.growthThreshold,
+        'whole-log': compactsWhole(compaction),
+        due: this.wholeCompactionDue(),
         'last-run': versions?.compacted_ts ? new Date(Math.floor(versions.compacted_ts / 1000)).toISOString() : null,
         'removed-versions': versions?.removed ?? 0,
       },
@@ -203,6 +218,73 @@ export class Dataset {
       },
       indexes: this.listIndexes(),
     };
+  }
+
+  private compactionSettings(settings: DatasetSettings): CompactionSettings {
+    // Settings stored before the time and growth thresholds existed get their defaults.
+    return { ...UNPIPED_COMPACTION, ...(settings.compaction ?? {}) };
+  }
+
+  /** The compaction settings in effect (a pipe's `compaction` property, or the defaults of a dataset no pipe writes). */
+  compaction(): CompactionSettings {
+    return this.compactionSettings(this.settings());
+  }
+
+  /**
+   * Whether whole-log compaction is due: it looks after this dataset, and the offsets have grown by the growth
+   * threshold since the last pass that left nothing behind (any growth, or anything left behind, with 1.0).
+   */
+  wholeCompactionDue(): boolean {
+    const c = this.compaction();
+    if (!compactsWhole(c)) return false;
+    const end = this.row().max_updated;
+    const until = this.compactedUntil();
+    if (end <= until) return false;
+    return end + 1 >= c.growthThreshold * (until + 1);
+  }
+
+  /** The offset up to which every entity has been compacted by whole-log compaction (-1: never). */
+  compactedUntil(): number {
+    return (this.stmts.compactedUntil.get() as number | null | undefined) ?? -1;
+  }
+
+  /**
+   * One step of whole-log compaction, in one transaction: the entities whose latest version lies after `cursor` (and
+   * at or before `end`, the pass's snapshot), at most `limit` of them. Returns where the next step starts (undefined
+   * when the pass is over), the versions removed and those left behind (by the dependency-tracking floor or the age).
+   */
+  compactWholeStep(cursor: number, end: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
+    return this.db.transaction(() => {
+      const c = this.compaction();
+      const floor = this.compactionFloor();
+      const cutoff = ageCutoff(c, nowMs);
+      const rows = this.stmts.wholePage.all(cursor, end, limit) as [number, number][];
+      let removed = 0;
+      let heldOff = 0;
+      for (const [seq, prev] of rows) {
+        const r = compactChain(this.chain, seq, prev, c.keepVersions, floor, cutoff);
+        removed += r.removed;
+        heldOff += r.heldOff;
+      }
+      if (removed > 0) this.stmts.countVersions.run(-removed, removed, nowMs * 1000);
+      return { next: rows.length < limit ? undefined : rows[rows.length - 1]![0], removed, heldOff };
+    })();
+  }
+
+  /** A whole-log pass that started at `end` is over: when it left nothing behind, the next one starts there. */
+  finishWholeCompaction(end: number, complete: boolean, nowMs = Date.now()): void {
+    if (complete) this.stmts.setCompactedUntil.run(end);
+    this.db.prepare(`UPDATE dataset_versions SET compacted_ts = ? WHERE dataset = ${this.num}`).run(nowMs * 1000);
+  }
+
+  /** Bytes of the pages this dataset's tables and indexes use in the database file (counted at most every 5 s). */
+  bytesOnDisk(): number {
+    const versions = (this.stmts.versions.get() as { versions: number } | undefined)?.versions ?? 0;
+    const c = this.bytesCache;
+    if (c !== undefined && c.versions === versions && c.changes === this.changes && Date.now() - c.at < 5000) return c.bytes;
+    const bytes = this.stmts.bytes.get() as number;
+    this.bytesCache = { versions, changes: this.changes, at: Date.now(), bytes };
+    return bytes;
   }
 
   /** Validate every entity first, then write the batch in one transaction: all or nothing. */
@@ -273,15 +355,24 @@ export class Dataset {
     let written = 0;
     const ts = Date.now() * 1000;
     const indexes = this.indexes();
-    const compaction = settings.compaction ?? UNPIPED_COMPACTION;
+    const compaction = this.compactionSettings(settings);
+    const cutoff = ageCutoff(compaction, Math.floor(ts / 1000));
     let floor: number | undefined;
     let removed = 0;
+    // The latest versions of a large batch's ids come in one statement; a small batch asks per entity.
+    const known = prepared.length >= BATCH_LATEST ? this.latestOf(prepared) : undefined;
     for (const p of prepared) {
       if (seen) seen(p.id);
-      // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
-      const latestHash = s.latestHash.get(p.id) as string | undefined;
-      if (latestHash === p.hash && !force) continue;
-      const cur = latestHash === undefined ? undefined : (s.latest.get(p.id) as [number, string, number]);
+      let cur: [number, string, number] | undefined;
+      if (known !== undefined) {
+        cur = known.get(p.id);
+        if (cur !== undefined && cur[1] === p.hash && !force) continue;
+      } else {
+        // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
+        const latestHash = s.latestHash.get(p.id) as string | undefined;
+        if (latestHash === p.hash && !force) continue;
+        cur = latestHash === undefined ? undefined : (s.latest.get(p.id) as [number, string, number]);
+      }
       const seq = ++max;
       const deleted = p.deleted ? 1 : 0;
       s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);
@@ -289,22 +380,40 @@ export class Dataset {
         s.supersede.run(seq, cur[0]);
         if (cur[2] === 1) dead--;
         else live--;
-      }
+        s.updateLatest.run(seq, p.hash, deleted, p.id);
+      } else s.insertLatest.run(p.id, seq, p.hash, deleted);
       if (deleted) dead++;
       else live++;
-      s.upsertLatest.run(p.id, seq, p.hash, deleted);
+      known?.set(p.id, [seq, p.hash, deleted]);
       if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id);
       written++;
       if (cur && compaction.sink) {
         floor ??= this.compactionFloor();
-        removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor);
+        removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor, cutoff).removed;
       }
     }
     if (written > 0) {
+      this.changes++;
       s.updateCounts.run(max, live, dead);
       s.countVersions.run(written - removed, removed, removed > 0 ? ts : null);
     }
     return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
+  }
+
+  /** id -> [offset, hash, deleted] of the latest versions of the batch's entities that have one. */
+  private latestOf(prepared: readonly PreparedEntity[]): Map<string, [number, string, number]> | undefined {
+    const ids = new Array<string>(prepared.length);
+    for (let i = 0; i < prepared.length; i++) {
+      const id = prepared[i]!.id;
+      // An id with UTF-16 surrogates might not come back from SQLite's JSON as it was bound: ask per entity.
+      if (SURROGATE.test(id)) return undefined;
+      ids[i] = id;
+    }
+    const known = new Map<string, [number, string, number]>();
+    for (const [eid, seq, hash, deleted] of this.stmts.latestOf.all(JSON.stringify(ids)) as [string, number, string, number][]) {
+      known.set(eid, [seq, hash, deleted]);
+    }
+    return known;
   }
 
   /**
@@ -312,10 +421,7 @@ export class Dataset {
    * replaced version holds no index rows (moveIndexRows carries them, "gone" rows included, to the new version).
    */
   private readonly chain = {
-    prevOf: (seq: number): number | null | undefined => {
-      const row = this.stmts.prevOf.get(seq) as [number | null] | undefined;
-      return row === undefined ? undefined : row[0];
-    },
+    prevOf: (seq: number): [number | null, number] | undefined => this.stmts.prevOf.get(seq) as [number | null, number] | undefined,
     remove: (seq: number): void => {
       this.stmts.deleteLog.run(seq);
     },
@@ -362,8 +468,26 @@ export class Dataset {
   }
 
   getJson(id: string): string | undefined {
-    const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
-    return cur ? this.jsonAt(cur[0]) : undefined;
+    return this.stmts.latestJson.get(id) as string | undefined;
+  }
+
+  /**
+   * Counts the writes that changed something in this process (a write rolled back afterwards counts too): a cache of
+   * the latest versions read while it had one value is valid while it keeps it. One hub process owns the database.
+   */
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  /** Every live latest version as a log row (`logRowJson` makes its JSON), in offset order; false from `visit` stops. */
+  visitLive(visit: (row: LogRow) => boolean): void {
+    let cursor = -1;
+    for (;;) {
+      const rows = this.stmts.livePage.all(cursor, LIVE_PAGE) as LogRow[];
+      for (const r of rows) if (!visit(r)) return;
+      if (rows.length < LIVE_PAGE) return;
+      cursor = rows[rows.length - 1]![0];
+    }
   }
 
   /** The version stored at `offset`, if it belongs to `id`. */
@@ -371,11 +495,6 @@ export class Dataset {
     const raw = this.stmts.bySeq.get(offset) as RawRow | undefined;
     if (!raw || raw[1] !== id) return undefined;
     return JSON.parse(rowJson(raw)) as StoredEntity;
-  }
-
-  private jsonAt(seq: number): string | undefined {
-    const raw = this.stmts.bySeq.get(seq) as RawRow | undefined;
-    return raw ? rowJson(raw) : undefined;
   }
 
   /** Entities in subset `subset` of the latest versions (only via a declared index). */
@@ -499,10 +618,10 @@ export class Dataset {
 
   // --- indexes ---
 
-  private indexes(): { idx: number; path: string[] }[] {
+  private indexes(): { idx: number; path: string[]; expression: string }[] {
     if (!this.indexCache) {
       const rows = this.stmts.indexList.all() as { idx: number; expression: string }[];
-      this.indexCache = rows.map((r) => ({ idx: r.idx, path: parseIndexExpression(r.expression).path }));
+      this.indexCache = rows.map((r) => ({ idx: r.idx, path: parseIndexExpression(r.expression).path, expression: r.expression }));
     }
     return this.indexCache;
   }
@@ -518,6 +637,8 @@ export class Dataset {
   /** Declare an index and build it over the current latest versions. Returns its integer id. */
   ensureIndex(expression: string): number {
     const parsed = parseIndexExpression(expression);
+    const known = this.indexes().find((ix) => ix.expression === expression);
+    if (known) return known.idx;
     const existing = (this.stmts.indexList.all() as { idx: number; expression: string }[]).find((r) => r.expression === expression);
     if (existing) return existing.idx;
     return this.db.transaction(() => {
@@ -591,7 +712,12 @@ function toPrepared(p: [number, string, number, string, string, number]): Prepar
   return { id: p[1], deleted: p[2] === 1, hash: p[3], body: p[4] };
 }
 
-function rowJson(r: RawRow): string {
+/** The stored entity's JSON text of a log row. */
+export function logRowJson(r: LogRow): string {
+  return rowJson(r);
+}
+
+function rowJson(r: LogRow): string {
   const [seq, eid, deleted, prev, ts, hash, body] = r;
   return storedEntityJson(eid, seq, deleted === 1, prev, ts, hash, body);
 }
@@ -616,12 +742,13 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     latest: raw(`SELECT seq, hash, deleted FROM ${t.latest} WHERE eid = ?`),
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
+    latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
+    livePage: raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
-    upsertLatest: db.prepare(
-      `INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)
-       ON CONFLICT(eid) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, deleted = excluded.deleted`,
-    ),
+    latestOf: raw(`SELECT eid, seq, hash, deleted FROM ${t.latest} WHERE eid IN (SELECT value FROM json_each(?))`),
+    insertLatest: db.prepare(`INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)`),
+    updateLatest: db.prepare(`UPDATE ${t.latest} SET seq = ?, hash = ?, deleted = ? WHERE eid = ?`),
     updateCounts: db.prepare(`UPDATE datasets SET max_updated = ?, live_count = ?, deleted_count = ? WHERE num = ${num}`),
     setPopulated: db.prepare(`UPDATE datasets SET populated = ? WHERE num = ${num}`),
     page: [fwd(filters[0]!), fwd(filters[1]!), fwd(filters[2]!), fwd(filters[3]!), rev(filters[0]!), rev(filters[1]!), rev(filters[2]!), rev(filters[3]!)],
@@ -642,7 +769,11 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     idxInsert: db.prepare(`INSERT OR IGNORE INTO ${t.idx} (idx, key, seq, gone) VALUES (?, ?, ?, ?)`),
     idxAtSeq: raw(`SELECT idx, key FROM ${t.idx} WHERE seq = ?`),
     idxDeleteSeq: db.prepare(`DELETE FROM ${t.idx} WHERE seq = ?`),
-    prevOf: raw(`SELECT prev FROM ${t.log} WHERE seq = ?`),
+    prevOf: raw(`SELECT prev, ts FROM ${t.log} WHERE seq = ?`),
+    wholePage: raw(`SELECT seq, prev FROM ${t.log} WHERE seq > ? AND seq <= ? AND superseded = 0 AND prev IS NOT NULL ORDER BY seq LIMIT ?`),
+    compactedUntil: db.prepare(`SELECT compacted_until FROM dataset_versions WHERE dataset = ${num}`).pluck(),
+    setCompactedUntil: db.prepare(`UPDATE dataset_versions SET compacted_until = ? WHERE dataset = ${num}`),
+    bytes: db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN ('${t.log}', '${t.latest}', '${t.idx}', '${t.idx}_seq', '${t.pending}')`).pluck(),
     deleteLog: db.prepare(`DELETE FROM ${t.log} WHERE seq = ?`),
     versions: db.prepare(`SELECT versions, removed, compacted_ts FROM dataset_versions WHERE dataset = ${num}`),
     countVersions: db.prepare(

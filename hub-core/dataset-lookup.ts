@@ -19,6 +19,7 @@
 
 import { parseIndexExpression } from './dataset-index.js';
 import type { DatasetStore } from './dataset-store.js';
+import { LookupSnapshots } from './lookup-snapshots.js';
 import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
 import { lookupKeys, traverse, DateTime, keyOf, typedOf, type DtlLookup } from './dtl/index.js';
 
@@ -34,6 +35,7 @@ export function indexExpressionOf(path: readonly string[]): string | undefined {
   }
 }
 
+const TILDE = 0x7e;
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
 /** The ISO text of a datetime with exactly `digits` fraction digits, or undefined when that would lose precision. */
@@ -98,11 +100,41 @@ function byId(a: JsonObject, b: JsonObject): number {
 }
 
 export class DatasetLookup implements DtlLookup {
-  constructor(private readonly store: DatasetStore) {}
+  private readonly snapshots: LookupSnapshots;
+  private readonly expressions = new Map<string, string | undefined>();
+
+  constructor(private readonly store: DatasetStore, inTransaction: () => boolean = () => false) {
+    this.snapshots = new LookupSnapshots(inTransaction);
+  }
+
+  /** How many times a joined dataset was read whole to answer lookups from memory. */
+  get datasetsReadWhole(): number {
+    return this.snapshots.reads;
+  }
+
+  private expressionOf(path: readonly string[]): string | undefined {
+    const name = path.join('\u0000');
+    if (!this.expressions.has(name)) this.expressions.set(name, indexExpressionOf(path));
+    return this.expressions.get(name);
+  }
+
+  /** Forget what was read whole (see lookup-snapshots.ts). */
+  clear(): void {
+    this.snapshots.clear();
+  }
 
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): JsonObject[] {
     const ds = this.store.get(dataset);
     if (ds === undefined) return [];
+    const idPath = path.length === 1 && path[0] === '_id';
+    const first = keys[0];
+    if (idPath && keys.length === 1 && typeof first === 'string' && (first.length < 2 || first.charCodeAt(0) !== TILDE)) {
+      // The common join: one plain id. It has one spelling, and the entity found by it matches it.
+      const snapshot = this.snapshots.use(ds, path);
+      const json = snapshot !== undefined ? snapshot.json(first) : ds.getJson(first);
+      const e = json === undefined ? undefined : (JSON.parse(json) as JsonObject);
+      return e === undefined || e['_deleted'] === true ? [] : [e];
+    }
     const wanted = new Set<string>();
     for (const k of keys) if (k !== null) wanted.add(keyOf(k));
     if (wanted.size === 0) return [];
@@ -112,7 +144,28 @@ export class DatasetLookup implements DtlLookup {
       const id = e['_id'] as string;
       if (e['_deleted'] !== true && !found.has(id) && matches(e)) found.set(id, e);
     };
-    if (path.length === 1 && path[0] === '_id') {
+    const expression = idPath ? undefined : this.expressionOf(path);
+    if (expression !== undefined) ds.ensureIndex(expression); // declared once; later calls only find it
+    const snapshot = idPath || expression !== undefined ? this.snapshots.use(ds, path) : undefined;
+    if (snapshot !== undefined) {
+      // The same spellings as below, answered from memory.
+      const spellings = new Set<string>();
+      for (const k of keys) {
+        if (k === null) continue;
+        for (const s of keySpellings(k)) {
+          if (idPath) {
+            if (typeof s !== 'string') continue;
+            const json = snapshot.json(s);
+            if (json !== undefined) add(JSON.parse(json) as JsonObject);
+          } else {
+            const c = canonicalJson(s);
+            if (spellings.has(c)) continue;
+            spellings.add(c);
+            for (const id of snapshot.idsAt(path, c)) if (!found.has(id)) add(JSON.parse(snapshot.json(id)!) as JsonObject);
+          }
+        }
+      }
+    } else if (idPath) {
       for (const k of keys) {
         if (k === null) continue;
         for (const s of keySpellings(k)) {
@@ -122,11 +175,9 @@ export class DatasetLookup implements DtlLookup {
         }
       }
     } else {
-      const expression = indexExpressionOf(path);
       if (expression === undefined) {
         for (const page of ds.readJson({ history: false, deleted: false })) for (const json of page) add(JSON.parse(json) as JsonObject);
       } else {
-        ds.ensureIndex(expression); // declared once; later calls only find it
         const spellings = new Set<string>();
         for (const k of keys) {
           if (k === null) continue;
@@ -141,7 +192,7 @@ export class DatasetLookup implements DtlLookup {
         }
       }
     }
-    return [...found.values()].sort(byId);
+    return found.size <= 1 ? [...found.values()] : [...found.values()].sort(byId);
   }
 
   /** Every live entity of a dataset in `_id` order (joins with a function on the dataset's side scan it). */

@@ -11,6 +11,7 @@ import { SystemRegistry } from './systems.js';
 import { JsonPushReceiver } from './json-push.js';
 import { PumpService } from './pump-operations.js';
 import { DatasetLookup } from './dataset-lookup.js';
+import { CompactionService } from './compaction-service.js';
 import { DatasetProfiler } from './dataset-profiler.js';
 import { EntityFilters } from './entity-filter.js';
 import { RunAllService } from './run-all-pipes.js';
@@ -42,6 +43,8 @@ export class Hub {
   readonly pumps: PumpService;
   /** Runs of every pipe until nothing changes (`POST /pipes/run-all-pipes`, `datahub test`). */
   readonly runAll: RunAllService;
+  /** Whole-log compaction on a schedule, and free pages given back to the OS. */
+  readonly compaction: CompactionService;
   /** When the node (re)started: the process start, or the last restart through the API. */
   private started = new Date();
   readonly nodeId: string;
@@ -57,6 +60,7 @@ export class Hub {
   ) {
     this.db = openDatabase(join(dataDir, 'hub.db'));
     this.datasets = new DatasetStore(this.db);
+    this.compaction = new CompactionService(this.db, this.datasets);
     this.config = new ConfigStore(this.db);
     this.env = new EnvStore(this.db);
     this.secrets = new SecretStore(this.db, SecretCipher.open(dataDir, options.secretsKey));
@@ -73,7 +77,7 @@ export class Hub {
       this.config,
       dataDir,
       {
-        lookup: new DatasetLookup(this.datasets),
+        lookup: new DatasetLookup(this.datasets, () => this.db.inTransaction),
         vars: { env: (name) => this.env.get(name), secret: (name, scope) => this.secrets.value(name, scope), mask: (text) => this.secrets.mask(text) },
         system: (id) => this.config.get('system', id),
         namespaces: (pipeId) => this.namespaceSettings(pipeId),
@@ -110,11 +114,13 @@ export class Hub {
   /** Begin scheduled and startup pump runs (the serving host calls this; one-off CLI commands do not). */
   startPumps(): void {
     this.pumps.start();
+    this.compaction.start();
   }
 
   /** Stop schedules and pump runs, waiting for runs to finish their current batch. */
   async stopPumps(): Promise<void> {
     await this.runAll.stop(10_000);
+    await this.compaction.stop();
     await this.pumps.close();
   }
 

@@ -440,7 +440,7 @@ export class PumpRunner {
         }
       } else runtime.process(entities, out);
       const recordDeps = (): void => {
-        for (const d of deps) this.state.replaceDependencies(id, d.eid, d.deps);
+        this.state.replaceDependenciesOf(id, deps);
       };
       c.transformMs += performance.now() - t;
       // The batch's output is about to be written (and serialized): not with the heap already past the bound.

@@ -99,8 +99,12 @@ export class PumpStateStore {
       retries: db.prepare('SELECT eid, body, attempts FROM pump_retries WHERE pipe = ? ORDER BY eid'),
       countRetries: db.prepare('SELECT count(*) FROM pump_retries WHERE pipe = ?').pluck(),
       clearRetries: db.prepare('DELETE FROM pump_retries WHERE pipe = ?'),
-      delDeps: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ? AND eid = ?'),
-      putDep: db.prepare('INSERT OR IGNORE INTO pump_dependencies (pipe, dataset, path, key, eid) VALUES (?, ?, ?, ?, ?)'),
+      hasDeps: db.prepare('SELECT 1 FROM pump_dependencies WHERE pipe = ? LIMIT 1').pluck(),
+      delDepsOf: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ? AND eid IN (SELECT value FROM json_each(?))'),
+      putDeps: db.prepare(
+        `INSERT OR IGNORE INTO pump_dependencies (pipe, dataset, path, key, eid)
+         SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?)`,
+      ),
       depPaths: db.prepare('SELECT DISTINCT path FROM pump_dependencies WHERE pipe = ? AND dataset = ?').pluck(),
       dependents: db.prepare('SELECT eid FROM pump_dependencies WHERE pipe = ? AND dataset = ? AND path = ? AND key = ?').pluck(),
       clearDeps: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ?'),
@@ -146,10 +150,16 @@ export class PumpStateStore {
     this.outbox.clear(pipe);
   }
 
-  /** Replace what one source entity of the pipe depends on (dependency tracking). */
-  replaceDependencies(pipe: string, eid: string, deps: readonly Dependency[]): void {
-    this.stmts.delDeps.run(pipe, eid);
-    for (const d of deps) this.stmts.putDep.run(pipe, d.dataset, d.path, d.key, eid);
+  /**
+   * Replace what each source entity of a batch depends on (dependency tracking), in two statements; a pipe without
+   * any dependencies yet skips the delete.
+   */
+  replaceDependenciesOf(pipe: string, batch: readonly { eid: string; deps: readonly Dependency[] }[]): void {
+    if (batch.length === 0) return;
+    if (this.stmts.hasDeps.get(pipe) !== undefined) this.stmts.delDepsOf.run(pipe, JSON.stringify(batch.map((b) => b.eid)));
+    const rows: string[][] = [];
+    for (const b of batch) for (const d of b.deps) rows.push([d.dataset, d.path, d.key, b.eid]);
+    if (rows.length > 0) this.stmts.putDeps.run(pipe, JSON.stringify(rows));
   }
 
   /** The join paths (JSON lists) on which the pipe's entities depend on `dataset`. */

@@ -4,7 +4,9 @@
 // Every expected count below is worked out by hand from those rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useHub } from './helpers/hub-process.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeDir, startHub, useHub } from './helpers/hub-process.js';
 import { pumpOperation, pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
@@ -14,7 +16,18 @@ interface DatasetInfo {
   count: number;
   'deleted-count': number;
   'stored-versions': number;
-  compaction: { 'keep-versions': number; sink: boolean; automatic: boolean; 'last-run': string | null; 'removed-versions': number };
+  'bytes-on-disk': number;
+  compaction: {
+    'keep-versions': number;
+    sink: boolean;
+    automatic: boolean;
+    'time-threshold-hours': number | null;
+    'growth-threshold': number;
+    'whole-log': boolean;
+    due: boolean;
+    'last-run': string | null;
+    'removed-versions': number;
+  };
 }
 
 const hub = useHub();
@@ -195,4 +208,106 @@ test('an entity that left a subset reads as deleted in that subset, however many
   assert.deepEqual(seen.map((e) => [e['_id'], e['_deleted']]), [['s1', true]]);
   const all = await entities('kinds', `?${subsetX}`);
   assert.deepEqual(all.map((e) => [e['_id'], e['_deleted']]), [['s2', false], ['s1', true]]);
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Whole-log compaction: datasets the sink does not compact as it writes (no pipe writes them, or compaction.sink is
+// false) are compacted by a scheduled pass when compaction.automatic is on; the `compact` operation runs one now.
+
+interface CompactReply {
+  operation: string;
+  removed: number;
+  'held-off': number;
+}
+
+const compact = (dataset: string): Promise<CompactReply> =>
+  hub.json<CompactReply>(`/datasets/${encodeURIComponent(dataset)}`, { method: 'POST', json: { operation: 'compact' } });
+
+test('a dataset no pipe writes keeps two versions of every entity after whole-log compaction; readers behind it see the latest and deletions', async () => {
+  // Four rounds of a, b, c; b is deleted in round 4 (its fourth version is the deletion).
+  for (let r = 1; r <= 4; r++) {
+    await pushEntities(hub, 'posted', ['a', 'b', 'c'].map((id) => (r === 4 && id === 'b' ? { _id: id, _deleted: true } : { _id: id, v: r })));
+  }
+  let i = await info('posted');
+  assert.equal(i['stored-versions'], 12, 'nothing is removed as posted entities are written');
+  assert.equal(i.compaction['whole-log'], true);
+  assert.equal(i.compaction.due, true);
+  assert.ok(i['bytes-on-disk'] > 0);
+  const behind = 2; // a reader that has seen round 1 only
+  const r = await compact('posted');
+  assert.deepEqual([r.removed, r['held-off']], [6, 0], 'versions 1 and 2 of each of the three entities go');
+  i = await info('posted');
+  assert.equal(i['stored-versions'], 6);
+  assert.equal(i.compaction['removed-versions'], 6);
+  assert.notEqual(i.compaction['last-run'], null);
+  assert.equal(i.compaction.due, false, 'nothing was written since');
+  assert.deepEqual(await versionsPerEntity('posted'), { a: 2, b: 2, c: 2 });
+  assert.deepEqual(await latestSeen('posted', behind), { a: 4, b: 'deleted', c: 4 });
+  assert.deepEqual(await latestSeen('posted', -1), { a: 4, b: 'deleted', c: 4 });
+  // The explorer's history of an entity: its two newest versions.
+  assert.deepEqual((await entities('posted')).filter((e) => e['_id'] === 'a').map((e) => e['v']), [3, 4]);
+  assert.equal(i.count, 2);
+  assert.equal(i['deleted-count'], 1);
+});
+
+test('time_threshold_hours keeps versions younger than the threshold; growth_threshold decides when a pass is due', async () => {
+  await copyPipe('young', 'young-src', { sink: false, time_threshold_hours: 1, growth_threshold: 2.0 });
+  for (let r = 1; r <= 3; r++) await round('young-src', 'young', r, ['a', 'b']);
+  let i = await info('young');
+  assert.equal(i.compaction['time-threshold-hours'], 1);
+  assert.equal(i.compaction['growth-threshold'], 2);
+  assert.equal(i.compaction.due, true, 'never compacted: due');
+  const r = await compact('young');
+  assert.deepEqual([r.removed, r['held-off']], [0, 2], 'the first versions of a and b are beyond keep 2 but less than an hour old');
+  i = await info('young');
+  assert.equal(i['stored-versions'], 6);
+  assert.equal(i.compaction.due, true, 'a pass that left versions behind is due again');
+  // Without the time threshold the same pass removes them, and the next pass is due once the offsets doubled.
+  await hub.json('/pipes/young/config', {
+    method: 'PUT',
+    json: { _id: 'young', type: 'pipe', source: { type: 'dataset', dataset: 'young-src' }, pump: { mode: 'manual' }, compaction: { sink: false, growth_threshold: 2.0 } },
+  });
+  const again = await compact('young');
+  assert.deepEqual([again.removed, again['held-off']], [2, 0]);
+  i = await info('young');
+  assert.equal(i['stored-versions'], 4);
+  assert.equal(i.compaction.due, false, 'offsets 0..5 compacted');
+  await round('young-src', 'young', 4, ['a', 'b']); // offsets 6, 7: 8 offsets, less than twice 6
+  assert.equal((await info('young')).compaction.due, false);
+  for (let r = 5; r <= 6; r++) await round('young-src', 'young', r, ['a', 'b']); // offsets 8..11: 12 = twice 6
+  assert.equal((await info('young')).compaction.due, true);
+});
+
+test('deleting a dataset hands its space back to the OS (the database file shrinks)', async () => {
+  const fileSize = (): number => statSync(join(hub.dataDir, 'hub.db')).size;
+  const filler = 'x'.repeat(1000);
+  for (let b = 0; b < 4; b++) await pushEntities(hub, 'bulky', Array.from({ length: 1000 }, (_, i) => ({ _id: `e${b}-${i}`, filler })));
+  await compact('bulky'); // a checkpoint: the entities are in the database file now
+  const bytes = (await info('bulky'))['bytes-on-disk'];
+  assert.ok(bytes > 4_000_000, `4,000 entities of 1 kB take ${bytes} bytes`);
+  const before = fileSize();
+  await hub.json('/datasets/bulky', { method: 'DELETE' });
+  // The deletion's reply does not wait for the pages to be handed back; a compact pass waits for that work to end.
+  await pushEntities(hub, 'tiny', [{ _id: 't' }]);
+  await compact('tiny');
+  const after = fileSize();
+  assert.ok(before > 2_000_000 && after < before / 3, `the file went from ${before} to ${after} bytes`);
+});
+
+test('the scheduled round compacts a dataset no pipe writes without being asked', async () => {
+  const own = await startHub({ env: { DATAHUB_COMPACTION_INTERVAL_SECONDS: '1' } });
+  try {
+    for (let r = 1; r <= 3; r++) await pushEntities(own, 'scheduled', [{ _id: 'a', v: r }]);
+    let stored = 3;
+    // Polls until the round has run (no time limit of its own: the test runner's timeout applies).
+    while (stored === 3) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      stored = (await own.json<DatasetInfo>('/datasets/scheduled'))['stored-versions'];
+    }
+    assert.equal(stored, 2);
+    assert.deepEqual((await own.json<Json[]>('/datasets/scheduled/entities')).map((e) => e['v']), [2, 3]);
+  } finally {
+    await own.stop();
+    removeDir(own.dataDir);
+  }
 });

@@ -194,6 +194,31 @@ describe('POST /datasets/<id>/entities and the dataset log', () => {
     });
   }
 
+  test('a large batch: unchanged entities skipped, an id twice in one batch gives two versions, deletions counted', async () => {
+    await postOk('/datasets/bulk/entities', Array.from({ length: 20 }, (_, i) => ({ _id: `e${i}`, v: 1 })));
+    const batch = [
+      ...Array.from({ length: 10 }, (_, i) => ({ v: 1, _id: `e${i}` })),
+      { _id: 'e10', v: 2 },
+      { _id: 'e11', v: 2 },
+      { _id: 'e15', _deleted: true },
+      { _id: 'n0', v: 1 },
+      { _id: 'e10', v: 3 },
+      { _id: 'n0', v: 1 },
+      { _id: 'e16', v: 1 },
+    ];
+    await postOk('/datasets/bulk/entities', batch);
+    const list = await entities('/datasets/bulk/entities?since=19');
+    assert.deepEqual(brief(list), ['e10@20', 'e11@21', 'e15@22!', 'n0@23', 'e10@24']);
+    assert.equal(list[4]!._previous, 20, 'the second e10 of the batch follows the first');
+    assert.equal((await hub.json<Stored>('/datasets/bulk/entity?entity_id=e10'))['v'], 3);
+    const info = await hub.json<DatasetInfo>('/datasets/bulk');
+    assert.equal(info.count, 20, '20 live: e15 deleted, n0 new');
+    assert.equal(info['deleted-count'], 1);
+    // The same final state again: nothing to write.
+    await postOk('/datasets/bulk/entities', [...batch.slice(0, 10), { _id: 'e10', v: 3 }, ...batch.slice(11, 14), ...batch.slice(15)]);
+    assert.equal((await hub.json<DatasetInfo>('/datasets/bulk'))['max-updated'], 24);
+  });
+
   test('paging with since = the last _updated of the previous page reads the whole log once', async () => {
     const seen: string[] = [];
     let since: number | undefined;

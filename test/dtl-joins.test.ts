@@ -356,6 +356,89 @@ describe('joins on the hub datasets (DatasetLookup)', () => {
   });
 });
 
+describe('a dataset looked up many times is read whole, with the same answers', () => {
+  let dir: string;
+  let hub: Hub;
+  before(() => {
+    dir = tempDir('datahub-joins-many-');
+    hub = new Hub(dir);
+  });
+  after(() => {
+    hub.close();
+    removeDir(dir);
+  });
+
+  /** 3,000 entities with plain, typed, list, null and nested values; some deleted, some updated. */
+  function entities(round: number): JsonObject[] {
+    return Array.from({ length: 3000 }, (_, i) => ({
+      _id: `k${i}`,
+      group: `g${i % 7}`,
+      amount: i % 5 === 0 ? `~f${i % 11}` : i % 11,
+      when: i % 2 === 0 ? '~t2024-01-01T00:00:00.000Z' : '~t2024-01-01',
+      refs: i % 3 === 0 ? [`k${(i + 1) % 3000}`, null, `k${(i + round) % 3000}`] : null,
+      nested: { code: i % 4 === 0 ? null : `c${i % 13}` },
+      ...(i % 17 === round ? { _deleted: true } : {}),
+    }));
+  }
+
+  test('hops keys by id, by value, typed and nested: every answer equals the per-key lookups', () => {
+    const ds = hub.datasets.open('many');
+    // The reference never reads a dataset whole (it believes it is always inside a transaction).
+    const reference = new DatasetLookup(hub.datasets, () => true);
+    const lookup = new DatasetLookup(hub.datasets);
+    const keySets: [string[], JsonValue[]][] = [
+      [['_id'], Array.from({ length: 3100 }, (_, i) => `k${i}`)],
+      [['group'], ['g0', 'g3', 'g9', null]],
+      [['amount'], [0, 2, '~f2', '~f2.0', 2.0, 7, 'x']],
+      [['when'], ['~t2024-01-01T00:00:00Z', '~t2024-01-01']],
+      [['refs'], ['k1', 'k2999', 'k4']],
+      [['nested', 'code'], ['c1', 'c12', null]],
+    ];
+    for (const round of [0, 1, 2]) {
+      ds.write(entities(round));
+      // Enough lookups for the dataset to be read whole, then the same keys again.
+      for (let pass = 0; pass < 2; pass++) {
+        for (const [path, keys] of keySets) {
+          for (const k of keys) {
+            assert.deepEqual(lookup.lookupByIndex('many', path, [k]), reference.lookupByIndex('many', path, [k]), `round ${round}: ${path.join('.')} = ${JSON.stringify(k)}`);
+          }
+          assert.deepEqual(lookup.lookupByIndex('many', path, keys), reference.lookupByIndex('many', path, keys), `round ${round}: ${path.join('.')} all keys`);
+        }
+      }
+    }
+    // The last round's changes were seen: k1 was deleted in round 1 and is back; k19 is deleted in round 2.
+    assert.deepEqual(lookup.lookupByIndex('many', ['_id'], ['k1', 'k19']).map((e) => e['_id']), ['k1']);
+    assert.ok(lookup.datasetsReadWhole > 0, 'the dataset was read whole at least once');
+  });
+
+  test('a pipe joining every entity gets the same output with and without reading the joined dataset whole', () => {
+    const people = Array.from({ length: 2500 }, (_, i) => ({ _id: `p${i}`, city: `c${i % 1200}`, region: `r${i % 9}` }));
+    const cities = Array.from({ length: 1200 }, (_, i) => ({ _id: `c${i}`, name: `City ${i}`, region: `r${i % 9}`, ...(i % 50 === 0 ? { _deleted: true } : {}) }));
+    hub.datasets.open('j-cities').write(cities);
+    const transform = {
+      type: 'dtl',
+      rules: {
+        default: [
+          ['copy', '_id'],
+          ['add', 'city', ['first', ['hops', { datasets: ['j-cities c'], where: [['eq', '_S.city', 'c._id']], return: 'c.name' }]]],
+          ['add', 'same_region', ['hops', { datasets: ['j-cities c'], where: [['eq', '_S.region', 'c.region'], ['eq', 'c._id', '_S.city']], return: 'c._id' }]],
+        ],
+      },
+    };
+    const run = (lookup: DtlLookup): JsonObject[] => {
+      const t = compileTransform(transform, { lookup });
+      return people.flatMap((p) => t.run(p).entities);
+    };
+    const whole = new DatasetLookup(hub.datasets);
+    const expected = run(new DatasetLookup(hub.datasets, () => true));
+    assert.deepEqual(run(whole), expected);
+    assert.equal(expected[0]?.['city'], null, 'c0 is deleted: no city');
+    assert.equal(expected[1]?.['city'], 'City 1');
+    assert.deepEqual(expected[1]?.['same_region'], ['c1']);
+    assert.ok(whole.datasetsReadWhole > 0);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Pipe configuration: DTL transforms are compiled when a pipe is saved
 

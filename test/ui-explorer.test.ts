@@ -148,6 +148,10 @@ test('the datasets list says Loading before its first answer, shows counts, filt
   await page.unroute(/\/api\/datasets$/);
   assert.match((await row.textContent()) ?? '', /8,000/, 'entity count of x');
   assert.match((await row.textContent()) ?? '', /s ago|min ago/, 'the time of the last change');
+  // Versions stored and the space they take: x has 8,000 entities and one second version; h 3 + 2 + 30 versions.
+  assert.equal(await row.getByTestId('stored-versions').textContent(), '8,001');
+  assert.match((await row.getByTestId('bytes-on-disk').textContent()) ?? '', /^\d+\.\d (kB|MB)$/);
+  assert.equal(await page.getByTestId('datasets').locator('tr[data-dataset="h"]').getByTestId('stored-versions').textContent(), '35');
 
   const names = (): Promise<string[]> => page.getByTestId('datasets').locator('tbody tr td:first-child').allTextContents();
   await page.getByTestId('sort-count').click();
@@ -379,6 +383,7 @@ test('search by _id opens the entity, marks its row and brings the detail into v
 test('history: any two versions compared, deleted versions marked', async () => {
   await openDataset('h');
   await waitFirstId('quick');
+  assert.match((await page.getByTestId('storage').textContent()) ?? '', /^\s*35 versions · \d+\.\d kB on disk\s*$/);
   await find('multi');
   const versions = page.getByTestId('versions').locator('tbody tr');
   await versions.nth(2).waitFor();

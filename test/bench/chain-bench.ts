@@ -36,6 +36,8 @@ export interface ChainPipeRun {
   processed: number;
   changed: number;
   seconds: number;
+  /** CPU seconds of this process during the run (steadier than wall time on a shared machine). */
+  cpuSeconds: number;
   rate: number;
   ratio: number;
 }
@@ -43,7 +45,7 @@ export interface ChainPipeRun {
 export interface ChainBenchResult {
   entities: number;
   cities: number;
-  baseline: { seconds: number; rate: number };
+  baseline: { seconds: number; rate: number; cpuSeconds: number };
   full: ChainPipeRun[];
   changedSource: number;
   incremental: ChainPipeRun[];
@@ -108,9 +110,11 @@ const PIPES: JsonObject[] = [
 async function runPipe(hub: Hub, id: string, baselineRate: number): Promise<ChainPipeRun> {
   const runner = hub.pumps.runner;
   const t0 = now();
+  const cpu0 = process.cpuUsage();
   if (!runner.start(id, 'incremental', 'manual')) throw new Error(`${id}: a run is in progress already`);
   while (runner.isRunning(id) || hub.pumps.state.get(id).running) await sleep(2);
   const seconds = (now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const event: JsonObject | undefined = hub.datasets.get(executionLogName(id))?.get('pump-completed');
   if (!event || event['event_type'] !== 'pump-completed' || event['status'] !== 'completed') {
     const last = hub.pumps.state.get(id).lastRun;
@@ -119,7 +123,7 @@ async function runPipe(hub: Hub, id: string, baselineRate: number): Promise<Chai
   const processed = Number(event['processed_entities']);
   const changed = Number(event['changed_entities']);
   const rate = processed / seconds;
-  return { id, processed, changed, seconds, rate, ratio: rate / baselineRate };
+  return { id, processed, changed, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, rate, ratio: rate / baselineRate };
 }
 
 export async function runChainBench(count: number): Promise<ChainBenchResult> {
@@ -209,6 +213,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const count = raw === undefined || raw === '' ? 200_000 : Number(raw.replace(/_/g, ''));
   const result = await runChainBench(count);
   for (const row of chainBenchRows(result)) console.log(row.join(' | '));
+  console.log(`baseline CPU ${result.baseline.cpuSeconds.toFixed(2)} s; ` + result.full.map((p) => `${p.id} CPU ${p.cpuSeconds.toFixed(2)} s (${(p.cpuSeconds / result.baseline.cpuSeconds).toFixed(2)}x the baseline's)`).join('; '));
   for (const p of result.problems) console.error(p);
   process.exitCode = result.problems.length > 0 ? 1 : 0;
 }

@@ -63,6 +63,8 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
     schema: { tags, summary: 'Delete a dataset and all its entities', params: datasetParams, response: replies({ 200: emptyReply }) },
     handler: async (req, reply) => {
       hub.datasets.delete(req.params.dataset_id);
+      // Its pages are free now: hand them back to the OS, a few at a time, after this reply.
+      void hub.compaction.reclaim();
       return reply.code(200).send();
     },
   });
@@ -70,17 +72,23 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
   app.post<{ Params: DatasetParams; Body: { operation: string } }>('/datasets/:dataset_id', {
     schema: {
       tags,
-      summary: 'Circuit-breaker operations',
+      summary: 'Circuit-breaker operations; compact (this hub: a whole-log compaction pass now)',
       params: datasetParams,
       body: {
         type: 'object',
         required: ['operation'],
-        properties: { operation: { type: 'string', enum: ['rollback-circuit-breaker', 'commit-circuit-breaker'] } },
+        properties: { operation: { type: 'string', enum: ['rollback-circuit-breaker', 'commit-circuit-breaker', 'compact'] } },
       },
       response: replies({ 200: anyObject }),
     },
     handler: async (req) => {
       const ds = hub.datasets.require(req.params.dataset_id);
+      if (req.body.operation === 'compact') {
+        // Whatever the settings say about the schedule, keep_versions, the time threshold and the floor still hold.
+        const pass = await hub.compaction.compactNow(ds);
+        const pages = await hub.compaction.reclaim();
+        return { operation: 'compact', ...pass, 'pages-returned': pages };
+      }
       if (!ds.info()['circuit-breaker'].tripped) {
         throw badRequest('the circuit breaker is not tripped', `dataset ${JSON.stringify(ds.name)} has nothing to commit or roll back`);
       }

@@ -92,6 +92,20 @@ export function countText(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** A size in bytes, in B, kB, MB or GB (powers of 1024, one decimal from kB on); '' when unknown. */
+export function bytesText(n: number | undefined): string {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
+  if (n < 1024) return `${n} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
+}
+
 /**
  * The `subset` query value for "index = value": the value is read as JSON when it parses (`5`, `true`, `"5"`),
  * otherwise taken as text, so `staff` and `"staff"` mean the same.

@@ -1,0 +1,148 @@
+// Joins at the speed of a lookup: when a run looks a dataset up many times, its live latest versions are read once
+// into memory (one sequential read instead of a statement per key), and later lookups are map lookups.
+//
+// - A dataset is read whole only after enough lookups since its last change (at least MIN_LOOKUPS, and a sixteenth of
+//   its live entities: reading a row whole costs a fraction of a lookup by key, so reading them all costs no more
+//   than those lookups did), so a small incremental run still uses the indexed statements.
+// - A snapshot is valid while the dataset's `changeCount` stays the same; any write in this process moves it on (a
+//   write that was rolled back too, which only costs a reload). It is never read inside a transaction, whose
+//   uncommitted writes could still be rolled back.
+// - Memory is bounded: datasets of more than MAX_ENTITIES live entities are never read whole, all snapshots together
+//   hold at most MAX_CHARS characters of entity text, and they are dropped after IDLE_MS without use.
+// - Per join path, the keys are the same as the dataset index's (`indexKeys`: the canonical JSON of each value at the
+//   path, nulls left out), so a lookup through a snapshot finds exactly what the index would have found.
+
+import { logRowJson, type Dataset, type LogRow } from './dataset-log.js';
+import { indexKeys } from './dataset-index.js';
+import type { JsonObject } from './json.js';
+
+const MIN_LOOKUPS = 1000;
+const MAX_ENTITIES = 500_000;
+const MAX_CHARS = 96 * 1024 * 1024;
+const IDLE_MS = 30_000;
+/** What a row holds besides its id and body, counted in characters (offsets, hash, the array). */
+const ROW_OVERHEAD = 100;
+
+/** Properties the log keeps outside the entity body: the dataset index never sees them. */
+const LOG_PROPERTIES = new Set(['_updated', '_deleted', '_previous', '_ts', '_hash']);
+
+export class Snapshot {
+  /** Live latest versions by id, as log rows (their JSON is made when asked for: reading stays cheap). */
+  readonly rows = new Map<string, LogRow>();
+  chars = 0;
+  private readonly byPath = new Map<string, Map<string, string[]>>();
+
+  /** The stored JSON of a live entity, or undefined. */
+  json(id: string): string | undefined {
+    const row = this.rows.get(id);
+    return row === undefined ? undefined : logRowJson(row);
+  }
+
+  /** The ids of the entities holding the index key `key` (canonical JSON) at `path`. */
+  idsAt(path: readonly string[], key: string): readonly string[] {
+    const name = JSON.stringify(path);
+    let index = this.byPath.get(name);
+    if (index === undefined) {
+      index = new Map();
+      for (const [id, row] of this.rows) {
+        for (const k of indexKeys(JSON.parse(logRowJson(row)) as JsonObject, path)) {
+          const ids = index.get(k);
+          if (ids === undefined) index.set(k, [id]);
+          else ids.push(id);
+        }
+      }
+      this.byPath.set(name, index);
+    }
+    return index.get(key) ?? [];
+  }
+}
+
+interface Entry {
+  changes: number;
+  lookups: number;
+  threshold: number;
+  snapshot: Snapshot | undefined;
+  /** Too large to hold (until it changes). */
+  tooBig: boolean;
+  used: number;
+}
+
+export class LookupSnapshots {
+  private readonly entries = new Map<Dataset, Entry>();
+  private chars = 0;
+  /** How many times a dataset was read whole (tests check that it happens). */
+  reads = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly inTransaction: () => boolean) {}
+
+  /** The snapshot to answer a lookup of `ds` from, or undefined to use the dataset's statements. */
+  use(ds: Dataset, path: readonly string[]): Snapshot | undefined {
+    if (path.length > 0 && LOG_PROPERTIES.has(path[0]!)) return undefined;
+    let entry = this.entries.get(ds);
+    if (entry !== undefined && entry.changes !== ds.changeCount) {
+      this.drop(ds, entry);
+      entry = undefined;
+    }
+    if (entry === undefined) {
+      const live = ds.row().live_count;
+      entry = { changes: ds.changeCount, lookups: 0, threshold: Math.max(MIN_LOOKUPS, Math.ceil(live / 16)), snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
+      this.entries.set(ds, entry);
+    }
+    entry.used = Date.now();
+    if (entry.snapshot !== undefined) return entry.snapshot;
+    if (entry.tooBig || ++entry.lookups < entry.threshold || this.inTransaction()) return undefined;
+    entry.snapshot = this.load(ds, entry);
+    if (entry.snapshot !== undefined) this.schedule();
+    return entry.snapshot;
+  }
+
+  /** Drop every snapshot (the hub closes, or the datasets were replaced). */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private load(ds: Dataset, entry: Entry): Snapshot | undefined {
+    // Make room: snapshots of other datasets go first.
+    for (const [other, e] of this.entries) if (other !== ds && e.snapshot !== undefined && this.chars > MAX_CHARS / 2) this.drop(other, e, true);
+    const budget = MAX_CHARS - this.chars;
+    const snapshot = new Snapshot();
+    let fits = true;
+    ds.visitLive((row) => {
+      snapshot.chars += row[1].length + row[6].length + ROW_OVERHEAD;
+      if (snapshot.chars > budget) {
+        fits = false;
+        return false;
+      }
+      snapshot.rows.set(row[1], row);
+      return true;
+    });
+    if (!fits) {
+      entry.tooBig = true;
+      return undefined;
+    }
+    this.chars += snapshot.chars;
+    this.reads++;
+    return snapshot;
+  }
+
+  private drop(ds: Dataset, entry: Entry, keepEntry = false): void {
+    if (entry.snapshot !== undefined) this.chars -= entry.snapshot.chars;
+    entry.snapshot = undefined;
+    if (!keepEntry) this.entries.delete(ds);
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const now = Date.now();
+      for (const [ds, e] of this.entries) if (now - e.used >= IDLE_MS) this.drop(ds, e);
+      if (this.chars > 0) this.schedule();
+    }, IDLE_MS);
+    this.timer.unref();
+  }
+}
