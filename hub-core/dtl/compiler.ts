@@ -22,6 +22,7 @@ import {
   type ParamSpec,
   type RuleSetRef,
 } from './registry.js';
+import type { TraceHooks } from './trace-hooks.js';
 import { encode, type DtlDict, type DtlValue } from './values.js';
 
 /** JSON path of a child element: `$.a.b`, `$.a["odd key"]`, `$.a[3]`. */
@@ -101,6 +102,8 @@ class Compiler implements CompileContext {
   constructor(
     private readonly registry: FunctionRegistry,
     ruleNames: readonly string[],
+    /** Tracing (trace.ts): set only for a traced compile, and then every call, path, literal and step is wrapped. */
+    private readonly trace?: TraceHooks,
   ) {
     for (const name of ruleNames) this.ruleRefs.set(name, { name, run: NOOP_TX });
   }
@@ -164,6 +167,20 @@ class Compiler implements CompileContext {
   }
 
   compileValue(node: unknown, path: string): Expr {
+    const e = this.compileValueUntraced(node, path);
+    if (this.trace === undefined || e === NULL_EXPR) return e;
+    const kind = Array.isArray(node) ? 'call' : typeof node === 'string' && isPathString(node) ? 'path' : 'literal';
+    const label = Array.isArray(node) ? String(node[0]) : kind === 'path' ? (node as string) : JSON.stringify(node);
+    return this.traced(e, this.trace.expr(e, path, kind, label, Array.isArray(node) ? node.length - 1 : 0));
+  }
+
+  /** A wrapper made by the trace hooks, as JSON-safe as what it wraps. */
+  private traced<T extends Expr>(e: Expr, wrapper: T): T {
+    this.modes.set(wrapper, this.jsonMode(e));
+    return wrapper;
+  }
+
+  private compileValueUntraced(node: unknown, path: string): Expr {
     if (node === null || typeof node === 'boolean' || typeof node === 'number') return this.constant(node);
     if (typeof node === 'string') {
       const p = parsePath(node);
@@ -411,7 +428,8 @@ class Compiler implements CompileContext {
     const bound = this.bind(spec, node, path);
     if (bound === undefined) return NOOP_TX;
     try {
-      return spec.compile(bound, this);
+      const tx = spec.compile(bound, this);
+      return this.trace === undefined || tx === NOOP_TX ? tx : this.trace.tx(tx, path, name, node.length - 1);
     } catch (err) {
       this.error(path, `"${name}": ${err instanceof Error ? err.message : String(err)}`);
       return NOOP_TX;
@@ -445,6 +463,8 @@ export interface CompileOptions {
   path?: string;
   /** Function registry (default: all built-in functions). */
   registry?: FunctionRegistry;
+  /** Record the evaluation (trace.ts); leave out for the normal closures. */
+  trace?: TraceHooks;
 }
 
 export interface CompiledRules {
@@ -465,7 +485,7 @@ export function compileRules(rules: unknown, options: CompileOptions = {}): Comp
       ruleSet: () => undefined,
     };
   }
-  const compiler = new Compiler(registry, Object.keys(rules));
+  const compiler = new Compiler(registry, Object.keys(rules), options.trace);
   if (!Array.isArray(rules['default'])) {
     compiler.error(childPath(path, 'default'), 'a DTL transform needs a "default" rule set: a list of transform functions');
   }
@@ -503,7 +523,7 @@ export interface CompiledExpression {
 export function compileExpression(expr: unknown, options: CompileOptions & { rules?: JsonObject } = {}): CompiledExpression {
   const path = options.path ?? '$';
   const rules = options.rules ?? {};
-  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules));
+  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), options.trace);
   for (const [name, set] of Object.entries(rules)) {
     (compiler.ruleRefs.get(name) as RuleSetRef).run = compiler.compileRuleSet(set, childPath('$rules', name));
   }

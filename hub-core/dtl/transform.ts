@@ -17,6 +17,7 @@ import { compileRules, childPath } from './compiler.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FILTER, type Tx } from './context.js';
 import type { DtlLookup } from './lookup.js';
 import type { FunctionRegistry } from './registry.js';
+import type { TraceHooks } from './trace-hooks.js';
 import type { DtlDict } from './values.js';
 import { addEntityIds, setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
 import { setPreviousVersionLookup, type PreviousVersionLookup } from './functions/misc.js';
@@ -54,12 +55,12 @@ export interface CompiledTransform {
   runAll(entities: Iterable<JsonObject>): JsonObject[];
 }
 
-interface Stage {
+export interface Stage {
   readonly rules: Tx;
   readonly state: RunState;
 }
 
-function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
+export function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
   const state = stage.state;
   const target: DtlDict = {};
   const id = entity['_id'];
@@ -86,7 +87,7 @@ function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
   return out;
 }
 
-function wrapError(e: unknown, entity: JsonObject): Error {
+export function wrapError(e: unknown, entity: JsonObject): Error {
   const id = typeof entity['_id'] === 'string' ? entity['_id'] : undefined;
   if (e instanceof DtlRuntimeError) return e.withEntity(id);
   const message = e instanceof Error ? e.message : String(e);
@@ -99,8 +100,14 @@ function addIds(result: DtlRunResult): DtlRunResult {
   return result;
 }
 
-/** Compile a DTL transform (or a list of them, chained). Never throws; problems are in `errors`. */
-export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
+/** How a traced compile (trace.ts) differs: its hooks wrap the closures, and joins go through its lookup. */
+export interface StageTracing {
+  readonly hooks: TraceHooks;
+  readonly lookup: DtlLookup | undefined;
+}
+
+/** Each transform of a chain (or the one transform) compiled, with every problem found. */
+export function compileStages(transform: unknown, options: DtlTransformOptions, tracing?: StageTracing): { errors: ConfigError[]; stages: Stage[] } {
   const base = options.configPath ?? '$.transform';
   const errors: ConfigError[] = [];
   const stages: Stage[] = [];
@@ -118,13 +125,24 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
     }
     const idRequired = t['id_required'] ?? true;
     if (typeof idRequired !== 'boolean') errors.push({ elements: childPath(at, 'id_required'), level: 'error', msg: '"id_required" must be true or false' });
-    const compiled = compileRules(t['rules'], { path: childPath(at, 'rules'), ...(options.registry ? { registry: options.registry } : {}) });
+    const compiled = compileRules(t['rules'], {
+      path: childPath(at, 'rules'),
+      ...(options.registry ? { registry: options.registry } : {}),
+      ...(tracing ? { trace: tracing.hooks } : {}),
+    });
     errors.push(...compiled.errors);
-    const state = new RunState(options.lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
+    const lookup = tracing ? tracing.lookup : options.lookup;
+    const state = new RunState(lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
     if (options.namespaces) setRunNamespaces(state, options.namespaces);
     if (options.previousVersion) setPreviousVersionLookup(state, options.previousVersion);
     stages.push({ rules: compiled.defaultRule, state });
   });
+  return { errors, stages };
+}
+
+/** Compile a DTL transform (or a list of them, chained). Never throws; problems are in `errors`. */
+export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
+  const { errors, stages } = compileStages(transform, options);
   const ok = !errors.some((e) => e.level === 'error');
   const withIds = options.namespaces?.enabled === true && options.addIds !== false;
   const run = withIds ? (entity: JsonObject): DtlRunResult => addIds(runPlain(entity)) : (entity: JsonObject): DtlRunResult => runPlain(entity);
