@@ -18,7 +18,19 @@ import type { DatasetStore } from './dataset-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
-import { addEntityIds, compileTransform, childPath, type CompiledTransform, type DtlDict, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
+import {
+  addEntityIds,
+  compileTracedTransform,
+  compileTransform,
+  childPath,
+  type CompiledTransform,
+  type DtlDict,
+  type DtlLookup,
+  type DtlTransformOptions,
+  type NamespaceSettings,
+  type TraceLimits,
+  type TracedTransform,
+} from './dtl/index.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
 import { substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
@@ -120,10 +132,13 @@ export class PipeRuntime {
 
   /** `$ids` are left to the sink step, so a pipe gets them whether or not it has a transform. */
   private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
+    return compileTransform(substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath), this.transformOptions(configPath, lookup));
+  }
+
+  private transformOptions(configPath: string, lookup: DtlLookup | undefined): DtlTransformOptions {
     const sourceDataset = this.sourceDataset;
     const datasets = this.ctx.datasets;
-    transform = substituteEnv(transform, (name) => this.ctx.vars.env(name), configPath);
-    return compileTransform(transform, {
+    return {
       configPath,
       ...(lookup ? { lookup } : {}),
       ...(this.namespaces ? { namespaces: this.namespaces, addIds: false } : {}),
@@ -136,7 +151,15 @@ export class PipeRuntime {
             },
           }
         : {}),
-    });
+    };
+  }
+
+  /** The transform compiled for tracing (previews and the CLI only; no dependency tracking), undefined without one. */
+  traced(limits?: Partial<TraceLimits>): TracedTransform | undefined {
+    const value = this.config['transform'];
+    if (value === undefined) return undefined;
+    const options = { ...this.transformOptions('$.transform', this.ctx.lookup), ...(limits ? { limits } : {}) };
+    return compileTracedTransform(substituteEnv(value, (name) => this.ctx.vars.env(name), '$.transform'), options);
   }
 
   /** For a chain of transforms, each of them on its own (to show what each one makes); undefined otherwise. */

@@ -10,3 +10,4 @@ export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js
 export { functionCatalogue } from './catalogue.js';
 export { compileTracedTransform, traceExpression, type TracedRun, type TracedTransform, type TracedExpression } from './trace.js';
 export { DEFAULT_TRACE_LIMITS, type TraceLimits, type TransformTrace, type EntityTrace, type TraceNode, type TracePropertyEvent } from './trace-types.js';
+export { traceInWords } from './trace-words.js';
