@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { runPump } from './helpers/api.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -124,5 +125,21 @@ test('a filtered entity: which filter dropped it and why; a click in the transfo
   await page.getByTestId('trace-close').click();
   await panel().waitFor({ state: 'detached' });
   assert.equal((await highlighted()).path, '');
+  assert.deepEqual(pageErrors, [], 'the page raised no errors');
+});
+
+test('an entity of the pipe\'s output: "Trace" re-runs the source entity that made it and shows its derivation', async () => {
+  await runPump(hub, 'eras');
+  await page.goto(`${hub.url}/#/pipes/eras/output`);
+  const trace = page.locator('[data-testid="trace-output"][data-id="ada"]');
+  await trace.waitFor();
+  await trace.click();
+  await panel().waitFor();
+  assert.match((await panel().locator('.head').textContent()) ?? '', /Property “_id”\s*output 1 of input ada/);
+  assert.equal(await page.getByTestId('preview-result').count(), 1, 'the sample is the one source entity');
+  assert.match((await page.getByTestId('preview-sample-mode').textContent()) ?? '', /your own/);
+  await property(0, 'era').click();
+  await highlightOf('$.transform.rules.default[2]');
+  assert.match((await page.getByTestId('trace-step').textContent()) ?? '', /if → "early" \(took else\)/);
   assert.deepEqual(pageErrors, [], 'the page raised no errors');
 });
