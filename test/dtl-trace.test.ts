@@ -183,6 +183,13 @@ test('joins: every look-up with its dataset, key and matches; apply-hops steps n
   const t = trace.entities[0]!;
   const hopsLookup = find(t.steps[0]!.children!, (n) => n.kind === 'lookup')!;
   assert.deepEqual(hopsLookup.lookup, { dataset: 'Order', by: 'customer', keys: ['c1'], matched: ['o1', 'o2'], count: 2 });
+  // Paths inside the join show as written ("o.customer"), not as the join runs them.
+  const paths: string[] = [];
+  walk(t.steps[0]!.children!, (n) => {
+    if (n.kind === 'path') paths.push(n.name);
+  });
+  assert.ok(paths.includes('_S._id') && paths.includes('o._id'), JSON.stringify(paths));
+  assert.ok(!paths.some((p) => p.startsWith('_S._S') || p.includes("'o'")), JSON.stringify(paths));
   const entityLookup = find(t.steps[1]!.children!, (n) => n.kind === 'lookup')!;
   assert.deepEqual(entityLookup.lookup, { dataset: 'Country', by: '_id', keys: ['no'], matched: ['no'], count: 1 });
   assert.deepEqual(t.properties['orders']!.at(-1)!.value, ['o1', 'o2']);

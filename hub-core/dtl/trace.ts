@@ -117,6 +117,36 @@ function branchOf(name: string, f: Frame): TraceBranch {
   return { argument: null, label: 'none (no value was equal and there is no else)' };
 }
 
+/** The JSON element at hub path `at`, given the element `root` at path `base`; undefined when it is not there. */
+function elementAt(root: unknown, base: string, at: string): unknown {
+  if (!at.startsWith(base)) return undefined;
+  let node = root;
+  let rest = at.slice(base.length);
+  while (rest.length > 0) {
+    const m = /^\.([^.[\]]+)|^\[(\d+)\]|^\[("(?:[^"\\]|\\.)*")\]/.exec(rest);
+    if (m === null) return undefined;
+    const key: string | number = m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3] as string) as string));
+    if (typeof key === 'number' ? !Array.isArray(node) : node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+    rest = rest.slice(m[0].length);
+  }
+  return node;
+}
+
+/**
+ * Paths are labelled as written in the configuration: a join compiles its where-clauses from rewritten paths
+ * ("c.name" runs as "_S.'c'.name"), and the trace should show what the user wrote.
+ */
+function labelAsWritten(nodes: readonly TraceNode[], root: unknown, base: string): void {
+  for (const n of nodes) {
+    if (n.kind === 'path') {
+      const written = elementAt(root, base, n.at);
+      if (typeof written === 'string') n.name = written;
+    }
+    if (n.children) labelAsWritten(n.children, root, base);
+  }
+}
+
 /** Records one entity at a time; its hooks are compiled into the traced closures. */
 export class Tracer {
   private stack: Frame[] = [];
@@ -460,6 +490,7 @@ export function compileTracedTransform(transform: unknown, options: DtlTransform
         }
         current = next;
       });
+      for (const t of traces) labelAsWritten(t.steps, transform, base);
       const entities = failure === undefined ? current : [];
       if (withIds) for (const e of entities) addEntityIds(e as DtlDict);
       return { entities, trace: { entities: traces, limits }, ...(failure ? { error: failure } : {}) };
@@ -491,5 +522,6 @@ export function traceExpression(
     error = e instanceof Error ? e.message : String(e);
   }
   const r = tracer.recorded();
+  labelAsWritten(r.nodes, expr, '$');
   return { value, ...(error !== undefined ? { error } : {}), nodes: r.nodes, truncated: r.truncated };
 }
