@@ -10,11 +10,17 @@ import type { JsonObject } from './json.js';
 /** Source entities looked at to find the one that makes an output entity. */
 export const SOURCE_OF_MAX_SCAN = 100_000;
 
-/** The trace of each sample entity, in order; undefined for every one when the pipe has no transform. */
+/** Sample entities traced per request; those after them are answered without a trace. */
+export const MAX_TRACED_ENTITIES = 50;
+
+/**
+ * The trace of each sample entity, in order (the first MAX_TRACED_ENTITIES); undefined for the others and for every
+ * one when the pipe has no transform.
+ */
 export function traceSample(run: PipeRuntime, sample: readonly JsonObject[]): (TransformTrace | undefined)[] {
   const traced = run.traced();
   if (traced === undefined || !traced.ok) return sample.map(() => undefined);
-  return sample.map((e) => traced.run(e).trace);
+  return sample.map((e, i) => (i < MAX_TRACED_ENTITIES ? traced.run(e).trace : undefined));
 }
 
 /**

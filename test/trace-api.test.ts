@@ -109,3 +109,11 @@ test('datahub dtl run --trace prints each entity\'s derivation in words, then it
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('only the first 50 sample entities of a preview are traced', async () => {
+  const entities = Array.from({ length: 60 }, (_, i) => ({ _id: `e${i}`, name: `n${i}`, age: 30 }));
+  const preview = await hub.json<PipePreview>('/pipes/people-out/preview', { method: 'POST', json: { entities, trace: true } });
+  assert.equal(preview.results.length, 60);
+  assert.equal(preview.results.filter((r) => r.trace !== undefined).length, 50);
+  assert.equal(preview.results[59]!['after-transforms'][0]!['name'], 'N59', 'the rest are still transformed');
+});

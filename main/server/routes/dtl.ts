@@ -3,6 +3,7 @@ import type { RouteContext } from '../route-context.js';
 import { anyObject, replies } from '../schemas.js';
 import { functionCatalogue, DtlRuntimeError } from '../../../hub-core/dtl/index.js';
 import { chainSteps } from '../../../hub-core/pipe-stages.js';
+import { MAX_TRACED_ENTITIES } from '../../../hub-core/pipe-trace.js';
 import { isJsonObject } from '../../../hub-core/json.js';
 import { badRequest } from '../../../hub-core/errors.js';
 import type { ConfigEntity } from '../../../hub-core/config-store.js';
@@ -41,7 +42,7 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
           transform: { description: 'a DTL transform {"type": "dtl", "rules": {...}} or a list of them' },
           entities: { type: 'array', maxItems: MAX_PREVIEW, items: { type: 'object', additionalProperties: true } },
           pipe: { type: 'string', description: 'run as this pipe would: with the node\'s namespaced identifiers when it uses them' },
-          trace: { type: 'boolean', description: 'also answer how each entity went through the transform (results[k].trace)' },
+          trace: { type: 'boolean', description: 'also answer how each entity went through the transform (results[k].trace; the first 50 entities)' },
         },
       },
       response: replies({ 200: anyObject }),
@@ -56,9 +57,10 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
       // A chain of transforms also answers what each of its transforms produced (results[k].stages).
       const chain = runtime.chain;
       const traced = trace === true ? runtime.traced() : undefined;
-      const results = entities.map((entity) => {
+      const results = entities.map((entity, i) => {
         if (!isJsonObject(entity)) throw badRequest('every sample entity must be a JSON object');
-        const stages = { ...(chain ? { stages: chainSteps(chain, entity) } : {}), ...(traced ? { trace: traced.run(entity).trace } : {}) };
+        const trace = traced && i < MAX_TRACED_ENTITIES ? { trace: traced.run(entity).trace } : {};
+        const stages = { ...(chain ? { stages: chainSteps(chain, entity) } : {}), ...trace };
         try {
           return { entities: runtime.afterTransforms(entity), ...stages };
         } catch (e) {

@@ -69,7 +69,7 @@ export async function pipePreviewRoutes(app: FastifyInstance, { hub }: RouteCont
           config: { description: 'the draft pipe configuration (a JSON object); default: the stored one' },
           entities: { type: 'array', maxItems: PREVIEW_MAX_ENTITIES, items: {}, description: 'sample entities; default: read from the source' },
           limit: { ...int, minimum: 0, maximum: PREVIEW_MAX_ENTITIES, default: PREVIEW_DEFAULT_LIMIT, description: 'entities to read from the source when no sample is given' },
-          trace: { ...bool, description: 'also answer how each sample entity went through the transform (results[k].trace)' },
+          trace: { ...bool, description: 'also answer how each sample entity went through the transform (results[k].trace; the first 50 entities)' },
           'source-of': { ...str, minLength: 1, description: 'the sample is the source entity that makes this output entity (_id): re-run it, e.g. to trace it' },
         },
       },
