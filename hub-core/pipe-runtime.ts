@@ -19,7 +19,17 @@ import type { DatasetStore } from './dataset-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
-import { compileTransform, childPath, type CompiledTransform, type DtlLookup, type NamespaceSettings } from './dtl/index.js';
+import {
+  compileTracedTransform,
+  compileTransform,
+  childPath,
+  type CompiledTransform,
+  type DtlLookup,
+  type DtlTransformOptions,
+  type NamespaceSettings,
+  type TraceLimits,
+  type TracedTransform,
+} from './dtl/index.js';
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
 import { substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
@@ -138,10 +148,13 @@ export class PipeRuntime {
   }
 
   private compile(transform: JsonValue, configPath: string, lookup: DtlLookup | undefined): CompiledTransform {
+    return compileTransform(substituteDtlKeySecrets(transformWithEnv(transform, this.env), this.ctx.vars, configPath), this.transformOptions(configPath, lookup));
+  }
+
+  private transformOptions(configPath: string, lookup: DtlLookup | undefined): DtlTransformOptions {
     const sourceDataset = this.sourceDataset;
     const datasets = this.ctx.datasets;
-    transform = substituteDtlKeySecrets(transformWithEnv(transform, this.env), this.ctx.vars, configPath);
-    return compileTransform(transform, {
+    return {
       configPath,
       variablesResolved: true,
       ...(lookup ? { lookup } : {}),
@@ -155,7 +168,15 @@ export class PipeRuntime {
             },
           }
         : {}),
-    });
+    };
+  }
+
+  /** The transform compiled for tracing (previews and the CLI only; no dependency tracking), undefined without one. */
+  traced(limits?: Partial<TraceLimits>): TracedTransform | undefined {
+    const value = this.config['transform'];
+    if (value === undefined) return undefined;
+    const options = { ...this.transformOptions('$.transform', this.ctx.lookup), ...(limits ? { limits } : {}) };
+    return compileTracedTransform(substituteDtlKeySecrets(transformWithEnv(value, this.env), this.ctx.vars, '$.transform'), options);
   }
 
   /** For a chain of transforms, each of them on its own (to show what each one makes); undefined otherwise. */

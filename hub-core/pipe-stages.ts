@@ -9,7 +9,8 @@ import type { PipeRuntime } from './pipe-runtime.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { pipeConfigErrors } from './pump-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
-import { DtlRuntimeError, type CompiledTransform } from './dtl/index.js';
+import { DtlRuntimeError, type CompiledTransform, type TransformTrace } from './dtl/index.js';
+import { sourceEntityOf, traceSample } from './pipe-trace.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 
@@ -92,6 +93,10 @@ export interface PreviewRequest {
   entities?: unknown[];
   /** How many entities to read from the source when no sample is given. */
   limit?: number;
+  /** Record how each sample entity went through the transform (`results[k].trace`). */
+  trace?: boolean;
+  /** The sample is the one source entity that makes this output entity (`_id`), e.g. to trace it. */
+  'source-of'?: string;
 }
 
 export interface PreviewRunError {
@@ -110,6 +115,8 @@ export interface PreviewResult {
   error: PreviewRunError | null;
   /** With a chain of transforms: what each of them produced, in order. */
   chain?: PreviewChainStep[];
+  /** With `"trace": true` and a transform that compiles: how the entity went through it (hub-core/dtl/trace.ts). */
+  trace?: TransformTrace;
 }
 
 export interface PipePreview {
@@ -204,7 +211,9 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
   } else sample = [];
   let sourceError: string | null = null;
   let more = false;
-  if (request.entities === undefined) {
+  if (request['source-of'] !== undefined && request.entities !== undefined) throw badRequest('send either sample entities or "source-of", not both');
+  if (request['source-of'] !== undefined) sample = [await sourceEntityOf(run, request['source-of'])];
+  else if (request.entities === undefined) {
     try {
       ({ entities: sample, more } = await readSample(run, limit));
     } catch (e) {
@@ -214,6 +223,7 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     }
   }
   const compiles = !run.transform || run.transform.ok;
+  const traces = request.trace === true && compiles ? traceSample(run, sample) : [];
   const results: PreviewResult[] = [];
   const after: JsonObject[] = [];
   const sink: JsonObject[] = [];
@@ -229,6 +239,8 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
         result.error = runError(e);
       }
       if (run.chain) result.chain = chainSteps(run.chain, run.beforeTransforms(entity));
+      const trace = traces[results.length];
+      if (trace !== undefined) result.trace = trace;
     }
     after.push(...result['after-transforms']);
     sink.push(...result.sink);
@@ -238,7 +250,7 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     'config-errors': errors,
     'is-valid-config': !hasErrors(errors),
     'transform-compiles': compiles,
-    sample: request.entities === undefined ? 'source' : 'request',
+    sample: request.entities === undefined || request['source-of'] !== undefined ? 'source' : 'request',
     'source-error': sourceError,
     'more-in-source': more,
     stages: { source: sample, 'before-transforms': sample.map((e) => run.beforeTransforms(e)), 'after-transforms': after, sink },

@@ -23,6 +23,7 @@ import {
   type ParamSpec,
   type RuleSetRef,
 } from './registry.js';
+import type { TraceHooks } from './trace-hooks.js';
 import { encode, type DtlDict, type DtlValue } from './values.js';
 
 /** JSON path of a child element: `$.a.b`, `$.a["odd key"]`, `$.a[3]`. */
@@ -123,6 +124,8 @@ class Compiler implements CompileContext {
     readonly namespaces: NamespaceSettings | undefined = undefined,
     /** `$ENV(...)` left in a string refers to an unset variable (see CompileOptions.unsetVariables). */
     private readonly unsetVariables = false,
+    /** Tracing (trace.ts): set only for a traced compile, and then every call, path, literal and step is wrapped. */
+    private readonly trace?: TraceHooks,
   ) {
     for (const name of ruleNames) this.ruleRefs.set(name, { name, run: NOOP_TX });
   }
@@ -186,6 +189,20 @@ class Compiler implements CompileContext {
   }
 
   compileValue(node: unknown, path: string): Expr {
+    const e = this.compileValueUntraced(node, path);
+    if (this.trace === undefined || e === NULL_EXPR) return e;
+    const kind = Array.isArray(node) ? 'call' : typeof node === 'string' && isPathString(node) ? 'path' : 'literal';
+    const label = Array.isArray(node) ? String(node[0]) : kind === 'path' ? (node as string) : JSON.stringify(node);
+    return this.traced(e, this.trace.expr(e, path, kind, label, Array.isArray(node) ? node.length - 1 : 0));
+  }
+
+  /** A wrapper made by the trace hooks, as JSON-safe as what it wraps. */
+  private traced<T extends Expr>(e: Expr, wrapper: T): T {
+    this.modes.set(wrapper, this.jsonMode(e));
+    return wrapper;
+  }
+
+  private compileValueUntraced(node: unknown, path: string): Expr {
     if (node === null || typeof node === 'boolean' || typeof node === 'number') return this.constant(node);
     if (typeof node === 'string') {
       if (this.unsetVariables) {
@@ -442,7 +459,8 @@ class Compiler implements CompileContext {
     const bound = this.bind(spec, node, path);
     if (bound === undefined) return NOOP_TX;
     try {
-      return spec.compile(bound, this);
+      const tx = spec.compile(bound, this);
+      return this.trace === undefined || tx === NOOP_TX ? tx : this.trace.tx(tx, path, name, node.length - 1);
     } catch (err) {
       this.error(path, `"${name}": ${err instanceof Error ? err.message : String(err)}`);
       return NOOP_TX;
@@ -485,6 +503,8 @@ export interface CompileOptions {
    * fails when it is evaluated (never in a branch not taken); in a literal argument it is a compile error.
    */
   unsetVariables?: boolean;
+  /** Record the evaluation (trace.ts); leave out for the normal closures. */
+  trace?: TraceHooks;
 }
 
 export interface CompiledRules {
@@ -510,6 +530,7 @@ export function compileRules(rules: unknown, options: CompileOptions = {}): Comp
     Object.keys(rules),
     options.namespaces?.enabled === true ? options.namespaces : undefined,
     options.unsetVariables === true,
+    options.trace,
   );
   if (!Array.isArray(rules['default'])) {
     compiler.error(childPath(path, 'default'), 'a DTL transform needs a "default" rule set: a list of transform functions');
@@ -548,7 +569,7 @@ export interface CompiledExpression {
 export function compileExpression(expr: unknown, options: CompileOptions & { rules?: JsonObject } = {}): CompiledExpression {
   const path = options.path ?? '$';
   const rules = options.rules ?? {};
-  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules));
+  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), undefined, false, options.trace);
   for (const [name, set] of Object.entries(rules)) {
     (compiler.ruleRefs.get(name) as RuleSetRef).run = compiler.compileRuleSet(set, childPath('$rules', name));
   }

@@ -9,3 +9,6 @@ export { traverse } from './paths.js';
 export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
 export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
 export { functionCatalogue } from './catalogue.js';
+export { compileTracedTransform, traceExpression, type TracedRun, type TracedTransform, type TracedExpression } from './trace.js';
+export { DEFAULT_TRACE_LIMITS, type TraceLimits, type TransformTrace, type EntityTrace, type TraceNode, type TracePropertyEvent } from './trace-types.js';
+export { traceInWords } from './trace-words.js';

@@ -16,6 +16,7 @@ import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FIL
 import type { DtlLookup } from './lookup.js';
 import { DtlLimitError } from './work-limit.js';
 import type { FunctionRegistry } from './registry.js';
+import type { TraceHooks } from './trace-hooks.js';
 import type { DtlDict } from './values.js';
 import { setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
 import { setPreviousVersionLookup, type PreviousVersionLookup } from './functions/misc.js';
@@ -62,13 +63,20 @@ export interface CompiledTransform {
 }
 
 /** One transform of a chain: what it outputs for one entity. */
-interface Stage {
+export interface Stage {
   run(entity: JsonObject): JsonObject[];
+  /** A DTL stage's run state (a traced run clears what a failed entity emitted). */
+  readonly state?: RunState;
 }
 
 /** A DTL transform as a stage. */
 function dtlStage(rules: Tx, state: RunState): Stage {
-  return { run: (entity) => runRules(rules, state, entity) };
+  return { run: (entity) => runRules(rules, state, entity), state };
+}
+
+/** What one stage outputs for one entity. */
+export function runStage(stage: Stage, entity: JsonObject): JsonObject[] {
+  return stage.run(entity);
 }
 
 function runRules(rules: Tx, state: RunState, entity: JsonObject): JsonObject[] {
@@ -98,7 +106,7 @@ function runRules(rules: Tx, state: RunState, entity: JsonObject): JsonObject[] 
   return out;
 }
 
-function wrapError(e: unknown, entity: JsonObject): Error {
+export function wrapError(e: unknown, entity: JsonObject): Error {
   // Past the hub's bounds: the whole run stops, whatever entity it was on.
   if (e instanceof DtlLimitError) return e;
   const id = typeof entity['_id'] === 'string' ? entity['_id'] : undefined;
@@ -108,7 +116,7 @@ function wrapError(e: unknown, entity: JsonObject): Error {
 }
 
 /** A `{"type": "dtl"}` transform as a stage; its problems are added to `errors`. */
-function compileDtl(t: JsonObject, at: string, options: DtlTransformOptions, errors: ConfigError[]): Stage {
+function compileDtl(t: JsonObject, at: string, options: DtlTransformOptions, errors: ConfigError[], tracing?: StageTracing): Stage {
   const idRequired = t['id_required'] ?? true;
   if (typeof idRequired !== 'boolean') errors.push({ elements: childPath(at, 'id_required'), level: 'error', msg: '"id_required" must be true or false' });
   const compiled = compileRules(t['rules'], {
@@ -116,9 +124,11 @@ function compileDtl(t: JsonObject, at: string, options: DtlTransformOptions, err
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.namespaces ? { namespaces: options.namespaces } : {}),
     ...(options.variablesResolved === true ? { unsetVariables: true } : {}),
+    ...(tracing ? { trace: tracing.hooks } : {}),
   });
   errors.push(...compiled.errors);
-  const state = new RunState(options.lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
+  const lookup = tracing ? tracing.lookup : options.lookup;
+  const state = new RunState(lookup, options.bindings ?? {}, idRequired !== false, options.maxSleepMs ?? 1000);
   if (options.namespaces) setRunNamespaces(state, options.namespaces);
   if (options.previousVersion) setPreviousVersionLookup(state, options.previousVersion);
   return dtlStage(compiled.defaultRule, state);
@@ -147,7 +157,14 @@ const EMIT_CHILDREN: Stage = {
 };
 
 /** Compile a transform (or a list of them, chained). Never throws; problems are in `errors`. */
-export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
+/** How a traced compile (trace.ts) differs: its hooks wrap the closures, and joins go through its lookup. */
+export interface StageTracing {
+  readonly hooks: TraceHooks;
+  readonly lookup: DtlLookup | undefined;
+}
+
+/** Each transform of a chain (or the one transform) compiled, with every problem found. */
+export function compileStages(transform: unknown, options: DtlTransformOptions, tracing?: StageTracing): { errors: ConfigError[]; stages: Stage[] } {
   const base = options.configPath ?? '$.transform';
   const errors: ConfigError[] = [];
   const stages: Stage[] = [];
@@ -162,7 +179,7 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
       return;
     }
     const type = t['type'];
-    if (type === 'dtl') into.push(compileDtl(t, at, options, errors));
+    if (type === 'dtl') into.push(compileDtl(t, at, options, errors, tracing));
     else if (type === 'emit_children') into.push(EMIT_CHILDREN);
     else if (type === 'conditional') compileConditional(t, at, into);
     else if (typeof type === 'string' && OUTSIDE_SERVICE_TYPES.has(type)) {
@@ -208,6 +225,12 @@ export function compileTransform(transform: unknown, options: DtlTransformOption
     if (transform.length === 0) errors.push({ elements: base, level: 'error', msg: 'the list of transforms is empty' });
     transform.forEach((t: unknown, i) => compileOne(t, childPath(base, i), stages));
   } else compileOne(transform, base, stages);
+  return { errors, stages };
+}
+
+/** Compile a transform (or a list of them, chained). Never throws; problems are in `errors`. */
+export function compileTransform(transform: unknown, options: DtlTransformOptions = {}): CompiledTransform {
+  const { errors, stages } = compileStages(transform, options);
   const ok = !errors.some((e) => e.level === 'error');
   const run = (entity: JsonObject): DtlRunResult => {
     if (!ok) throw new DtlCompileError(errors);

@@ -2,7 +2,7 @@
 //
 //   datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
 //   datahub dtl eval --batch            JSON lines {"expr": ..., "source": ...} on stdin, one result per line out
-//   datahub dtl run --rules <file> --input <file> [--lookup <file>]
+//   datahub dtl run --rules <file> --input <file> [--lookup <file>] [--trace]
 //   datahub dtl functions               the function catalogue as JSON
 //
 // Results are printed as JSON with typed values in their tagged form ("~t...", "~:..."). Invalid input (bad JSON,
@@ -14,15 +14,26 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/json.js';
 import type { ConfigError } from '../../hub-core/config-error.js';
-import { functionCatalogue, compileExpression, DtlRuntimeError, MemoryLookup, compileTransform, encode, type CompiledExpression } from '../../hub-core/dtl/index.js';
+import {
+  functionCatalogue,
+  compileExpression,
+  compileTracedTransform,
+  DtlRuntimeError,
+  MemoryLookup,
+  compileTransform,
+  encode,
+  traceInWords,
+  type CompiledExpression,
+} from '../../hub-core/dtl/index.js';
 
 export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
   datahub dtl eval --batch
       Evaluate a DTL expression; with --batch, read JSON lines {"expr": ..., "source": ...} from stdin and
       write one JSON result (or {"error": "..."}) per line.
-  datahub dtl run --rules <file> --input <file> [--lookup <file>]
+  datahub dtl run --rules <file> --input <file> [--lookup <file>] [--trace]
       Run a DTL transform (a transform object, a list of them, or a "rules" object) on a JSON array of entities;
-      --lookup gives datasets for joins as {"<dataset>": [entities...]}.
+      --lookup gives datasets for joins as {"<dataset>": [entities...]}. --trace prints, per entity, how each
+      output property came to be (steps, values, branches, look-ups) in words, then the output.
   datahub dtl functions
       Print the DTL function catalogue as JSON.
 `;
@@ -112,7 +123,7 @@ async function evalBatch(): Promise<void> {
 function runCommand(args: string[]): void {
   const { values, positionals } = parseArgs({
     args,
-    options: { rules: { type: 'string' }, input: { type: 'string' }, lookup: { type: 'string' } },
+    options: { rules: { type: 'string' }, input: { type: 'string' }, lookup: { type: 'string' }, trace: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -135,6 +146,10 @@ function runCommand(args: string[]): void {
     }
     lookup = new MemoryLookup(datasets as Record<string, JsonObject[]>);
   }
+  if (values.trace === true) {
+    runTraced(transform, input as JsonObject[], lookup, bare);
+    return;
+  }
   const compiled = compileTransform(transform, { configPath: '$', ...(lookup ? { lookup } : {}) });
   if (!compiled.ok) {
     const errors = bare ? compiled.errors.map((e) => ({ ...e, elements: e.elements.replace(/^\$\.rules/, '$') })) : compiled.errors;
@@ -142,6 +157,23 @@ function runCommand(args: string[]): void {
   }
   const out = compiled.runAll(input as JsonObject[]);
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+}
+
+/** `dtl run --trace`: each entity's trace in words, then its output; the first failure ends the run (exit code 1). */
+function runTraced(transform: JsonValue, input: readonly JsonObject[], lookup: MemoryLookup | undefined, bare: boolean): void {
+  const compiled = compileTracedTransform(transform, { configPath: '$', ...(lookup ? { lookup } : {}) });
+  if (!compiled.ok) {
+    const errors = bare ? compiled.errors.map((e) => ({ ...e, elements: e.elements.replace(/^\$\.rules/, '$') })) : compiled.errors;
+    throw new InputError(`invalid DTL: ${describeErrors(errors)}`);
+  }
+  for (const entity of input) {
+    const { entities, trace, error } = compiled.run(entity);
+    const lines = trace.entities.flatMap((t) => traceInWords(t));
+    const text = bare ? lines.map((l) => l.replace(/\$\.rules/g, '$')) : lines;
+    process.stdout.write(text.join('\n') + '\n');
+    if (error) throw error;
+    process.stdout.write(`  Output: ${JSON.stringify(entities)}\n\n`);
+  }
 }
 
 /** Run `datahub dtl <args>`. Never throws: reports on stderr and sets the exit code instead. */

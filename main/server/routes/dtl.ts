@@ -3,6 +3,7 @@ import type { RouteContext } from '../route-context.js';
 import { anyObject, replies } from '../schemas.js';
 import { functionCatalogue, DtlRuntimeError } from '../../../hub-core/dtl/index.js';
 import { chainSteps } from '../../../hub-core/pipe-stages.js';
+import { MAX_TRACED_ENTITIES } from '../../../hub-core/pipe-trace.js';
 import { isJsonObject } from '../../../hub-core/json.js';
 import { badRequest } from '../../../hub-core/errors.js';
 import type { ConfigEntity } from '../../../hub-core/config-store.js';
@@ -13,6 +14,7 @@ interface PreviewBody {
   transform: unknown;
   entities: unknown[];
   pipe?: string;
+  trace?: boolean;
 }
 
 export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
@@ -40,12 +42,13 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
           transform: { description: 'a DTL transform {"type": "dtl", "rules": {...}} or a list of them' },
           entities: { type: 'array', maxItems: MAX_PREVIEW, items: { type: 'object', additionalProperties: true } },
           pipe: { type: 'string', description: 'run as this pipe would: with the node\'s namespaced identifiers when it uses them' },
+          trace: { type: 'boolean', description: 'also answer how each entity went through the transform (results[k].trace; the first 50 entities)' },
         },
       },
       response: replies({ 200: anyObject }),
     },
     handler: async (req) => {
-      const { transform, entities, pipe } = req.body;
+      const { transform, entities, pipe, trace } = req.body;
       // The transform runs in the pipe's runtime: as that pipe would run it (its namespaces), or on its own.
       const config = { ...(pipe !== undefined ? hub.pipes.require(pipe) : { _id: 'dtl-preview', type: 'pipe' }), transform } as ConfigEntity;
       const runtime = hub.pumps.runtimes.draft(config, { standalone: pipe === undefined });
@@ -53,9 +56,12 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
       if (!compiled.ok) return { ok: false, errors: compiled.errors, results: [] };
       // A chain of transforms also answers what each of its transforms produced (results[k].stages).
       const chain = runtime.chain;
-      const results = entities.map((entity) => {
+      const traced = trace === true ? runtime.traced() : undefined;
+      const results = entities.map((entity, i) => {
         if (!isJsonObject(entity)) throw badRequest('every sample entity must be a JSON object');
-        const stages = chain ? { stages: chainSteps(chain, runtime.beforeTransforms(entity)) } : {};
+        const fed = runtime.beforeTransforms(entity);
+        const trace = traced && i < MAX_TRACED_ENTITIES ? { trace: traced.run(fed).trace } : {};
+        const stages = { ...(chain ? { stages: chainSteps(chain, fed) } : {}), ...trace };
         try {
           return { entities: runtime.afterTransforms(entity), ...stages };
         } catch (e) {

@@ -39,6 +39,7 @@ const previewReply = {
           'after-transforms': entities,
           sink: entities,
           error: { anyOf: [{ type: 'null' }, runError] },
+          trace: { ...anyObject, description: 'with "trace": true: how the entity went through the transform, step by step (see README, "Tracing")' },
           chain: {
             type: 'array',
             description: 'with a chain of transforms: what each of them produced, in order (a failing one ends it)',
@@ -68,6 +69,8 @@ export async function pipePreviewRoutes(app: FastifyInstance, { hub }: RouteCont
           config: { description: 'the draft pipe configuration (a JSON object); default: the stored one' },
           entities: { type: 'array', maxItems: PREVIEW_MAX_ENTITIES, items: {}, description: 'sample entities; default: read from the source' },
           limit: { ...int, minimum: 0, maximum: PREVIEW_MAX_ENTITIES, default: PREVIEW_DEFAULT_LIMIT, description: 'entities to read from the source when no sample is given' },
+          trace: { ...bool, description: 'also answer how each sample entity went through the transform (results[k].trace; the first 50 entities)' },
+          'source-of': { ...str, minLength: 1, description: 'the sample is the source entity that makes this output entity (_id): re-run it, e.g. to trace it' },
         },
       },
       response: replies({ 200: previewReply }),

@@ -51,3 +51,13 @@ export function rangeForPath(root: Node, path: string, text: string): { start: n
   if (newline !== -1 && newline < end) end = newline;
   return { start, end: Math.max(end, start + 1) };
 }
+
+/** The hub JSON path of jsonc-parser path segments ("$.transform.rules.default[0]"). */
+export function hubPath(segments: readonly Segment[]): string {
+  let out = '$';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else out += /^[A-Za-z_$][\w$:-]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
+  }
+  return out;
+}

@@ -83,7 +83,11 @@ export interface PreviewSource {
  * A runner that follows the draft for the life of the calling component: every change of the draft or its sample
  * asks again (debounced); a sample read from the source is shown as the sample text. Call during component setup.
  */
-export function followDraft(draft: PreviewSource): {
+export function followDraft(
+  draft: PreviewSource,
+  /** Added to every request, e.g. {trace: true}. */
+  extra: Record<string, unknown> = {},
+): {
   runner: PreviewRunner;
   problem: () => string | null;
   /** Read the sample from the source again, `size` entities (answers the size the draft settled on). */
@@ -94,7 +98,7 @@ export function followDraft(draft: PreviewSource): {
   $effect(() => {
     const b = draft.previewBody();
     problem = b.ok ? null : b.problem;
-    if (b.ok) runner.schedule(b.body);
+    if (b.ok) runner.schedule({ ...(b.body as object), ...extra });
     else runner.idle();
   });
   $effect(() => {
@@ -108,7 +112,7 @@ export function followDraft(draft: PreviewSource): {
   const loadFromSource = (size: number): number => {
     draft.useSource(size);
     const b = draft.previewBody();
-    if (b.ok) runner.refresh(b.body);
+    if (b.ok) runner.refresh({ ...(b.body as object), ...extra });
     return draft.sampleSize;
   };
   return { runner, problem: () => problem, loadFromSource };
