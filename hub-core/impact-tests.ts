@@ -9,31 +9,10 @@ import { runProject, DEFAULT_MAX_ROUNDS } from './project-runner.js';
 import { readTestSpecs, runTest, type TestSpec } from './project-test.js';
 import { readConfigFiles } from './workspace-files.js';
 import { workspaceNodeDir } from './workspace.js';
-import { downstreamPipes } from './pipe-impact.js';
+import { downstreamPipes, type ImpactTest, type ImpactTests, type TestStatus } from './pipe-impact.js';
+
+export type { ImpactTest, ImpactTests };
 import { HubError } from './errors.js';
-
-export type TestStatus = 'passed' | 'failed' | 'ignored';
-
-export interface ImpactTest {
-  name: string;
-  pipe: string;
-  /** With the workspace's files as they are. */
-  before: TestStatus;
-  /** With the draft saved. */
-  after: TestStatus;
-  change: 'starts-failing' | 'stops-failing' | 'still-failing' | 'still-passing' | 'ignored';
-  /** Why the test fails with the draft, when it cannot compare (the pipe fails, say); else null. */
-  error: string | null;
-  /** Entities that differ from the expected file with the draft. */
-  diffs: number;
-}
-
-export interface ImpactTests {
-  /** False when no test was judged; `reason` says why. */
-  judged: boolean;
-  reason: string | null;
-  tests: ImpactTest[];
-}
 
 function message(e: unknown): string {
   if (e instanceof HubError) return e.detail ? `${e.message}: ${e.detail}` : e.message;

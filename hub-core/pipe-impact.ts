@@ -92,6 +92,43 @@ export interface ImpactResult {
   downstream: DownstreamPipe[];
 }
 
+// Judged by impact-tests.ts.
+export type TestStatus = 'passed' | 'failed' | 'ignored';
+
+export interface ImpactTest {
+  name: string;
+  pipe: string;
+  /** With the workspace's files as they are. */
+  before: TestStatus;
+  /** With the draft saved. */
+  after: TestStatus;
+  change: 'starts-failing' | 'stops-failing' | 'still-failing' | 'still-passing' | 'ignored';
+  /** Why the test fails with the draft, when it cannot compare (the pipe fails, say); else null. */
+  error: string | null;
+  /** Entities that differ from the expected file with the draft. */
+  diffs: number;
+}
+
+export interface ImpactTests {
+  /** False when no test was judged; `reason` says why. */
+  judged: boolean;
+  reason: string | null;
+  tests: ImpactTest[];
+}
+
+/** A computation of the impact as the API reports it (main/server/routes/pipe-impact.ts). */
+export interface ImpactJob {
+  id: string;
+  pipe: string;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  started: string;
+  finished: string | null;
+  progress: ImpactProgress;
+  result: ImpactResult | null;
+  tests: ImpactTests | null;
+  error: { error: string; detail: string | null } | null;
+}
+
 export interface ImpactOptions {
   /** Sample diffs to keep per kind (added, changed, deleted). */
   sample?: number;

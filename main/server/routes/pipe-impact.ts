@@ -14,22 +14,12 @@ import {
   ImpactCancelled,
   computeImpact,
   impactDraft,
-  type ImpactProgress,
-  type ImpactResult,
+  type ImpactJob,
 } from '../../../hub-core/pipe-impact.js';
-import { impactOnTests, type ImpactTests } from '../../../hub-core/impact-tests.js';
+import { impactOnTests } from '../../../hub-core/impact-tests.js';
 
-export interface ImpactJob {
-  id: string;
-  pipe: string;
-  status: 'running' | 'done' | 'failed' | 'cancelled';
-  started: string;
-  finished: string | null;
-  progress: ImpactProgress;
-  result: ImpactResult | null;
-  tests: ImpactTests | null;
-  error: { error: string; detail: string | null } | null;
-}
+export type { ImpactJob };
+
 
 const nullableStr = { type: ['string', 'null'] } as const;
 const entityOrNull = { anyOf: [{ type: 'null' }, anyObject] } as const;
