@@ -21,7 +21,7 @@ import { isJsonObject, type JsonObject } from './json.js';
 
 export const IMPACT_DEFAULT_SAMPLE = 20;
 export const IMPACT_MAX_SAMPLE = 200;
-const BATCH = 1000;
+const DEFAULT_BATCH = 1000;
 
 export type ImpactKind = 'added' | 'changed' | 'deleted';
 
@@ -90,6 +90,12 @@ export interface ImpactResult {
   samples: ImpactSample[];
   /** Pipes that would reprocess because the sink dataset changes (none when nothing would be written). */
   downstream: DownstreamPipe[];
+  /**
+   * The sink's circuit breaker as the draft sets it (null: none): the run counts its changes batch by batch (the
+   * pump's `batch_size`) and fails, writing nothing more, at the batch that takes them over `limit`. The counts above
+   * are what the run would do without it.
+   */
+  'circuit-breaker': { limit: number; 'would-trip': boolean; 'trips-after': number | null; 'tripped-now': boolean } | null;
 }
 
 // Judged by impact-tests.ts.
@@ -284,13 +290,14 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
     return e ? content(e) : null;
   };
 
-  const write = (p: PreparedEntity, after: () => JsonObject | null): void => {
+  /** Give the sink one entity; true when it stores a version. */
+  const write = (p: PreparedEntity, after: () => JsonObject | null): boolean => {
     const firstSeen = !seen.has(p.id);
     if (firstSeen) seen.add(p.id);
     const w = written.get(p.id);
     const current: State | null = w ? { hash: w.hash, deleted: w.deleted } : (sink?.latestHash(p.id) ?? null);
     if (firstSeen && current !== null && !current.deleted) seenLive++;
-    if (current !== null && current.hash === p.hash) return;
+    if (current !== null && current.hash === p.hash) return false;
     versions++;
     const initial = w ? w.initial : current;
     const next: Written = { initial, hash: p.hash, deleted: p.deleted, props: null };
@@ -303,12 +310,40 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
       if (keep) candidates.set(p.id, { before, after: now });
     }
     written.set(p.id, next);
+    return true;
   };
 
-  const batches = source.batches(undefined, BATCH);
+  // The circuit breaker, as the pump's writes count changes: distinct ids written per batch, summed over the run.
+  const batchSize = typeof pipe['batch_size'] === 'number' && pipe['batch_size'] >= 1 ? Math.floor(pipe['batch_size']) : DEFAULT_BATCH;
+  const threshold = pipe.sink['circuit_breaker_threshold_count'];
+  const factor = pipe.sink['circuit_breaker_threshold_factor'];
+  const sinkRow = sink?.row();
+  const breaker =
+    typeof threshold === 'number' || typeof factor === 'number' || sinkRow?.cb_tripped === 1
+      ? {
+          limit: Math.max(typeof threshold === 'number' ? threshold : 0, typeof factor === 'number' ? Math.ceil(factor * (sinkRow?.live_count ?? 0)) : 0),
+          'would-trip': sinkRow?.cb_tripped === 1,
+          'trips-after': sinkRow?.cb_tripped === 1 ? 0 : null,
+          'tripped-now': sinkRow?.cb_tripped === 1,
+        }
+      : null;
+  const breakerOn = typeof threshold === 'number' || typeof factor === 'number';
+  let runChanges = 0;
+  let batchIds = new Set<string>();
+  const countBatch = (processedBefore: number): void => {
+    if (breakerOn && breaker && !breaker['would-trip'] && runChanges + batchIds.size > breaker.limit) {
+      breaker['would-trip'] = true;
+      breaker['trips-after'] = processedBefore;
+    }
+    runChanges += batchIds.size;
+    batchIds = new Set();
+  };
+
+  const batches = source.batches(undefined, batchSize);
   for (;;) {
     const next = await batches.next();
     if (next.done) break;
+    const processedBefore = progress.processed;
     for (const entity of next.value.entities) {
       let out: JsonObject[];
       try {
@@ -324,10 +359,11 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
           throw runFailure(e, entity) ?? e;
         }
         toSink++;
-        write(p, () => JSON.parse(p.body) as JsonObject);
+        if (write(p, () => JSON.parse(p.body) as JsonObject)) batchIds.add(p.id);
       }
       progress.processed++;
     }
+    countBatch(processedBefore);
     options.onProgress?.({ ...progress });
     await nextTick();
     if (cancelled()) throw new ImpactCancelled();
@@ -346,6 +382,7 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
         const gone = prepareEntity({ ...content(e), _id: id, _deleted: true });
         const initial = { hash: e['_hash'] as string, deleted: false };
         versions++;
+        batchIds.add(id);
         written.set(id, { initial, hash: gone.hash, deleted: true, props: null });
         if (candidates.size < candidateLimit) candidates.set(id, { before: content(e), after: null });
       }
@@ -355,6 +392,9 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
       }
     }
   }
+
+  // The deletions of a full run are written as one batch.
+  countBatch(progress.processed);
 
   const counts = { added: 0, changed: 0, deleted: 0, unchanged: seen.size - [...written.keys()].filter((id) => seen.has(id)).length, 'deleted-not-live': 0 };
   const props = new Map<string, PropertyChange>();
@@ -394,5 +434,6 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
     properties: [...props.values()].sort((a, b) => b.added + b.removed + b.changed - (a.added + a.removed + a.changed) || (a.property < b.property ? -1 : 1)),
     samples: [...samples.changed, ...samples.added, ...samples.deleted],
     downstream: versions > 0 ? downstreamPipes(hub, pipeId, datasetName) : [],
+    'circuit-breaker': breaker,
   };
 }

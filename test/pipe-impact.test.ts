@@ -203,6 +203,26 @@ describe('impact of a draft whose source is read whole', () => {
     const actual = compare(before, await snapshot(h, 'colours'));
     assert.deepEqual([actual['added'], actual['changed'], actual['deleted']], [r.added, r.changed, r.deleted]);
     assert.equal(run.changes, r['versions-written']);
+    assert.equal(r['circuit-breaker'], null);
+  });
+
+  test('a draft whose changes exceed the circuit breaker it sets: the impact says the run would trip, and it does', async () => {
+    const entities = Array.from({ length: 6 }, (_, i) => ({ _id: `c${i}`, n: i }));
+    const v1 = { ...colours(entities), _id: 'counted', batch_size: 2 };
+    await h.json('/pipes', { method: 'POST', json: [v1] });
+    await runPump(h, 'counted');
+    // Every entity changes; two per batch; at most 3 changes: the second batch takes the run to 4.
+    const v2 = { ...v1, source: { type: 'embedded', entities: entities.map((e) => ({ ...e, n: e.n + 1 })) }, sink: { type: 'dataset', circuit_breaker_threshold_count: 3 } };
+    const r = (await impact(h, 'counted', v2)).result!;
+    assert.equal(r.changed, 6);
+    assert.deepEqual(r['circuit-breaker'], { limit: 3, 'would-trip': true, 'trips-after': 2, 'tripped-now': false });
+    await h.json(`${pipePath('counted')}/config`, { method: 'PUT', json: v2 });
+    const run = await runPump<{ status: string; changes: number; reason_why_stopped: string }>(h, 'counted');
+    assert.equal(run.status, 'failed');
+    assert.match(run.reason_why_stopped, /circuit breaker/);
+    assert.equal(run.changes, 2, 'the first batch was written before the trip');
+    const again = (await impact(h, 'counted', v2)).result!;
+    assert.equal(again['circuit-breaker']?.['tripped-now'], true);
   });
 });
 

@@ -37,7 +37,7 @@ const progressSchema = {
 
 const resultSchema = {
   type: 'object',
-  required: ['pipe', 'dataset', 'deletes-unseen', 'processed', 'to-sink', 'versions-written', 'added', 'changed', 'deleted', 'unchanged', 'deleted-not-live', 'untouched', 'properties', 'samples', 'downstream'],
+  required: ['pipe', 'dataset', 'deletes-unseen', 'processed', 'to-sink', 'versions-written', 'added', 'changed', 'deleted', 'unchanged', 'deleted-not-live', 'untouched', 'properties', 'samples', 'downstream', 'circuit-breaker'],
   properties: {
     pipe: str,
     dataset: { ...str, description: 'the dataset the draft\'s sink writes' },
@@ -70,6 +70,22 @@ const resultSchema = {
         required: ['pipe', 'dataset', 'via', 'depth'],
         properties: { pipe: str, dataset: str, via: { type: 'string', enum: ['source', 'hops'] }, depth: { type: 'integer', minimum: 1 } },
       },
+    },
+    'circuit-breaker': {
+      description: 'the sink\'s circuit breaker as the draft sets it (null: none); the counts are what the run would do without it',
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['limit', 'would-trip', 'trips-after', 'tripped-now'],
+          properties: {
+            limit: { type: 'integer', description: 'changes a run may make' },
+            'would-trip': { ...bool, description: 'the run would fail at the batch that takes its changes over the limit' },
+            'trips-after': { type: ['integer', 'null'], description: 'source entities processed before that batch' },
+            'tripped-now': { ...bool, description: 'the breaker is tripped already: the run would fail at its first write' },
+          },
+        },
+      ],
     },
   },
 } as const;
