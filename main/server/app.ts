@@ -15,6 +15,7 @@ import { pipeRoutes } from './routes/pipes.js';
 import { pipeEntityRoutes } from './routes/pipe-entities.js';
 import { pipePreviewRoutes } from './routes/pipe-preview.js';
 import { pipeImpactRoutes } from './routes/pipe-impact.js';
+import { pipeAlertRoutes } from './routes/pipe-alerts.js';
 import { pumpRoutes } from './routes/pumps.js';
 import { runAllRoutes } from './routes/run-all-pipes.js';
 import { nodeMaintenanceRoutes } from './routes/node-maintenance.js';
@@ -165,6 +166,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(pipeEntityRoutes, ctx);
       await api.register(pipePreviewRoutes, ctx);
       await api.register(pipeImpactRoutes, ctx);
+      await api.register(pipeAlertRoutes, ctx);
       await api.register(pumpRoutes, ctx);
       await api.register(runAllRoutes, ctx);
       await api.register(nodeMaintenanceRoutes, ctx);
