@@ -9,6 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { pushEntities, runPump } from './helpers/api.js';
+import { axeViolations, describeFindings } from './helpers/axe.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -74,6 +75,8 @@ test('Impact shows progress, then what saving and re-running would do, and write
   const result = panel.getByTestId('impact-result');
   await result.waitFor({ timeout: 60_000 });
   await page.screenshot({ path: join(shots, 'impact.png') });
+  const findings = await axeViolations(page, '[data-testid="impact-panel"]');
+  assert.deepEqual(findings, [], describeFindings(findings));
   // Worked out by hand: 30 000 people, ages 0..59 in turn; 18 of every 60 are under 18 and are filtered (deleted);
   // the other 21 000 gain "adult".
   assert.equal(await n(result.getByTestId('impact-added')), 0);

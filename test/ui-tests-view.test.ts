@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { axeViolations, describeFindings } from './helpers/axe.js';
 import type { WorkspaceTestReport } from '../main/server/workspace-test-run.js';
 
 let hub: HubProcess;
@@ -96,6 +97,8 @@ describe('the Tests view and Add test', () => {
     // The other tests were not run.
     assert.deepEqual(await page.getByTestId('test-not-run').evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))), ['items', 'skipped']);
     await page.screenshot({ path: join(shots, 'tests-view-one.png') });
+    const inView = await axeViolations(page);
+    assert.deepEqual(inView, [], describeFindings(inView));
 
     await row.getByTestId('test-accept').click();
     await page.getByTestId('confirm-dialog').getByText(/Accept the output of pipe items-out/).waitFor();
@@ -119,6 +122,8 @@ describe('the Tests view and Add test', () => {
     assert.equal(await dialog.getByTestId('add-test-count').textContent(), '3');
     assert.equal(existsSync(expected('items-out-labels.test.json')), false, 'nothing is written before the user confirms');
     await page.screenshot({ path: join(shots, 'add-test.png') });
+    const inDialog = await axeViolations(page, '[data-testid="add-test-dialog"]');
+    assert.deepEqual(inDialog, [], describeFindings(inDialog));
     await dialog.getByTestId('add-test-create').click();
     await dialog.waitFor({ state: 'detached', timeout: 30_000 }).catch(async () => dialog.waitFor({ state: 'hidden' }));
     await page.getByTestId('toast').filter({ hasText: /Test items-out-labels added/ }).waitFor();
