@@ -206,6 +206,32 @@ describe('impact of a draft whose source is read whole', () => {
     assert.equal(r['circuit-breaker'], null);
   });
 
+  test('two entities with one id in a run compare in run order, as the sink writes them', async () => {
+    const grouped = (entities: Json[]): Json => ({
+      _id: 'groups',
+      type: 'pipe',
+      source: { type: 'embedded', entities },
+      transform: { type: 'dtl', rules: { default: [['add', '_id', '_S.g'], ['add', 'v', '_S.v']] } },
+      pump: { mode: 'manual' },
+    });
+    const a1 = { _id: 'a1', g: 'x', v: 1 };
+    const a2 = { _id: 'a2', g: 'x', v: 2 };
+    const a3 = { _id: 'a3', g: 'y', v: 3 };
+    await h.json('/pipes', { method: 'POST', json: [grouped([a1, a2, a3])] });
+    const first = await runPump<{ changes: number }>(h, 'groups');
+    assert.equal(first.changes, 3, 'x twice, y once');
+    // Swapped: x(2) is what the sink holds (nothing stored), then x(1) is stored; y is unchanged.
+    const draft = grouped([a2, a1, a3]);
+    const r = (await impact(h, 'groups', draft)).result!;
+    assert.deepEqual([r.added, r.changed, r.deleted, r.unchanged, r['versions-written'], r['to-sink']], [0, 1, 0, 1, 1, 3]);
+    assert.deepEqual(r.samples.map((x) => [x.id, x.before, x.after]), [['x', { v: 2 }, { v: 1 }]]);
+    const before = await snapshot(h, 'groups');
+    const run = await saveAndRun(h, 'groups', draft);
+    const actual = compare(before, await snapshot(h, 'groups'));
+    assert.deepEqual([actual['added'], actual['changed'], actual['deleted']], [r.added, r.changed, r.deleted]);
+    assert.equal(run.changes, r['versions-written']);
+  });
+
   test('a draft whose changes exceed the circuit breaker it sets: the impact says the run would trip, and it does', async () => {
     const entities = Array.from({ length: 6 }, (_, i) => ({ _id: `c${i}`, n: i }));
     const v1 = { ...colours(entities), _id: 'counted', batch_size: 2 };
