@@ -36,26 +36,30 @@ async function judge(dir: string, specs: readonly TestSpec[], replace: ConfigEnt
   }
 }
 
-/** The tests the draft of `pipeId` would turn; `dir` is the workspace folder the hub was opened on. */
-export async function impactOnTests(hub: Hub, dir: string | undefined, pipeId: string, draft: ConfigEntity, cancelled: () => boolean): Promise<ImpactTests> {
-  const none = (reason: string): ImpactTests => ({ judged: false, reason, tests: [] });
-  if (dir === undefined) return none('no workspace is open, so there are no expected/*.test.json files to judge');
+/** The tests a draft of `pipeId` may turn (those of the pipe and of the pipes downstream), or why none is judged. */
+export function testsToJudge(hub: Hub, dir: string | undefined, pipeId: string, draft: ConfigEntity): { names: string[] } | { reason: string } {
+  if (dir === undefined) return { reason: 'no workspace is open, so there are no expected/*.test.json files to judge' };
   const nodeDir = workspaceNodeDir(dir);
   if (!readConfigFiles(nodeDir).entities.some((e) => e.entity.type === 'pipe' && e.entity._id === pipeId)) {
-    return none(`the workspace files hold no pipe ${JSON.stringify(pipeId)}`);
+    return { reason: `the workspace files hold no pipe ${JSON.stringify(pipeId)}` };
   }
   let specs: TestSpec[];
   try {
     specs = readTestSpecs(nodeDir);
   } catch (e) {
-    return none(`the tests cannot be read: ${message(e)}`);
+    return { reason: `the tests cannot be read: ${message(e)}` };
   }
   const affected = new Set([pipeId, ...downstreamPipes(hub, pipeId, draftSinkDataset(hub, pipeId, draft)).map((d) => d.pipe)]);
-  const relevant = specs.filter((s) => affected.has(s.pipe));
-  if (relevant.length === 0) return none(`no test checks pipe ${pipeId} or a pipe downstream of it`);
+  const names = specs.filter((s) => affected.has(s.pipe)).map((s) => s.name);
+  return names.length > 0 ? { names } : { reason: `no test checks pipe ${pipeId} or a pipe downstream of it` };
+}
+
+/** Run the named tests on the workspace's files and again with the draft in place of its pipe's file. */
+export async function judgeDraft(dir: string, names: readonly string[], draft: ConfigEntity): Promise<ImpactTests> {
+  const none = (reason: string): ImpactTests => ({ judged: false, reason, tests: [] });
   try {
+    const relevant = readTestSpecs(workspaceNodeDir(dir)).filter((s) => names.includes(s.name));
     const before = await judge(dir, relevant, []);
-    if (cancelled()) return none('cancelled');
     const after = await judge(dir, relevant, [draft]);
     const tests = relevant.map((spec): ImpactTest => {
       const b = before.get(spec.name)!;

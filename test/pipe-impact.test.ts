@@ -277,4 +277,22 @@ describe('impact on the workspace tests', () => {
     const same = await impact(h, 'countries', config);
     assert.deepEqual(same.tests!.tests.map((t) => t.change), ['still-passing', 'still-passing']);
   });
+
+  test('cancelling while the tests run stops them', async () => {
+    const config = await h.json<Json>(`${pipePath('countries')}/config`);
+    const res = await h.fetch(`${pipePath('countries')}/impact`, { method: 'POST', json: config });
+    assert.equal(res.status, 202);
+    await waitFor('the tests phase', async () => {
+      const job = await h.json<ImpactJob>(`${pipePath('countries')}/impact`);
+      assert.equal(job.status, 'running', 'the tests take a while');
+      return job.progress.phase === 'tests' ? job : undefined;
+    });
+    const cancelled = await h.json<ImpactJob>(`${pipePath('countries')}/impact`, { method: 'DELETE' });
+    assert.equal(cancelled.status, 'cancelled');
+    await new Promise((r) => setTimeout(r, 500));
+    const later = await h.json<ImpactJob>(`${pipePath('countries')}/impact`);
+    assert.deepEqual([later.status, later.tests], ['cancelled', null]);
+    // The hub goes on: a new impact starts and finishes.
+    assert.equal((await impact(h, 'countries', config)).status, 'done');
+  });
 });

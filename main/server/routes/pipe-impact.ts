@@ -4,6 +4,7 @@
 //   DELETE /pipes/<id>/impact   cancel the running job → the job, now "cancelled"
 // One job per pipe at a time; the last one is kept until the next starts. Nothing is written to the hub.
 import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
@@ -16,7 +17,8 @@ import {
   impactDraft,
   type ImpactJob,
 } from '../../../hub-core/pipe-impact.js';
-import { impactOnTests } from '../../../hub-core/impact-tests.js';
+import { testsToJudge, type ImpactTests } from '../../../hub-core/impact-tests.js';
+import type { ConfigEntity } from '../../../hub-core/config-store.js';
 
 export type { ImpactJob };
 
@@ -134,9 +136,20 @@ const jobSchema = {
 
 const params = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
 
+/** Judge the tests in a worker thread; `stop` terminates it (the answer is then never given). */
+function judgeInWorker(dir: string, names: string[], draft: ConfigEntity): { done: Promise<ImpactTests>; stop: () => void } {
+  const worker = new Worker(new URL('../impact-tests-worker.js', import.meta.url), { workerData: { dir, names, draft } });
+  const done = new Promise<ImpactTests>((resolve, reject) => {
+    worker.once('message', (m: ImpactTests) => resolve(m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => resolve({ judged: false, reason: code === 1 ? 'cancelled' : `the test run stopped (exit code ${code})`, tests: [] }));
+  });
+  return { done, stop: () => void worker.terminate() };
+}
+
 export async function pipeImpactRoutes(app: FastifyInstance, { hub, workspaceDir }: RouteContext): Promise<void> {
   const tags = ['pipes'];
-  const jobs = new Map<string, { job: ImpactJob; cancel: boolean }>();
+  const jobs = new Map<string, { job: ImpactJob; cancel: boolean; stop?: () => void }>();
 
   const view = (id: string): ImpactJob => {
     const j = jobs.get(id);
@@ -180,7 +193,7 @@ export async function pipeImpactRoutes(app: FastifyInstance, { hub, workspaceDir
         tests: null,
         error: null,
       };
-      const entry = { job, cancel: false };
+      const entry: { job: ImpactJob; cancel: boolean; stop?: () => void } = { job, cancel: false };
       jobs.set(id, entry);
       const cancelled = (): boolean => entry.cancel;
       const end = (s: ImpactJob['status']): void => {
@@ -195,7 +208,15 @@ export async function pipeImpactRoutes(app: FastifyInstance, { hub, workspaceDir
           job.result = result;
           if (req.query.tests !== false) {
             job.progress = { ...job.progress, phase: 'tests' };
-            job.tests = await impactOnTests(hub, workspaceDir, id, draft, cancelled);
+            const which = testsToJudge(hub, workspaceDir, id, draft);
+            if ('reason' in which) job.tests = { judged: false, reason: which.reason, tests: [] };
+            else {
+              const judging = judgeInWorker(workspaceDir!, which.names, draft);
+              entry.stop = judging.stop;
+              const tests = await judging.done;
+              if (cancelled()) return;
+              job.tests = tests;
+            }
             job.progress = { ...job.progress, phase: 'done' };
           }
           end('done');
@@ -232,6 +253,7 @@ export async function pipeImpactRoutes(app: FastifyInstance, { hub, workspaceDir
       if (!entry) view(id);
       if (entry!.job.status !== 'running') throw conflict(`the impact computation of pipe ${JSON.stringify(id)} is not running`, `it is ${entry!.job.status}`);
       entry!.cancel = true;
+      entry!.stop?.();
       entry!.job.status = 'cancelled';
       entry!.job.finished = new Date().toISOString();
       return entry!.job;
