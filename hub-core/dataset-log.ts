@@ -467,6 +467,12 @@ export class Dataset {
     return json === undefined ? undefined : (JSON.parse(json) as StoredEntity);
   }
 
+  /** The content hash and deleted flag of an entity's latest version (what a write compares with), without reading it. */
+  latestHash(id: string): { hash: string; deleted: boolean } | undefined {
+    const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
+    return cur ? { hash: cur[1], deleted: cur[2] === 1 } : undefined;
+  }
+
   getJson(id: string): string | undefined {
     return this.stmts.latestJson.get(id) as string | undefined;
   }

@@ -2,6 +2,7 @@
 // for both: the renderer may import types from hub-core, but nothing from main/.
 import type { PipeRunSummary } from './project-runner.js';
 import type { EntityDiff } from './project-test.js';
+import type { JsonObject } from './json.js';
 
 export type ConnectionKind = 'portal' | 'instance';
 
@@ -56,3 +57,31 @@ export interface WorkspaceTestReport {
 }
 
 export type { EntityDiff, PipeRunSummary };
+
+// "Add test" on a pipe (POST /desktop/workspace/tests, main/server/workspace-test-add.ts).
+export interface NewTestRequest {
+  name: string;
+  pipe: string;
+  stage?: string;
+  blacklist?: string[];
+  ignore?: boolean;
+  ignore_deletes?: boolean;
+  /** Write the files; without it, only answer what they would hold. */
+  confirm?: boolean;
+}
+
+export interface NewTestResult {
+  name: string;
+  pipe: string;
+  stage: string;
+  /** The spec file, relative to node/expected/. */
+  specFile: string;
+  /** The expected file, relative to node/expected/. */
+  file: string;
+  specText: string;
+  /** The entities the expected file holds (normalised as the test compares them). */
+  entities: JsonObject[];
+  /** An expected file of that name existed already (it is replaced). */
+  replacesFile: boolean;
+  written: boolean;
+}

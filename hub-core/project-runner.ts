@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Hub } from './hub.js';
 import { Workspace, type WorkspaceLoad } from './workspace.js';
 import { HubError } from './errors.js';
+import type { ConfigEntity } from './config-store.js';
 import { RUN_ALL_DEFAULTS, type PipeRunSummary } from './run-all-pipes.js';
 
 export { pipeRunOrder, type PipeRunSummary } from './run-all-pipes.js';
@@ -50,10 +51,14 @@ export function loadProject(dir: string): { hub: Hub; workspace: Workspace; load
 }
 
 /** Load the project and run its pipes until nothing changes (at most `maxRounds` rounds), with the run-all engine. */
-export async function runProject(dir: string, options: { maxRounds?: number; only?: readonly string[] } = {}): Promise<ProjectRun> {
+export async function runProject(
+  dir: string,
+  options: { maxRounds?: number; only?: readonly string[]; /** Pipe configurations that replace the files' (a draft being tried). */ replace?: readonly ConfigEntity[] } = {},
+): Promise<ProjectRun> {
   const loaded = loadProject(dir);
   const { hub } = loaded;
   try {
+    if (options.replace !== undefined && options.replace.length > 0) hub.pipes.save(hub.pipes.validate(options.replace, true));
     const unknown = (options.only ?? []).filter((id) => hub.pipes.get(id) === undefined);
     if (unknown.length > 0) throw new HubError(400, `no pipe ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the project`, `its pipes: ${hub.pipes.ids().join(', ')}`);
     // A fresh hub: nothing to reset; every pipe's failure counts; the first round that changes nothing ends it.

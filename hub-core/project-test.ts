@@ -216,6 +216,22 @@ export function expectedFileText(entities: readonly JsonObject[]): string {
   return `${JSON.stringify(entities, null, 2)}\n`;
 }
 
+/**
+ * The text of a test spec file (expected/<name>.test.json): only the keys that differ from their defaults, two-space
+ * indents, a final newline (the layout of the expected files).
+ */
+export function testSpecFileText(spec: Pick<TestSpec, 'name' | 'pipe' | 'file' | 'stage' | 'blacklist' | 'ignore' | 'ignoreDeletes' | 'fieldsToSortBy'>): string {
+  const out: JsonObject = {};
+  if (spec.pipe !== spec.name) out['pipe'] = spec.pipe;
+  if (spec.file !== `${spec.name}.json`) out['file'] = spec.file;
+  if (spec.stage !== 'sink') out['stage'] = spec.stage;
+  if (spec.blacklist.length > 0) out['blacklist'] = [...spec.blacklist];
+  if (spec.ignore) out['ignore'] = true;
+  if (!spec.ignoreDeletes) out['ignore_deletes'] = false;
+  if (spec.fieldsToSortBy.length !== 1 || spec.fieldsToSortBy[0] !== '_id') out['fields_to_sort_by'] = [...spec.fieldsToSortBy];
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
 export interface EntityDiff {
   id: string;
   kind: 'missing' | 'unexpected' | 'changed';

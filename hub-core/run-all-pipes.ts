@@ -111,7 +111,7 @@ export function pipeRunOrder(pipes: ReadonlyMap<string, EffectivePipe>): string[
 }
 
 /** Datasets a transform or source reaches into: `datasets` of hops specs and multi-dataset sources ("name alias"). */
-function transformDatasets(value: JsonValue | undefined): string[] {
+export function transformDatasets(value: JsonValue | undefined): string[] {
   const out: string[] = [];
   const walk = (v: JsonValue | undefined): void => {
     if (Array.isArray(v)) v.forEach(walk);

@@ -15,6 +15,8 @@ import { pipeRoutes } from './routes/pipes.js';
 import { pipeEntityRoutes } from './routes/pipe-entities.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { pipePreviewRoutes } from './routes/pipe-preview.js';
+import { pipeImpactRoutes } from './routes/pipe-impact.js';
+import { pipeAlertRoutes } from './routes/pipe-alerts.js';
 import { pumpRoutes } from './routes/pumps.js';
 import { runAllRoutes } from './routes/run-all-pipes.js';
 import { nodeMaintenanceRoutes } from './routes/node-maintenance.js';
@@ -155,7 +157,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(
     async (api) => {
-      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser };
+      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser, workspaceDir: options.desktop?.workspaceDir };
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
       await api.register(datasetProfileRoutes, ctx);
@@ -165,6 +167,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(pipeEntityRoutes, ctx);
       await api.register(outboxRoutes, ctx);
       await api.register(pipePreviewRoutes, ctx);
+      await api.register(pipeImpactRoutes, ctx);
+      await api.register(pipeAlertRoutes, ctx);
       await api.register(pumpRoutes, ctx);
       await api.register(runAllRoutes, ctx);
       await api.register(nodeMaintenanceRoutes, ctx);

@@ -7,4 +7,6 @@ export interface RouteContext {
   hub: Hub;
   tokens: TokenService;
   entityParser: EntityParserPool;
+  /** The workspace folder the hub was opened on (`serve --workspace`), if any: its tests judge a draft's impact. */
+  workspaceDir?: string | undefined;
 }

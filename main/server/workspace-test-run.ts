@@ -2,12 +2,30 @@
 // (main/cli/project.ts), returning per-test results with their per-entity diffs. Runs in a worker thread
 // (workspace-test-worker.ts) so a run of several seconds never holds up the host's event loop.
 import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project-runner.js';
-import { formatDiffs, projectChecks, readTestSpecs, runTest } from '../../hub-core/project-test.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestSpec } from '../../hub-core/project-test.js';
 import { publishedOutput } from './published-output.js';
-import { HubError } from '../../hub-core/errors.js';
+import { workspaceNodeDir } from '../../hub-core/workspace.js';
+import { HubError, badRequest } from '../../hub-core/errors.js';
 import type { WorkspaceTestReport, WorkspaceTestResult } from '../../hub-core/desktop-types.js';
 
 export type { WorkspaceTestReport, WorkspaceTestResult };
+
+export interface WorkspaceTestOptions {
+  update?: boolean;
+  maxRounds?: number;
+  /** Only these tests (by name): their pipes and the pipes upstream of them run, as `datahub test --filter`. */
+  names?: readonly string[];
+}
+
+/** The specs a run checks: all, or those named (an unknown name is a 400). */
+function selectSpecs(dir: string, names: readonly string[] | undefined): { specs: TestSpec[]; only: string[] | undefined } {
+  if (names === undefined) return { specs: readTestSpecs(workspaceNodeDir(dir)), only: undefined };
+  const all = readTestSpecs(workspaceNodeDir(dir));
+  const unknown = names.filter((n) => !all.some((s) => s.name === n));
+  if (unknown.length > 0) throw badRequest(`no test ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the workspace`, `its tests: ${all.map((s) => s.name).join(', ') || 'none'}`);
+  const specs = all.filter((s) => names.includes(s.name));
+  return { specs, only: [...new Set(specs.map((s) => s.pipe))] };
+}
 
 export interface WorkspaceTestFailure {
   status: number;
@@ -16,12 +34,12 @@ export interface WorkspaceTestFailure {
 }
 
 /** Run a project's tests (or, with `update`, rewrite its expected files). Throws HubError when it cannot load. */
-export async function runWorkspaceTests(dir: string, options: { update?: boolean; maxRounds?: number } = {}): Promise<WorkspaceTestReport> {
+export async function runWorkspaceTests(dir: string, options: WorkspaceTestOptions = {}): Promise<WorkspaceTestReport> {
   const started = Date.now();
   const update = options.update === true;
-  const run = await runProject(dir, { maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS });
+  const { specs, only } = selectSpecs(dir, options.names);
+  const run = await runProject(dir, { maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS, ...(only !== undefined ? { only } : {}) });
   try {
-    const specs = readTestSpecs(run.nodeDir);
     const tests: WorkspaceTestResult[] = [];
     const published = publishedOutput(run.hub);
     for (const spec of specs) {

@@ -10,6 +10,9 @@ import { HubError } from '../../../hub-core/errors.js';
 import { workspaceNodeDir } from '../../../hub-core/workspace.js';
 import { readTestSpecs } from '../../../hub-core/project-test.js';
 import type { WorkspaceTestFailure, WorkspaceTestReport } from '../workspace-test-run.js';
+import type { NewTestRequest, NewTestResult } from '../workspace-test-add.js';
+import type { WorkspaceTask } from '../workspace-test-worker.js';
+import { PIPE_STAGES } from '../../../hub-core/pipe-stages.js';
 
 /** A run that takes longer than this is stopped (pipes that never settle, say) and answered with a 504. */
 const RUN_LIMIT_MS = 10 * 60_000;
@@ -108,10 +111,26 @@ function requireWorkspace(ctx: DesktopContext): { dir: string; nodeDir: string }
   return { dir, nodeDir };
 }
 
-/** Run the tests in a worker thread; resolves with the report or rejects with a HubError carrying the failure. */
-function runInWorker(dir: string, update: boolean, maxRounds: number | undefined): Promise<WorkspaceTestReport> {
+const newTestSchema = {
+  type: 'object',
+  required: ['name', 'pipe', 'stage', 'specFile', 'file', 'specText', 'entities', 'replacesFile', 'written'],
+  properties: {
+    name: { type: 'string' },
+    pipe: { type: 'string' },
+    stage: { type: 'string' },
+    specFile: { type: 'string', description: 'the spec file, relative to node/expected/' },
+    file: { type: 'string', description: 'the expected file, relative to node/expected/' },
+    specText: { type: 'string', description: 'what the spec file holds' },
+    entities: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'what the expected file holds' },
+    replacesFile: { ...bool, description: 'an expected file of that name exists and is replaced' },
+    written: bool,
+  },
+} as const;
+
+/** Run a test task in a worker thread; resolves with its answer or rejects with a HubError carrying the failure. */
+function runInWorker<T>(task: WorkspaceTask): Promise<T> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../workspace-test-worker.js', import.meta.url), { workerData: { dir, update, maxRounds } });
+    const worker = new Worker(new URL('../workspace-test-worker.js', import.meta.url), { workerData: task });
     let settled = false;
     const finish = (fn: () => void): void => {
       if (settled) return;
@@ -123,7 +142,7 @@ function runInWorker(dir: string, update: boolean, maxRounds: number | undefined
       finish(() => reject(new HubError(504, 'the test run took too long', `stopped after ${RUN_LIMIT_MS / 60_000} minutes; do the pipes keep changing each other?`)));
       void worker.terminate();
     }, RUN_LIMIT_MS);
-    worker.on('message', (msg: { report?: WorkspaceTestReport; failure?: WorkspaceTestFailure }) => {
+    worker.on('message', (msg: { report?: T; failure?: WorkspaceTestFailure }) => {
       if (msg.report) finish(() => resolve(msg.report!));
       else if (msg.failure) {
         const f = msg.failure;
@@ -158,27 +177,70 @@ export async function workspaceRoutes(app: FastifyInstance, ctx: DesktopContext)
     },
   });
 
-  app.post<{ Body: { update?: boolean; maxRounds?: number } | undefined }>('/workspace/test', {
+  /** One task at a time: a second is a 409. */
+  async function exclusive<T>(task: WorkspaceTask): Promise<T> {
+    if (running) throw new HubError(409, 'a test run is already in progress', 'wait for it to finish, then run again');
+    running = true;
+    try {
+      return await runInWorker<T>(task);
+    } finally {
+      running = false;
+    }
+  }
+
+  app.post<{ Body: { update?: boolean; maxRounds?: number; tests?: string[] } | undefined }>('/workspace/test', {
     schema: {
       tags,
       summary: 'Run the workspace tests in a fresh temporary hub, like `datahub test`',
-      description: 'With `update: true` the expected files are rewritten from the pipes\' output (`datahub test --update`). One run at a time.',
+      description:
+        'With `update: true` the expected files are rewritten from the pipes\' output (`datahub test --update`). With `tests`, only those tests are checked (or updated: "accept as expected") and only their pipes and the pipes upstream of them run. One run at a time.',
       body: {
         type: ['object', 'null'],
         additionalProperties: false,
-        properties: { update: bool, maxRounds: { type: 'integer', minimum: 1, maximum: 1000 } },
+        properties: {
+          update: bool,
+          maxRounds: { type: 'integer', minimum: 1, maximum: 1000 },
+          tests: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'names of the tests to run (default: all)' },
+        },
       },
       response: replies({ 200: reportSchema, 409: conflict, 504: conflict }),
     },
     handler: async (req) => {
       const { dir } = requireWorkspace(ctx);
-      if (running) throw new HubError(409, 'a test run is already in progress', 'wait for it to finish, then run again');
-      running = true;
-      try {
-        return await runInWorker(dir, req.body?.update === true, req.body?.maxRounds);
-      } finally {
-        running = false;
-      }
+      const body = req.body ?? {};
+      return exclusive<WorkspaceTestReport>({
+        task: 'run',
+        dir,
+        options: { update: body.update === true, ...(body.maxRounds !== undefined ? { maxRounds: body.maxRounds } : {}), ...(body.tests !== undefined ? { names: body.tests } : {}) },
+      });
+    },
+  });
+
+  app.post<{ Body: NewTestRequest }>('/workspace/tests', {
+    schema: {
+      tags,
+      summary: 'Add a test to a pipe: expected/<name>.test.json and its expected file, from the pipe\'s output in a test run',
+      description:
+        'Without `confirm` nothing is written: the answer shows what the expected file would hold. With `confirm: true` both files are written. The pipes run in a fresh temporary hub, as `datahub test` runs them. A test of that name already there is a 409.',
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'pipe'],
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'the test\'s name (its file names); usually the pipe id' },
+          pipe: { type: 'string', minLength: 1 },
+          stage: { type: 'string', enum: [...PIPE_STAGES] },
+          blacklist: { type: 'array', items: { type: 'string' }, description: 'property paths left out of the comparison ("a.b", "*" for any key)' },
+          ignore: bool,
+          ignore_deletes: bool,
+          confirm: bool,
+        },
+      },
+      response: replies({ 200: newTestSchema, 409: conflict, 504: conflict }),
+    },
+    handler: async (req) => {
+      const { dir } = requireWorkspace(ctx);
+      return exclusive<NewTestResult>({ task: 'add', dir, request: req.body });
     },
   });
 }
