@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, watc
 import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
 import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
-import { configFilePath, configFileText } from './workspace-layout.js';
+import { configFilePath } from './workspace-layout.js';
+import { updatedFileText } from './json-format.js';
 import { readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
 import { isJsonObject } from './json.js';
@@ -172,8 +173,9 @@ export class Workspace {
       // Thrown inside the config transaction: nothing is stored either.
       throw new HubError(400, `the id of ${change.kind} ${JSON.stringify(change.id.slice(0, 40) + '…')} is too long for a workspace file`, `its file name ${name.slice(0, 40)}… has ${Buffer.byteLength(name)} bytes; file systems allow 255`);
     }
-    const text = configFileText(change.entity);
-    if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+    const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    const text = updatedFileText(previous, change.entity);
+    if (previous === text) return;
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.tmp-${process.pid}`;
     writeFileSync(tmp, text);

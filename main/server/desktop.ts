@@ -8,6 +8,7 @@ import { portalRoutes } from './routes/desktop-portal.js';
 import { remoteRoutes } from './routes/desktop-remote.js';
 import { workspaceRoutes } from './routes/desktop-workspace.js';
 import { downloadRoutes } from './routes/desktop-download.js';
+import { configFileRoutes } from './routes/desktop-config-files.js';
 
 export interface DesktopContext {
   hub: Hub;
@@ -22,4 +23,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => remoteRoutes(scope, ctx));
   await app.register(async (scope) => workspaceRoutes(scope, ctx));
   await app.register(async (scope) => downloadRoutes(scope, ctx));
+  await app.register(async (scope) => configFileRoutes(scope, ctx));
 }
