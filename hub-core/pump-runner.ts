@@ -299,6 +299,7 @@ export class PumpRunner {
       additional_traceback: '',
       ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
     });
+    if (status === 'completed') this.markPopulated(id);
     this.state.update(id, (s) => {
       if (run.kind === 'rescan') s.rescanRunning = false;
       s.running = this.otherRunActive(run);
@@ -318,6 +319,18 @@ export class PumpRunner {
         reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : null,
       };
     });
+  }
+
+  /** A run that read its source to the end has populated the sink dataset (the Datasets view's "Populated"). */
+  private markPopulated(id: string): void {
+    try {
+      const config = this.pipes.get(id);
+      if (!config || effectivePipeConfig(config).sink.type !== 'dataset') return;
+      const dataset = this.pipes.sinkDataset(id);
+      if (dataset.row().populated !== 1) dataset.setPopulated(true);
+    } catch {
+      // The dataset went away meanwhile: nothing to mark.
+    }
   }
 
   private otherRunActive(run: ActiveRun): boolean {
