@@ -314,6 +314,7 @@ export class PumpRunner {
       ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
       ...(c.offline ? { offline: true } : {}),
     });
+    if (status === 'completed') this.markPopulated(id);
     this.state.update(id, (s) => {
       if (run.kind === 'rescan') s.rescanRunning = false;
       s.running = this.otherRunActive(run);
@@ -334,6 +335,18 @@ export class PumpRunner {
         ...(c.offline ? { offline: true } : {}),
       };
     });
+  }
+
+  /** A run that read its source to the end has populated the sink dataset (the Datasets view's "Populated"). */
+  private markPopulated(id: string): void {
+    try {
+      const config = this.pipes.get(id);
+      if (!config || effectivePipeConfig(config).sink.type !== 'dataset') return;
+      const dataset = this.pipes.sinkDataset(id);
+      if (dataset.row().populated !== 1) dataset.setPopulated(true);
+    } catch {
+      // The dataset went away meanwhile: nothing to mark.
+    }
   }
 
   private otherRunActive(run: ActiveRun): boolean {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
-import type { EffectivePipe } from './pipe-config.js';
+import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { EnvLookup } from './config-env.js';
 import { hasErrors } from './config-error.js';
 import { pipeConfigErrors, scheduledPipe } from './pump-config.js';
@@ -15,6 +15,12 @@ import type { PumpStateStore } from './pump-state.js';
 import { isPumpable, type PumpRunner } from './pump-runner.js';
 import { isJsonObject } from './json.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { isUpstreamOf, upstreamPipes } from './pipe-upstream.js';
+
+/** How often a first run that waits for its upstream pipes looks again. */
+const FIRST_RUN_RETRY_MS = 500;
+/** A first run waits for an upstream first run due within this long. */
+const FIRST_RUN_WAIT_MS = 60_000;
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -56,6 +62,11 @@ export class PumpScheduler {
   private started = false;
   private startupDisabled = false;
   private unsubscribe: (() => void) | undefined;
+  /** Pipes whose first run since start() has not begun: their downstream pipes' first runs wait for them. */
+  private readonly firstPending = new Set<string>();
+  private readonly startupRetries = new Map<string, TimerHandle>();
+  /** Pipes whose run_at_startup run has not been requested yet. */
+  private readonly awaitingStartup = new Set<string>();
 
   constructor(
     private readonly config: ConfigStore,
@@ -82,10 +93,51 @@ export class PumpScheduler {
     });
     this.rescheduleAll();
     if (this.isDisabled()) return;
+    const startup: string[] = [];
     for (const pipe of this.config.list('pipe')) {
       const eff = this.schedulable(pipe);
-      if (eff && eff.pump['run_at_startup'] === true) this.runner.request(pipe._id, 'startup');
+      if (!eff) continue;
+      this.firstPending.add(pipe._id);
+      if (eff.pump['run_at_startup'] === true) startup.push(pipe._id);
     }
+    for (const id of startup) this.awaitingStartup.add(id);
+    for (const id of startup) this.startupRun(id);
+  }
+
+  /** A run at startup, once the pipes upstream of it have had theirs. */
+  private startupRun(id: string): void {
+    this.startupRetries.delete(id);
+    if (!this.started || this.isDisabled()) {
+      this.awaitingStartup.delete(id);
+      return;
+    }
+    if (this.waitsForUpstream(id)) {
+      this.startupRetries.set(id, this.clock.setTimer(() => this.startupRun(id), FIRST_RUN_RETRY_MS));
+      return;
+    }
+    this.firstPending.delete(id);
+    this.awaitingStartup.delete(id);
+    this.runner.request(id, 'startup');
+  }
+
+  /**
+   * A pipe's first run since start waits while a pipe upstream of it has yet to start its first run or is running,
+   * so a downstream pipe does not run before its source has data (pipes in a cycle do not wait for each other).
+   */
+  private waitsForUpstream(id: string): boolean {
+    if (!this.firstPending.has(id)) return false;
+    const pipes = new Map<string, EffectivePipe>();
+    for (const p of this.config.list('pipe')) pipes.set(p._id, effectivePipeConfig(p));
+    const upstream = upstreamPipes(pipes);
+    const soon = this.clock.now() + FIRST_RUN_WAIT_MS;
+    for (const u of upstream.get(id) ?? []) {
+      if (isUpstreamOf(upstream, id, u)) continue;
+      if (this.runner.isRunning(u)) return true;
+      // An upstream first run that is about to begin (not one a day away on its cron).
+      const due = this.timers.get(u)?.at;
+      if (this.firstPending.has(u) && (this.awaitingStartup.has(u) || (due !== undefined && due <= soon))) return true;
+    }
+    return false;
   }
 
   stop(): void {
@@ -94,6 +146,10 @@ export class PumpScheduler {
     this.unsubscribe = undefined;
     for (const t of this.timers.values()) t.timer.cancel();
     this.timers.clear();
+    for (const t of this.startupRetries.values()) t.cancel();
+    this.startupRetries.clear();
+    this.awaitingStartup.clear();
+    this.firstPending.clear();
   }
 
   /**
@@ -142,7 +198,11 @@ export class PumpScheduler {
     if (this.clock.now() < at - 5) return this.arm(id, at);
     this.timers.delete(id);
     const config = this.config.get('pipe', id);
-    if (!this.isDisabled() && config && this.schedulable(config)) this.runner.start(id, 'incremental', 'schedule');
+    if (!this.isDisabled() && config && this.schedulable(config)) {
+      if (this.waitsForUpstream(id)) return this.arm(id, this.clock.now() + FIRST_RUN_RETRY_MS);
+      this.firstPending.delete(id);
+      this.runner.start(id, 'incremental', 'schedule');
+    }
     this.reschedule(id);
   }
 

@@ -9,7 +9,7 @@ import type { PipeRegistry } from './pipes.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { EnvStore } from './kv-stores.js';
 import type { PumpService } from './pump-operations.js';
-import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
+import { checkPipeConfig, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { isPumpable } from './pump-runner.js';
 import { conflict } from './errors.js';
 import { isJsonObject, type JsonValue } from './json.js';
@@ -239,15 +239,19 @@ export class RunAll {
       const p = effective.get(id)!;
       const pumpable = isPumpable(p);
       const receiver = p.source.type === 'http_endpoint';
+      // A type no one knows (a typo, say) is an error of the pipe, as serving it would be; a type this hub knows but
+      // does not pump (it runs on the service) is skipped.
+      const unknown = pumpable ? [] : checkPipeConfig(hub.pipes.require(id)).filter((e) => e.level === 'error' && /^\$\.(source|sink)\.type$/.test(e.elements));
       summaries.set(id, {
         pipe: id,
         runs: 0,
         processed: 0,
         changes: 0,
-        status: pumpable ? 'ok' : 'skipped',
-        error: pumpable ? null : receiver ? 'it receives its entities over HTTP (JSON Push)' : `this hub does not pump a ${p.source.type} source into a ${p.sink.type} sink`,
+        status: pumpable ? 'ok' : unknown.length > 0 ? 'failed' : 'skipped',
+        error: pumpable ? null : unknown.length > 0 ? unknown.map((e) => `${e.elements}: ${e.msg}`).join('; ') : receiver ? 'it receives its entities over HTTP (JSON Push)' : `this hub does not pump a ${p.source.type} source into a ${p.sink.type} sink`,
       });
-      if (!pumpable && !receiver) this.write('WARNING', `Pipe '${id}' is skipped: ${summaries.get(id)!.error!}`);
+      if (unknown.length > 0) this.write('ERROR', `Pipe '${id}' failed: ${summaries.get(id)!.error!}`);
+      else if (!pumpable && !receiver) this.write('WARNING', `Pipe '${id}' is skipped: ${summaries.get(id)!.error!}`);
     }
     this.pipes = order.map((id) => summaries.get(id)!);
 
@@ -269,8 +273,8 @@ export class RunAll {
         for (const id of order) {
           if (this.stopRequested !== null) break;
           const s = summaries.get(id)!;
-          if (s.status === 'skipped') continue;
           const p = effective.get(id)!;
+          if (s.status === 'skipped' || !isPumpable(p)) continue;
           // A source read whole (embedded, merge, union, conditional, ...) reruns when what it reads or joins changed.
           const hops = [...transformDatasets(p['transform']), ...transformDatasets(p.source)];
           if (p.source.type !== 'dataset' && hopMarks.get(id) === marks(hops)) continue;

@@ -1,5 +1,6 @@
 import type { ConfigEntity, ConfigKind } from './config-store.js';
 import { configKind } from './config-store.js';
+import { sesamLayout } from './json-format.js';
 
 /**
  * Where a configuration entity lives in a project folder (node/pipes/<id>.conf.json, ...). Characters that file
@@ -15,7 +16,7 @@ export function configFilePath(kind: ConfigKind, id: string): string {
   return `${kind === 'pipe' ? 'pipes' : 'systems'}/${safe}.conf.json`;
 }
 
-/** The stable text a configuration file is written with: two-space indent, a final newline. */
+/** The text a new configuration file is written with: the layout of the service's tooling (`sesam format`). */
 export function configFileText(e: ConfigEntity): string {
-  return JSON.stringify(e, null, 2) + '\n';
+  return sesamLayout(e);
 }

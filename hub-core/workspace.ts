@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, watc
 import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
 import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
-import { configFilePath, configFileText } from './workspace-layout.js';
+import { configFilePath } from './workspace-layout.js';
+import { updatedFileText } from './json-format.js';
 import { configFiles, readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
 import { isJsonObject } from './json.js';
@@ -227,7 +228,7 @@ export class Workspace {
     if (!change.entity) {
       if (list) {
         const rest = list.filter((e) => !this.isComponent(e, change.kind, change.id));
-        if (rest.length !== list.length) this.writeFile(file, rest.length === 0 ? undefined : JSON.stringify(rest, null, 2) + '\n');
+        if (rest.length !== list.length) this.writeFile(file, rest.length === 0 ? undefined : updatedFileText(readFileSync(path, 'utf8'), rest));
       } else if (this.fileHoldsOnly(path, change.kind, change.id)) {
         this.writeFile(file, undefined);
       }
@@ -239,8 +240,10 @@ export class Workspace {
       // Thrown inside the config transaction: nothing is stored either.
       throw new HubError(400, `the id of ${change.kind} ${JSON.stringify(change.id.slice(0, 40) + '…')} is too long for a workspace file`, `its file name ${name.slice(0, 40)}… has ${Buffer.byteLength(name)} bytes; file systems allow 255`);
     }
-    let text: string;
+    const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    let value: unknown = change.entity;
     if (list) {
+      // A file holding several components is written back whole: the edited one replaced (or added), the others kept.
       const entity = change.entity;
       let found = false;
       const next = list.map((e) => {
@@ -249,9 +252,10 @@ export class Workspace {
         return entity;
       });
       if (!found) next.push(entity);
-      text = JSON.stringify(next, null, 2) + '\n';
-    } else text = configFileText(change.entity);
-    if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+      value = next;
+    }
+    const text = updatedFileText(previous, value);
+    if (previous === text) return;
     this.writeFile(file, text);
     this.files.set(key, file);
   }

@@ -196,7 +196,8 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
-    return failed > 0 ? 1 : 0;
+    // A pipe that failed is an error of the project even when no test reads its output.
+    return failed > 0 || run.pipes.some((p) => p.status === 'failed') ? 1 : 0;
   } finally {
     run.close();
   }

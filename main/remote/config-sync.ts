@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { dirname, isAbsolute, join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '../../hub-core/config-store.js';
 import { configFilePath, configFileText } from '../../hub-core/workspace-layout.js';
+import { updatedFileText } from '../../hub-core/json-format.js';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { readConfigFiles } from '../../hub-core/workspace-files.js';
 import type { DownloadResult } from '../../hub-core/desktop-types.js';
@@ -274,9 +275,9 @@ export function writeDownload(dir: string, remote: RemoteSnapshot, prune: boolea
     if (existing && canonicalJson(existing.entity) === canonicalJson(e)) continue;
     // An entity already kept in a single-entity file stays in that file; otherwise the layout's name is used.
     const file = existing && fileHoldsOne(join(nodeDir, existing.file)) ? existing.file : configFilePath(configKind(e), e._id);
-    const text = configFileText(e);
     const path = join(nodeDir, file);
     const before = existsSync(path) ? readFileSync(path, 'utf8') : null;
+    const text = existing && file === existing.file ? updatedFileText(before ?? undefined, e) : configFileText(e);
     writeAtomically(path, text);
     if (before !== text) written.push(file);
   }

@@ -9,6 +9,7 @@ import { remoteRoutes } from './routes/desktop-remote.js';
 import { workspaceRoutes } from './routes/desktop-workspace.js';
 import { downloadRoutes } from './routes/desktop-download.js';
 import { rulesSyncRoutes } from './routes/desktop-rules-sync.js';
+import { configFileRoutes } from './routes/desktop-config-files.js';
 
 export interface DesktopContext {
   hub: Hub;
@@ -24,4 +25,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => workspaceRoutes(scope, ctx));
   await app.register(async (scope) => downloadRoutes(scope, ctx));
   await app.register(async (scope) => rulesSyncRoutes(scope, ctx));
+  await app.register(async (scope) => configFileRoutes(scope, ctx));
 }

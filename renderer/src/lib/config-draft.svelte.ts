@@ -5,6 +5,7 @@ import type { ConfigError } from '../../../hub-core/pipe-config';
 import type { JsonObject } from '../../../hub-core/json';
 import { HubRequestError } from './api';
 import { errorText } from './format';
+import { fileText } from './config-file';
 
 export interface LoadedConfig {
   config: unknown;
@@ -48,7 +49,7 @@ export class ConfigDraft {
   private readonly initial: string | undefined;
   /** The text being edited. */
   text = $state('');
-  /** The text as stored (two-space JSON), null until loaded or for an entity not stored yet. */
+  /** The text as stored (the file's text on this computer, else two-space JSON), null until loaded or for an entity not stored yet. */
   savedText = $state<string | null>(null);
   /** The hub's config-errors for the stored version (or for a refused save). */
   hubErrors = $state<ConfigError[]>([]);
@@ -84,7 +85,7 @@ export class ConfigDraft {
     }
     try {
       const loaded = await this.store.load();
-      this.savedText = JSON.stringify(loaded.config, null, 2);
+      this.savedText = (await fileText(this.kind, this.id, loaded.config)) ?? JSON.stringify(loaded.config, null, 2);
       this.text = this.savedText;
       this.hubErrors = loaded.errors;
       this.loadError = null;
@@ -126,8 +127,8 @@ export class ConfigDraft {
     const sent = this.text;
     try {
       const errors = await this.store.save(config as JsonObject, force);
-      // Saved text takes the layout the hub and workspace files use (two-space JSON), unless typing went on.
-      const stored = JSON.stringify(config, null, 2);
+      // The editor shows what the file now holds (a remote instance: two-space JSON), unless typing went on.
+      const stored = (await fileText(this.kind, this.id, config)) ?? JSON.stringify(config, null, 2);
       this.savedText = stored;
       if (this.text === sent) this.text = stored;
       this.hubErrors = errors;

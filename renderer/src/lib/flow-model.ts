@@ -79,7 +79,8 @@ export function pipeStatus(pipe: PipeInfo, failed: ReadonlySet<string>): PipeSta
   if (!pipe.runtime['is-valid-config']) return 'config-error';
   if (failed.has(pipe._id)) return 'failed';
   if (pipe.runtime['is-running']) return 'running';
-  if (pipe.runtime['is-disabled']) return 'disabled';
+  // A manual pump is not switched off: it runs when asked.
+  if (pipe.runtime['is-disabled'] && pipe.config.effective.pump['mode'] !== 'manual') return 'disabled';
   return 'ok';
 }
 

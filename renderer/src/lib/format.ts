@@ -1,5 +1,6 @@
 // Small display helpers: compact cell values, error messages in words, a line diff for entity versions.
 import { HubRequestError } from './api';
+import { existingEntity } from './existing-entity';
 
 /** A cell value: strings as they are, everything else as compact JSON, cut to `max` characters. */
 export function compact(value: unknown, max = 120): string {
@@ -13,6 +14,8 @@ export function errorText(e: unknown, what = 'The request'): string {
   if (e instanceof HubRequestError) {
     const { status, error, detail } = e.info;
     if (status === 401) return 'You are signed out. Open a new login link from the hub.';
+    const taken = existingEntity(e);
+    if (taken) return `${what} failed: a ${taken.kind} “${taken.id}” already exists. Open it to change it, or pick another id.`;
     return `${what} failed (${status}): ${error}${detail ? ` — ${detail}` : ''}`;
   }
   if (e instanceof TypeError) return `${what} failed: the hub did not answer (${e.message}).`;

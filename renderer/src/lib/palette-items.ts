@@ -31,6 +31,9 @@ export interface PaletteActions {
   newPipe(): void;
   /** Open the pipe's page and ask there whether to delete it. */
   deletePipe(pipe: string): void;
+  /** Open the pipe's page with its Rename or Duplicate dialog. */
+  renamePipe(pipe: string): void;
+  duplicatePipe(pipe: string): void;
   newSystem(): void;
   runTests(): void;
   exportConfig(kind: 'json' | 'zip'): void;
@@ -83,6 +86,8 @@ export function paletteItems(
       items.push({ key: `pump:${id}:${o.op}`, kind: 'pump', label: `${o.op} ${id}`, hint: o.help, run: () => actions.pump(id, o) });
     }
     items.push({ key: `history:${id}`, kind: 'action', label: `Config history of ${id}`, run: () => actions.go('config', id) });
+    items.push({ key: `rename-pipe:${id}`, kind: 'action', label: `Rename pipe ${id}…`, run: () => actions.renamePipe(id) });
+    items.push({ key: `duplicate-pipe:${id}`, kind: 'action', label: `Duplicate pipe ${id}…`, run: () => actions.duplicatePipe(id) });
     items.push({ key: `delete-pipe:${id}`, kind: 'action', label: `Delete pipe ${id}…`, run: () => actions.deletePipe(id) });
   }
   for (const d of data.datasets) {
@@ -91,7 +96,6 @@ export function paletteItems(
   for (const id of data.systems) {
     items.push({ key: `system:${id}`, kind: 'system', label: id, run: () => actions.go('systems', id) });
     items.push({ key: `history:${id}`, kind: 'action', label: `Config history of ${id}`, run: () => actions.go('config', id) });
-    items.push({ key: `delete-pipe:${id}`, kind: 'action', label: `Delete pipe ${id}…`, run: () => actions.deletePipe(id) });
   }
   // A pipe and a system may share an id; their histories are one (the hub keeps history per id).
   const seen = new Set<string>();
