@@ -12,7 +12,7 @@ import { CircuitBreakerTripped } from './dataset-log.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
 import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from './dtl/index.js';
-import type { JsonObject, JsonValue } from './json.js';
+import type { JsonObject } from './json.js';
 import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
