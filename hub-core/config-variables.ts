@@ -116,3 +116,22 @@ export function substituteDtlKeySecrets<T extends JsonValue>(value: T, vars: Con
   };
   return walk(value, path) as T;
 }
+
+/**
+ * Where a pipe's source or sink configuration holds `$SECRET(...)`, which a pipe never replaces (entities of an
+ * embedded source are data, not settings, and are left out): the places a user may expect a secret and get the text.
+ */
+export function pipeSecretReferences(config: JsonObject): string[] {
+  const found: string[] = [];
+  const walk = (v: JsonValue, at: string): void => {
+    if (typeof v === 'string') {
+      if (v.includes('$SECRET(')) found.push(at);
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+    else if (isJsonObject(v)) for (const [k, x] of Object.entries(v)) if (!(at === '$.source' && k === 'entities')) walk(x, `${at}.${k}`);
+  };
+  for (const part of ['source', 'sink'] as const) {
+    const v = config[part];
+    if (v !== undefined) walk(v, `$.${part}`);
+  }
+  return found;
+}

@@ -116,3 +116,15 @@ test('a transform may use a secret as the key of encrypt and decrypt, and nowher
   assert.equal(e?.['with-the-real-key'], 'hello', 'the key is the secret value');
   assert.equal(e?.['as-a-value'], '$SECRET(fernet-pass)', 'a value stays as written');
 });
+
+test('a pipe that refers to a secret in its source or sink is warned that it stays as written', async () => {
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'hdr', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'x', v: '$SECRET(DB_PASSWORD)' }] }, sink: { type: 'json', system: 'vault', url: 'in', headers: { 'x-key': '$SECRET(DB_PASSWORD)' } } }],
+  });
+  const info = await hub.json<{ runtime: { 'is-valid-config': boolean; 'config-errors': { elements: string; level: string; msg: string }[] } }>(p('hdr'));
+  assert.equal(info.runtime['is-valid-config'], true, 'a warning, not an error');
+  const warnings = info.runtime['config-errors'].filter((e) => /SECRET/.test(e.msg));
+  assert.deepEqual(warnings.map((w) => [w.elements, w.level]), [['$.sink.headers.x-key', 'warning']], 'entities are data: only the sink header is warned about');
+  assert.match(warnings[0]?.msg ?? '', /system configuration only/);
+});
