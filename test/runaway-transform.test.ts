@@ -76,3 +76,36 @@ test('previews of a runaway transform answer 4xx in words, and the hub goes on',
   });
   assert.equal(ok.results[0]?.entities?.[0]?.['k'], 5);
 });
+
+test('a pipe during whose runs the hub dies twice in a row is disabled at the next start, in words', async () => {
+  const { startHub, removeDir, tempDir } = await import('./helpers/hub-process.js');
+  const data = tempDir('datahub-crashloop-');
+  const slow = { type: 'dtl', rules: { default: [['sleep!', 1], ['copy', '*']] } };
+  const crashRun = async (h: Awaited<ReturnType<typeof startHub>>): Promise<void> => {
+    await pumpOperation(h, 'crashy', 'start');
+    await sleep(500);
+    await h.kill9();
+  };
+  let h = await startHub({ dataDir: data });
+  try {
+    await h.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'crashy', type: 'pipe', source: { type: 'embedded', entities: ENTITIES.slice(0, 20) }, transform: slow, pump: { schedule_interval: 3600 } }],
+    });
+    await crashRun(h);
+    h = await startHub({ dataDir: data });
+    let info = await h.json<PumpInfo>('/pipes/crashy/pump');
+    assert.match(info['last-run']?.reason_why_stopped ?? '', /^interrupted:/);
+    assert.equal(info['is-disabled'], false, 'one interruption may be anything (a kill, a power cut)');
+
+    await crashRun(h);
+    h = await startHub({ dataDir: data });
+    info = await h.json<PumpInfo>('/pipes/crashy/pump');
+    assert.equal(info['is-disabled'], true, 'twice in a row: the schedule leaves it alone');
+    assert.match(info['last-run']?.reason_why_stopped ?? '', /twice in a row/);
+    assert.match(info['last-run']?.reason_why_stopped ?? '', /enable the pump/);
+  } finally {
+    await h.stop();
+    removeDir(data);
+  }
+});
