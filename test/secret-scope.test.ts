@@ -103,8 +103,10 @@ test('a transform may use a secret as the key of encrypt and decrypt, and nowher
     default: [
       ['copy', '_id'],
       ['add', 'round-trip', ['decrypt', '$SECRET(fernet-pass)', ['encrypt', '$SECRET(fernet-pass)', 'hello']]],
-      ['add', 'with-the-real-key', ['decrypt', 'a-long-passphrase-1234', ['encrypt', '$SECRET(fernet-pass)', 'hello']]],
+      ['add', 'with-the-real-key', ['decrypt', ['concat', 'a-long-', 'passphrase-1234'], ['encrypt', '$SECRET(fernet-pass)', 'hello']]],
       ['add', 'as-a-value', '$SECRET(fernet-pass)'],
+      ['add', 'quoted', ['literal', ['encrypt', '$SECRET(fernet-pass)', 'x']]],
+      ['add', 'in-a-dict', { call: ['decrypt', '$SECRET(fernet-pass)', 'x'] }],
     ],
   };
   const res = await hub.json<{ ok: boolean; results: { entities?: Json[] }[] }>('/dtl/preview', {
@@ -115,6 +117,9 @@ test('a transform may use a secret as the key of encrypt and decrypt, and nowher
   assert.equal(e?.['round-trip'], 'hello');
   assert.equal(e?.['with-the-real-key'], 'hello', 'the key is the secret value');
   assert.equal(e?.['as-a-value'], '$SECRET(fernet-pass)', 'a value stays as written');
+  assert.deepEqual(e?.['quoted'], ['encrypt', '$SECRET(fernet-pass)', 'x'], 'a literal is output as written, so its key is not replaced');
+  assert.deepEqual(e?.['in-a-dict'], { call: ['decrypt', '$SECRET(fernet-pass)', 'x'] }, 'a dict is a constant');
+  noSecret('the preview', JSON.stringify(res), 'a-long-passphrase-1234');
 });
 
 test('a pipe that refers to a secret in its source or sink is warned that it stays as written', async () => {
