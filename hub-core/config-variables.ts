@@ -88,31 +88,54 @@ export function substituteEnv<T extends JsonValue>(value: T, env: (name: string)
 /** DTL functions whose first argument is a key that may come from a secret. */
 const KEY_FUNCTIONS = new Set(['encrypt', 'decrypt']);
 
+/** Forms whose arguments are never evaluated: a key there would be output (or kept) as written. */
+const UNEVALUATED = new Set(['literal', 'comment']);
+
 /**
- * A transform with `"$SECRET(name)"` replaced where it is the whole key argument of `encrypt` or `decrypt` (node
- * secrets), and nowhere else. What such a function makes is the ciphertext or the plain value, never the key.
+ * A transform with `"$SECRET(name)"` replaced where it is the whole key argument of an `encrypt` or `decrypt` call
+ * (node secrets), and nowhere else. What such a call makes is the ciphertext or the plain value, never the key. Only
+ * evaluated positions are looked at: the rule sets' function lists and the calls inside them, never a dict (a
+ * constant in DTL) nor the arguments of `literal` or `comment`, which would give the value out as written.
  */
 export function substituteDtlKeySecrets<T extends JsonValue>(value: T, vars: ConfigVariables, path = '$'): T {
-  const walk = (v: JsonValue, at: string): JsonValue => {
-    if (Array.isArray(v)) {
-      const out = v.map((x, i) => walk(x, `${at}[${i}]`));
-      const key = out[1];
-      if (typeof out[0] === 'string' && KEY_FUNCTIONS.has(out[0]) && typeof key === 'string') {
-        const m = /^\$SECRET\(([^)]*)\)$/.exec(key);
-        if (m) {
-          const found = vars.secret(m[1]!, '');
-          if (found === undefined) throw new HubError(400, `unknown secret ${JSON.stringify(m[1])}`, `${at}[1] refers to $SECRET(${m[1]}), which is not set among the node secrets`);
-          out[1] = found;
-        }
+  const expr = (v: JsonValue, at: string): JsonValue => {
+    if (!Array.isArray(v) || (typeof v[0] === 'string' && UNEVALUATED.has(v[0]))) return v;
+    const out = v.map((x, i) => expr(x, `${at}[${i}]`));
+    const key = out[1];
+    if (typeof out[0] === 'string' && KEY_FUNCTIONS.has(out[0]) && typeof key === 'string') {
+      const m = /^\$SECRET\(([^)]*)\)$/.exec(key);
+      if (m) {
+        const found = vars.secret(m[1]!, '');
+        if (found === undefined) throw new HubError(400, `unknown secret ${JSON.stringify(m[1])}`, `${at}[1] refers to $SECRET(${m[1]}), which is not set among the node secrets`);
+        out[1] = found;
       }
-      return out;
     }
-    if (isJsonObject(v)) {
-      const out: JsonObject = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, `${at}.${k}`);
-      return out;
-    }
-    return v;
+    return out;
   };
-  return walk(value, path) as T;
+  const transform = (t: JsonValue, at: string): JsonValue => {
+    if (!isJsonObject(t) || !isJsonObject(t['rules'])) return t;
+    const rules: JsonObject = {};
+    for (const [name, rule] of Object.entries(t['rules'])) rules[name] = expr(rule, `${at}.rules.${name}`);
+    return { ...t, rules };
+  };
+  return (Array.isArray(value) ? value.map((t, i) => transform(t, `${path}[${i}]`)) : transform(value, path)) as T;
+}
+
+/**
+ * Where a pipe's source or sink configuration holds `$SECRET(...)`, which a pipe never replaces (entities of an
+ * embedded source are data, not settings, and are left out): the places a user may expect a secret and get the text.
+ */
+export function pipeSecretReferences(config: JsonObject): string[] {
+  const found: string[] = [];
+  const walk = (v: JsonValue, at: string): void => {
+    if (typeof v === 'string') {
+      if (v.includes('$SECRET(')) found.push(at);
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+    else if (isJsonObject(v)) for (const [k, x] of Object.entries(v)) if (!(at === '$.source' && k === 'entities')) walk(x, `${at}.${k}`);
+  };
+  for (const part of ['source', 'sink'] as const) {
+    const v = config[part];
+    if (v !== undefined) walk(v, `$.${part}`);
+  }
+  return found;
 }

@@ -9,6 +9,7 @@ import { hasErrors, type ConfigError } from './config-error.js';
 import type { EffectivePipe } from './effective-pipe.js';
 import { SOURCE_TYPE_LIST, sourceType } from './sources/index.js';
 import { SINK_TYPE_LIST, sinkType } from './sinks/index.js';
+import { pipeSecretReferences } from './config-variables.js';
 
 export { hasErrors, type ConfigError };
 
@@ -124,6 +125,9 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
       '$.source.dataset',
       `the pipe reads the dataset it writes (${JSON.stringify(loop)}): each run would read its own output again and a changing transform would never stop; write to another dataset`,
     );
+  }
+  for (const at of pipeSecretReferences(config)) {
+    warn(at, '$SECRET(...) is replaced in system configuration only (and as the key of encrypt/decrypt); here it stays as written: put it in the system this pipe uses');
   }
   return errors;
 }

@@ -58,6 +58,9 @@ export interface PumpPipeSource extends PumpPipes {
 /** What the pipe runtimes get from the hub (the pumps add the datasets and dependency tracking). */
 export type RuntimeSettings = Omit<PipeRuntimeContext, 'datasets' | 'startTracking'>;
 
+/** How the reason of a run the hub never ended begins. */
+const INTERRUPTED = 'interrupted:';
+
 export class PumpService {
   readonly state: PumpStateStore;
   /** What each pipe does to an entity: shared with every other path that moves entities through a pipe. */
@@ -138,7 +141,11 @@ export class PumpService {
     }
     const runId = typeof started?.['pump_instance'] === 'string' ? started['pump_instance'] : randomUUID();
     const startTime = typeof started?.['start_time'] === 'string' ? started['start_time'] : null;
-    const reason = 'interrupted: the hub stopped while this run was in progress (it was killed or crashed); what its committed batches wrote is kept and the next run continues from there';
+    // Twice in a row: this pipe may be what brings the hub down (a crash loop with a schedule or run_at_startup).
+    const again = previous?.status === 'failed' && (previous.reason_why_stopped ?? '').startsWith(INTERRUPTED);
+    const reason = again
+      ? `${INTERRUPTED} the hub stopped during this pipe's run twice in a row (killed or crashed), so the pump is disabled and its schedule does not start it again: look at the pipe, then enable the pump (the Enable action on the pipe's page, or POST /pipes/${id}/pump with operation=enable)`
+      : `${INTERRUPTED} the hub stopped while this run was in progress (it was killed or crashed); what its committed batches wrote is kept and the next run continues from there`;
     try {
       this.runner.logEvent(id, 'pump-failed', {
         pump_instance: runId,
@@ -157,6 +164,7 @@ export class PumpService {
     this.state.update(id, (x) => {
       x.running = false;
       x.rescanRunning = false;
+      if (again) x.disabled = true;
       x.runs += 1;
       x.lastRun = {
         run_id: runId,

@@ -50,6 +50,13 @@ test('a runaway transform on a schedule fails its run in words, is not run again
   assert.match(String(log.find((e) => e['event_type'] === 'pump-failed')?.['reason_why_stopped']), /more memory/);
   assert.equal((await hub.fetch('/datasets/runaway/entities')).status === 200 ? (await hub.json<Json[]>('/datasets/runaway/entities')).length : 0, 0, 'nothing was written');
 
+  // What the runaway left behind does not stop other work: a transform of fair size runs past several checks.
+  const fair = await hub.json<{ results: { entities?: Json[] }[] }>('/dtl/preview', {
+    method: 'POST',
+    json: { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'k', ['count', ['range', 0, 300000]]]] } }, entities: [{ _id: 'a' }, { _id: 'b' }] },
+  });
+  assert.equal(fair.results[1]?.entities?.[0]?.['k'], 300000);
+
   // Enabling it is the user's act; it is scheduled again.
   await pumpOperation(hub, 'runaway', 'disable');
   await pumpOperation(hub, 'runaway', 'enable');
@@ -65,7 +72,11 @@ test('previews of a runaway transform answer 4xx in words, and the hub goes on',
   const draft = { _id: 'runaway', type: 'pipe', source: { type: 'embedded', entities: ENTITIES }, transform: RUNAWAY };
   const preview = await hub.fetch('/pipes/runaway/preview', { method: 'POST', body: JSON.stringify(draft), headers: { 'content-type': 'application/json' } });
   await expectError(preview, '4xx', '/pipes/<id>/preview');
-  await expectError(await hub.fetch('/pipes/runaway/entities?stage=after-transforms'), '4xx', '/pipes/<id>/entities?stage=after-transforms');
+
+  // Long work that holds little memory is stopped by the time bound (10 s on one entity).
+  const spin = { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'n', ['count', ['map', ['sum', ['range', 0, 100000]], ['range', 0, 100000]]]]] } };
+  const slow = await hub.fetch('/dtl/preview', { method: 'POST', body: JSON.stringify({ transform: spin, entities: [{ _id: 'a' }] }), headers: { 'content-type': 'application/json' } });
+  assert.match((await expectError(slow, 422, '/dtl/preview of a long transform')).error, /takes too long|memory/);
 
   assert.equal(hub.child.exitCode, null);
   assert.equal((await hub.fetch('/health')).status, 200);
@@ -75,4 +86,37 @@ test('previews of a runaway transform answer 4xx in words, and the hub goes on',
     json: { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'k', ['count', ['range', 0, 5]]]] } }, entities: [{ _id: 'a' }] },
   });
   assert.equal(ok.results[0]?.entities?.[0]?.['k'], 5);
+});
+
+test('a pipe during whose runs the hub dies twice in a row is disabled at the next start, in words', async () => {
+  const { startHub, removeDir, tempDir } = await import('./helpers/hub-process.js');
+  const data = tempDir('datahub-crashloop-');
+  const slow = { type: 'dtl', rules: { default: [['sleep!', 1], ['copy', '*']] } };
+  const crashRun = async (h: Awaited<ReturnType<typeof startHub>>): Promise<void> => {
+    await pumpOperation(h, 'crashy', 'start');
+    await sleep(500);
+    await h.kill9();
+  };
+  let h = await startHub({ dataDir: data });
+  try {
+    await h.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'crashy', type: 'pipe', source: { type: 'embedded', entities: ENTITIES.slice(0, 20) }, transform: slow, pump: { schedule_interval: 3600 } }],
+    });
+    await crashRun(h);
+    h = await startHub({ dataDir: data });
+    let info = await h.json<PumpInfo>('/pipes/crashy/pump');
+    assert.match(info['last-run']?.reason_why_stopped ?? '', /^interrupted:/);
+    assert.equal(info['is-disabled'], false, 'one interruption may be anything (a kill, a power cut)');
+
+    await crashRun(h);
+    h = await startHub({ dataDir: data });
+    info = await h.json<PumpInfo>('/pipes/crashy/pump');
+    assert.equal(info['is-disabled'], true, 'twice in a row: the schedule leaves it alone');
+    assert.match(info['last-run']?.reason_why_stopped ?? '', /twice in a row/);
+    assert.match(info['last-run']?.reason_why_stopped ?? '', /enable the pump/);
+  } finally {
+    await h.stop();
+    removeDir(data);
+  }
 });

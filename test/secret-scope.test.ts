@@ -103,8 +103,10 @@ test('a transform may use a secret as the key of encrypt and decrypt, and nowher
     default: [
       ['copy', '_id'],
       ['add', 'round-trip', ['decrypt', '$SECRET(fernet-pass)', ['encrypt', '$SECRET(fernet-pass)', 'hello']]],
-      ['add', 'with-the-real-key', ['decrypt', 'a-long-passphrase-1234', ['encrypt', '$SECRET(fernet-pass)', 'hello']]],
+      ['add', 'with-the-real-key', ['decrypt', ['concat', 'a-long-', 'passphrase-1234'], ['encrypt', '$SECRET(fernet-pass)', 'hello']]],
       ['add', 'as-a-value', '$SECRET(fernet-pass)'],
+      ['add', 'quoted', ['literal', ['encrypt', '$SECRET(fernet-pass)', 'x']]],
+      ['add', 'in-a-dict', { call: ['decrypt', '$SECRET(fernet-pass)', 'x'] }],
     ],
   };
   const res = await hub.json<{ ok: boolean; results: { entities?: Json[] }[] }>('/dtl/preview', {
@@ -115,4 +117,19 @@ test('a transform may use a secret as the key of encrypt and decrypt, and nowher
   assert.equal(e?.['round-trip'], 'hello');
   assert.equal(e?.['with-the-real-key'], 'hello', 'the key is the secret value');
   assert.equal(e?.['as-a-value'], '$SECRET(fernet-pass)', 'a value stays as written');
+  assert.deepEqual(e?.['quoted'], ['encrypt', '$SECRET(fernet-pass)', 'x'], 'a literal is output as written, so its key is not replaced');
+  assert.deepEqual(e?.['in-a-dict'], { call: ['decrypt', '$SECRET(fernet-pass)', 'x'] }, 'a dict is a constant');
+  noSecret('the preview', JSON.stringify(res), 'a-long-passphrase-1234');
+});
+
+test('a pipe that refers to a secret in its source or sink is warned that it stays as written', async () => {
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'hdr', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'x', v: '$SECRET(DB_PASSWORD)' }] }, sink: { type: 'json', system: 'vault', url: 'in', headers: { 'x-key': '$SECRET(DB_PASSWORD)' } } }],
+  });
+  const info = await hub.json<{ runtime: { 'is-valid-config': boolean; 'config-errors': { elements: string; level: string; msg: string }[] } }>(p('hdr'));
+  assert.equal(info.runtime['is-valid-config'], true, 'a warning, not an error');
+  const warnings = info.runtime['config-errors'].filter((e) => /SECRET/.test(e.msg));
+  assert.deepEqual(warnings.map((w) => [w.elements, w.level]), [['$.sink.headers.x-key', 'warning']], 'entities are data: only the sink header is warned about');
+  assert.match(warnings[0]?.msg ?? '', /system configuration only/);
 });
