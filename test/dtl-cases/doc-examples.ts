@@ -4,20 +4,29 @@
 // run by test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
 // pipe's namespace settings.)
 //
-// Left out, because JSON as this hub parses it cannot hold them: the examples whose argument is a float literal
-// with a zero fraction (["is-float", 1.0] true, ["is-decimal", 1.0] false, ["is-float", ["list", 1.0, "12345"]]
-// true, ["float", "1.0"] giving 1.0): JSON.parse reads 1.0 as the integer 1, and the value model has no float with a
-// zero fraction. The same examples are here with a fraction (1.5) instead.
+// Float literals with a zero fraction (["is-float", 1.0]) are written as configuration text and parsed as the hub
+// parses configuration (config-json.ts keeps them as written); JSON.parse alone would read 1.0 as the integer 1.
+// Left out: results that are such floats (["float", "1.0"] gives 1.0), which JSON output cannot tell from 1.
 //
 // Where the pages contradict themselves:
 // - hex: ["hex", 1] gives "0x01" (one byte, two's complement), but the list example shows "0x1" for the same 1; we
 //   follow the single-value examples and the description (two's complement bytes): "0x01".
 // - The examples with "_S.<path>" and no data ("count" of "_S.orders", ...) describe rather than give a result and
 //   are not cases.
+import type { JsonValue } from '../../hub-core/json.js';
+import { parseConfigText } from '../../hub-core/config-json.js';
 import type { ExpressionTable } from './types.js';
+
+/** An expression as written in a pipe's transform (float literals kept). */
+const written = (text: string): JsonValue => (parseConfigText(`{"transform": ${text}}`) as { transform: JsonValue }).transform;
 
 export const DOC_EXAMPLES: ExpressionTable = {
   'is-float': [
+    { expr: written('["is-float", 1.0]'), result: true },
+    { expr: written('["is-float", 1]'), result: false },
+    { expr: written('["is-float", ["list", 1.0, "12345"]]'), result: true },
+    { expr: written('["is-float", ["list", "1.0", 2.0]]'), result: false },
+    { expr: written('["is-float", ["list", ["decimal", "-1.0"], 123.4]]'), result: false },
     { expr: ["is-float", ["list", 1.5, "12345"]], result: true },
     { expr: ["is-float", ["list", "1.0", 2.0]], result: false },
     { expr: ["is-float", ["list", ["decimal", "-1.0"], 123.4]], result: false },
@@ -29,6 +38,9 @@ export const DOC_EXAMPLES: ExpressionTable = {
     { expr: ["is-integer", ["list", ["integer", "1"], 2]], result: true },
   ],
   'is-decimal': [
+    { expr: written('["is-decimal", 1.0]'), result: false },
+    { expr: written('["is-decimal", ["list", 1.0, "12345"]]'), result: false },
+    { expr: written('["is-decimal", ["list", "1.0", 2.0]]'), result: false },
     { expr: ["is-decimal", ["decimal", "1.23"]], result: true },
     { expr: ["is-decimal", ["list", 1.5, "12345"]], result: false },
     { expr: ["is-decimal", ["list", ["decimal", "-1.0"], 1234]], result: true },
