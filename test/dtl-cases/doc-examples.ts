@@ -1,7 +1,7 @@
 // The examples of the service's DTL function pages (datanav/docs: hub/dtl/dtl-functions-numbers.rst,
-// dtl-functions-sets.rst, dtl-functions-lists.rst, dtl-functions-nulls.rst, dtl-functions-dictionaries.rst), copied
-// by hand with the results the pages give. They are added to each function's own cases (test/dtl-cases/index.ts) and
-// run by test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
+// dtl-functions-sets.rst, dtl-functions-lists.rst, dtl-functions-nulls.rst, dtl-functions-dictionaries.rst,
+// dtl-functions-booleans.rst, dtl-functions-uris.rst), copied by hand with the results the pages give. They are added
+// to each function's own cases (test/dtl-cases/index.ts) and run by test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
 // pipe's namespace settings.)
 //
 // Float literals with a zero fraction (["is-float", 1.0]) are written as configuration text and parsed as the hub
@@ -230,5 +230,39 @@ export const DOC_EXAMPLES: ExpressionTable = {
     { expr: ["path", "age", {"age": 24}], result: 24 },
     { expr: ["path", "foo", {"bar": 123}], result: null },
     { expr: ["path", ["list", "a", "b"], ["list", {"a": {"b": 1}}, {"a": [{"b": 2}, {"b": 3}]}]], result: [1, 2, 3] },
+  ],
+  'boolean': [
+    { expr: ["boolean", "false"], result: false },
+    { expr: ["boolean", null], result: null },
+    { expr: ["boolean", ["list", "true", "~rhttp://www.example.org/", "True", false, 1234]], result: [true, true, false] },
+    { expr: ["boolean", ["boolean", false], ["list", "true", "~rhttp://www.example.org/", "124.4", "FALSE"]], result: [true, false, false, false] },
+    { expr: ["boolean", ["string", "n/a"], ["list", "true", "~rhttp://www.example.org/", "124.4"]], result: [true, "n/a", "n/a"] },
+    { expr: ["boolean", ["string", "_."], ["list", "true", "~rhttp://www.example.org/", "False"]], result: [true, "http://www.example.org/", false] },
+  ],
+  'is-boolean': [
+    { expr: ["is-boolean", false], result: true },
+    { expr: ["is-boolean", "True"], result: false },
+    { expr: ["is-boolean", ["list", true, "12345"]], result: true },
+    { expr: ["is-boolean", ["list", "12345", true]], result: false },
+    { expr: ["is-boolean", ["list", ["boolean", "FALSE"], 1234]], result: true },
+  ],
+  'is-uri': [
+    { expr: ["is-uri", ["uri", "foo:bar"]], result: true },
+    { expr: ["is-uri", "foo:bar"], result: false },
+    { expr: ["is-uri", ["list", ["uri", "foo:bar"], 12345]], result: true },
+    { expr: ["is-uri", ["list", 1, ["uri", "foo:bar"]]], result: false },
+  ],
+  'uri': [
+    { expr: ["uri", "http://www.example.org/"], result: "~rhttp://www.example.org/" },
+    { expr: ["uri", ["list", "http://www.example.org/", "http://www.sesam.io/", 12345]], result: ["~rhttp://www.example.org/", "~rhttp://www.sesam.io/"] },
+  ],
+  'url-quote': [
+    { expr: ["url-quote", "/foo bar/baz"], result: "%2Ffoo%20bar%2Fbaz" },
+    { expr: ["url-quote", "/", "/foo bar/baz"], result: "/foo%20bar/baz" },
+    { expr: ["url-quote", ["list", "å", 1, 2, ["uri", "http://example.com"], "foo bar"]], result: ["%C3%A5", "foo%20bar"] },
+  ],
+  'url-unquote': [
+    { expr: ["url-unquote", "%2Ffoo%20bar%2Fbaz"], result: "/foo bar/baz" },
+    { expr: ["url-unquote", ["list", 1, "%C3%A5", ["uri", "http://example.com"], "foo%20bar"]], result: ["å", "foo bar"] }, // the page writes "url-quote" in this url-unquote example (a slip: its result is unquoted text)
   ],
 };
