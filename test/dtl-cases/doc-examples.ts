@@ -1,7 +1,8 @@
 // The examples of the service's DTL function pages (datanav/docs: hub/dtl/dtl-functions-numbers.rst,
 // dtl-functions-sets.rst, dtl-functions-lists.rst, dtl-functions-nulls.rst, dtl-functions-dictionaries.rst,
-// dtl-functions-booleans.rst, dtl-functions-uris.rst), copied by hand with the results the pages give. They are added
-// to each function's own cases (test/dtl-cases/index.ts) and run by test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
+// dtl-functions-booleans.rst, dtl-functions-uris.rst, dtl-functions-json.rst), copied by hand with the results the
+// pages give. They are added to each function's own cases (test/dtl-cases/index.ts) and run by
+// test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
 // pipe's namespace settings.)
 //
 // Float literals with a zero fraction (["is-float", 1.0]) are written as configuration text and parsed as the hub
@@ -11,6 +12,11 @@
 // Where the pages contradict themselves:
 // - hex: ["hex", 1] gives "0x01" (one byte, two's complement), but the list example shows "0x1" for the same 1; we
 //   follow the single-value examples and the description (two's complement bytes): "0x01".
+// - json, json-transit: the list example prints the JSON text of a URI without quotes ("http://www.example.org/"),
+//   though the same list gives "\"abc\"" for a string and the functions give JSON text; we give the quoted text.
+// Not matched (a difference of value model, not of the pages): ["is-uri", ["json-parse", "\"~rhttp://...\""]] is
+// false on the page, as json-parse gives the plain string "~rhttp://..."; in this hub a string with a known tag is
+// that typed value (values.ts), so it is true here.
 // - The examples with "_S.<path>" and no data ("count" of "_S.orders", ...) describe rather than give a result and
 //   are not cases.
 import type { JsonValue } from '../../hub-core/json.js';
@@ -251,6 +257,8 @@ export const DOC_EXAMPLES: ExpressionTable = {
     { expr: ["is-uri", "foo:bar"], result: false },
     { expr: ["is-uri", ["list", ["uri", "foo:bar"], 12345]], result: true },
     { expr: ["is-uri", ["list", 1, ["uri", "foo:bar"]]], result: false },
+    { expr: ["is-uri", ["json-transit-parse", "\"~rhttp://www.example.org/\""]], result: true },
+    { expr: ["is-uri", ["json-transit-parse", "no-value", "\"~rhttp://example.org/\""]], result: true },
   ],
   'uri': [
     { expr: ["uri", "http://www.example.org/"], result: "~rhttp://www.example.org/" },
@@ -264,5 +272,31 @@ export const DOC_EXAMPLES: ExpressionTable = {
   'url-unquote': [
     { expr: ["url-unquote", "%2Ffoo%20bar%2Fbaz"], result: "/foo bar/baz" },
     { expr: ["url-unquote", ["list", 1, "%C3%A5", ["uri", "http://example.com"], "foo%20bar"]], result: ["å", "foo bar"] }, // the page writes "url-quote" in this url-unquote example (a slip: its result is unquoted text)
+  ],
+  'json': [
+    { expr: ["json", 1], result: "1" },
+    { expr: ["json", "hello"], result: "\"hello\"" },
+    { expr: ["json", ["list", "abc", ["list", 1, 2, 3], {"b": 2, "a": 1}, ["uri", "http://www.example.org/"], 124.4, 12345]], result: ["\"abc\"", "[1, 2, 3]", "{\"a\": 1, \"b\": 2}", "\"http://www.example.org/\"", "124.4", "12345"] }, // the page prints the URI's JSON text without its quotes (see above)
+  ],
+  'json-parse': [
+    { expr: ["json-parse", "1"], result: 1 },
+    { expr: ["json-parse", "\"hello\""], result: "hello" },
+    { expr: ["json-parse", "{\"a\": 1, \"b\": 2}"], result: {"a": 1, "b": 2} },
+    { expr: ["json-parse", "hello"], result: null },
+    { expr: ["json-parse", ["list", "hello", "123", "null", "\"abc\"", "\"~rhttp://example.org/\""]], result: [123, null, "abc", "~rhttp://example.org/"] },
+    { expr: ["json-parse", "no-value", "hello"], result: "no-value" },
+    { expr: ["json-parse", "no-value", "null"], result: null },
+  ],
+  'json-transit': [
+    { expr: ["json-transit", 1], result: "1" },
+    { expr: ["json-transit", "hello"], result: "\"hello\"" },
+    { expr: ["json-transit", ["list", "abc", ["list", 1, 2, 3], {"b": 2, "a": 1}, ["uri", "http://www.example.org/"], 124.4, 12345]], result: ["\"abc\"", "[1, 2, 3]", "{\"a\": 1, \"b\": 2}", "\"~rhttp://www.example.org/\"", "124.4", "12345"] }, // the page prints the URI's JSON text without its quotes (see above)
+  ],
+  'json-transit-parse': [
+    { expr: ["json-transit-parse", "1"], result: 1 },
+    { expr: ["json-transit-parse", "\"hello\""], result: "hello" },
+    { expr: ["json-transit-parse", "hello"], result: null },
+    { expr: ["json-transit-parse", ["list", "hello", "123", "null", "\"abc\"", "\"~rhttp://example.org/\""]], result: [123, null, "abc", "~rhttp://example.org/"] },
+    { expr: ["json-transit-parse", "no-value", "~rhttp://example.org/"], result: "no-value" },
   ],
 };
