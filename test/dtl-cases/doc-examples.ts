@@ -1,9 +1,9 @@
 // The examples of the service's DTL function pages (datanav/docs: hub/dtl/dtl-functions-numbers.rst,
 // dtl-functions-sets.rst, dtl-functions-lists.rst, dtl-functions-nulls.rst, dtl-functions-dictionaries.rst,
-// dtl-functions-booleans.rst, dtl-functions-uris.rst, dtl-functions-json.rst), copied by hand with the results the
-// pages give. They are added to each function's own cases (test/dtl-cases/index.ts) and run by
-// test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a
-// pipe's namespace settings.)
+// dtl-functions-booleans.rst, dtl-functions-uris.rst, dtl-functions-json.rst, dtl-functions-misc.rst), copied by hand
+// with the results the pages give. They are added to each function's own cases (test/dtl-cases/index.ts) and run by
+// test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a pipe's
+// namespace settings.)
 //
 // Float literals with a zero fraction (["is-float", 1.0]) are written as configuration text and parsed as the hub
 // parses configuration (config-json.ts keeps them as written); JSON.parse alone would read 1.0 as the integer 1.
@@ -17,6 +17,9 @@
 // Not matched (a difference of value model, not of the pages): ["is-uri", ["json-parse", "\"~rhttp://...\""]] is
 // false on the page, as json-parse gives the plain string "~rhttp://..."; in this hub a string with a known tag is
 // that typed value (values.ts), so it is true here.
+// - hash128: a 128-bit hash is beyond what a JSON number holds exactly, so it is given as a decimal ("~f...") with
+//   the page's digits; the page's list example nests the two hashes of ["combine", "abc", 123, "def"] in a second
+//   list although the function gives one hash per string (123 is not hashed): we give the flat list.
 // - The examples with "_S.<path>" and no data ("count" of "_S.orders", ...) describe rather than give a result and
 //   are not cases.
 import type { JsonValue } from '../../hub-core/json.js';
@@ -298,5 +301,20 @@ export const DOC_EXAMPLES: ExpressionTable = {
     { expr: ["json-transit-parse", "hello"], result: null },
     { expr: ["json-transit-parse", ["list", "hello", "123", "null", "\"abc\"", "\"~rhttp://example.org/\""]], result: [123, null, "abc", "~rhttp://example.org/"] },
     { expr: ["json-transit-parse", "no-value", "~rhttp://example.org/"], result: "no-value" },
+  ],
+  'hash128': [
+    { expr: ["hash128", "murmur3", "abc"], result: "~f79267961763742113019008347020647561319" }, // the page's number, as a decimal (see above)
+    { expr: ["hash128", "murmur3", ["combine", "abc", 123, "def"]], result: ["~f79267961763742113019008347020647561319", "~f114697464648834432121201791580882983835"] }, // the page nests the two hashes in a second list (see above)
+  ],
+  'literal': [
+    { expr: ["literal", "_S.foo"], result: "_S.foo" },
+    { expr: ["literal", {"foo": 1, "bar": 2}], result: {"foo": 1, "bar": 2} },
+    { expr: ["literal", ["upper", "hello"]], result: ["upper", "hello"] },
+  ],
+  'tuples': [
+    { expr: ["tuples"], result: [] },
+    { expr: ["tuples", "a", "b", "c"], result: [["a", "b", "c"]] },
+    { expr: ["tuples", ["list", 1, 2], 3], result: [[1, 3], [2, 3]] },
+    { expr: ["tuples", ["list", 1, 2], ["list", 3, null, 4, 5]], result: [[1, 3], [1, 4], [1, 5], [2, 3], [2, 4], [2, 5]] },
   ],
 };
