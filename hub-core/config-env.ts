@@ -12,6 +12,7 @@
 
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { substituteEnv } from './config-variables.js';
+import { floatLiteralText } from './config-json.js';
 
 /** An environment variable's value, or undefined when it is not set. */
 export type EnvLookup = (name: string) => string | undefined;
@@ -43,6 +44,7 @@ export function withSetEnv<T extends JsonValue>(value: T, env: EnvLookup): T {
   const walk = (v: JsonValue): JsonValue => {
     if (typeof v === 'string') return replaceSet(v, env);
     if (Array.isArray(v)) return v.map(walk);
+    if (floatLiteralText(v) !== undefined) return v;
     if (isJsonObject(v)) {
       const out: JsonObject = {};
       for (const [k, x] of Object.entries(v)) out[k] = walk(x);

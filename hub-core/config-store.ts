@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import type { JsonObject } from './json.js';
 import { badRequest, notFound } from './errors.js';
 import { isJsonObject } from './json.js';
+import { parseConfigText } from './config-json.js';
 
 /** What a configuration entity is, by its `type`: pipes, systems and the node metadata live apart. */
 export type ConfigKind = 'pipe' | 'system' | 'metadata';
@@ -72,7 +73,7 @@ export class ConfigStore {
       params.push(group);
     }
     const sql = `SELECT body FROM config ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY kind, id`;
-    return (this.db.prepare(sql).pluck().all(...params) as string[]).map((b) => JSON.parse(b) as ConfigEntity);
+    return (this.db.prepare(sql).pluck().all(...params) as string[]).map((b) => parseConfigText(b) as ConfigEntity);
   }
 
   groups(): string[] {
@@ -81,7 +82,7 @@ export class ConfigStore {
 
   get(kind: ConfigKind, id: string): ConfigEntity | undefined {
     const body = this.db.prepare('SELECT body FROM config WHERE kind = ? AND id = ?').pluck().get(kind, id) as string | undefined;
-    return body === undefined ? undefined : (JSON.parse(body) as ConfigEntity);
+    return body === undefined ? undefined : (parseConfigText(body) as ConfigEntity);
   }
 
   require(kind: ConfigKind, id: string): ConfigEntity {
@@ -126,7 +127,7 @@ export class ConfigStore {
          ORDER BY seq ${reverse ? 'DESC' : 'ASC'} LIMIT ?`,
       )
       .all(id, since, options.limit ?? -1) as { seq: number; deleted: number; ts: number; body: string }[];
-    return rows.map((r) => ({ ...(JSON.parse(r.body) as ConfigEntity), _updated: r.seq, _ts: r.ts, _deleted: r.deleted === 1 }));
+    return rows.map((r) => ({ ...(parseConfigText(r.body) as ConfigEntity), _updated: r.seq, _ts: r.ts, _deleted: r.deleted === 1 }));
   }
 
   transaction<T>(fn: () => T): T {

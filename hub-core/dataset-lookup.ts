@@ -195,6 +195,12 @@ export class DatasetLookup implements DtlLookup {
     return found.size <= 1 ? [...found.values()] : [...found.values()].sort(byId);
   }
 
+  /** Changes with every write to the dataset (its last offset), and when a dataset of that name is made again. */
+  version(dataset: string): string {
+    const ds = this.store.get(dataset);
+    return ds === undefined ? 'none' : `${ds.num}:${ds.row().max_updated}`;
+  }
+
   /** Every live entity of a dataset in `_id` order (joins with a function on the dataset's side scan it). */
   entities(dataset: string): JsonObject[] {
     const ds = this.store.get(dataset);

@@ -44,6 +44,10 @@ export class TrackingLookup implements DtlLookup {
     return deps;
   }
 
+  version(dataset: string): string {
+    return this.inner.version?.(dataset) ?? '';
+  }
+
   /** A whole-dataset read (a join no index answers) is not recorded as a dependency. */
   entities(dataset: string): Iterable<JsonObject> {
     return this.inner.entities?.(dataset) ?? [];

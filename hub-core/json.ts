@@ -13,6 +13,8 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     return value === undefined ? 'null' : JSON.stringify(value);
   }
+  // A number kept as written (configuration's float literals, see config-json.ts).
+  if ((JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON?.(value) === true) return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity } from './config-store.js';
 import { HubError } from './errors.js';
+import { parseConfigText } from './config-json.js';
 
 export interface WorkspaceProblem {
   file: string;
@@ -47,7 +48,7 @@ export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[];
   for (const file of configFiles(nodeDir)) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(join(nodeDir, file), 'utf8'));
+      parsed = parseConfigText(readFileSync(join(nodeDir, file), 'utf8'));
     } catch (err) {
       problems.push({ file, msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
       unreadable.push(file);

@@ -289,3 +289,34 @@ describe('configuration the service accepts', () => {
     assert.equal(Object.hasOwn(e ?? {}, '_hidden'), false);
   });
 });
+
+describe('a float literal with a zero fraction stays a float', () => {
+  test('["is-float", 1.0] is true in a pipe posted as JSON text; the configuration keeps 1.0; pump numbers stay numbers', async () => {
+    const text = `[{"_id": "floats", "type": "pipe", "source": {"type": "embedded", "entities": [{"_id": "a"}]},
+      "pump": {"schedule_interval": 30.0, "mode": "manual"},
+      "transform": {"type": "dtl", "rules": {"default": [
+        ["copy", "_id"],
+        ["add", "float_literal", ["is-float", 1.0]],
+        ["add", "integer_literal", ["is-float", 1]],
+        ["add", "float_first", ["is-float", ["list", 1.0, "12345"]]],
+        ["add", "string_first", ["is-float", ["list", "1.0", 2.0]]],
+        ["add", "decimal_of_float", ["is-decimal", 1.0]],
+        ["add", "sum", ["plus", 1.0, 2]]
+      ]}}}]`;
+    const res = await hub.fetch('/pipes', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 200, await res.text());
+    const i = await info('floats');
+    assert.deepEqual(errorsOf(i), []);
+    // The stored configuration gives the literal back as written.
+    const config = await (await hub.fetch(`${pipePath('floats')}/config`)).text();
+    assert.match(config, /\["is-float",\s*1\.0\]/);
+    assert.match(config, /"schedule_interval":\s*30[,}]/);
+    const last = await run('floats');
+    assert.equal(last.status, 'completed', last.reason_why_stopped ?? '');
+    // Expected from dtl-functions-numbers.rst: is-float of 1.0 true, of 1 false, of a list whose first value is 1.0
+    // true, of a list whose first value is the string "1.0" false; is-decimal of 1.0 false (a float literal).
+    assert.deepEqual(await output('floats'), [
+      { _id: 'a', float_literal: true, integer_literal: false, float_first: true, string_first: false, decimal_of_float: false, sum: 3 },
+    ]);
+  });
+});

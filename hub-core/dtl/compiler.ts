@@ -7,6 +7,7 @@
 
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ConfigError } from '../config-error.js';
+import { floatLiteralText } from '../config-json.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
 import type { DtlLookup } from './lookup.js';
@@ -218,6 +219,9 @@ class Compiler implements CompileContext {
       return this.compilePath(p);
     }
     if (Array.isArray(node)) return this.compileCall(node, path);
+    // A float literal with a zero fraction kept from the configuration text (1.0): that number.
+    const float = floatLiteralText(node);
+    if (float !== undefined) return this.constant(Number(float));
     if (isJsonObject(node)) return this.constant(node);
     this.error(path, `${node === undefined ? 'a missing value' : typeof node} is not a DTL expression`);
     return NULL_EXPR;

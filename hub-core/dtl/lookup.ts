@@ -22,6 +22,11 @@ export interface DtlLookup {
    * dataset's side of a join). Optional: without it such a join fails, saying why.
    */
   entities?(dataset: string): Iterable<JsonObject>;
+  /**
+   * A text that changes whenever the dataset's content does (optional): what is computed from a whole dataset (see
+   * `entities`) is kept while it stays the same.
+   */
+  version?(dataset: string): string;
 }
 
 /** The comparison key of a join value: canonical JSON of the decoded value. */
@@ -42,6 +47,7 @@ export function lookupKeys(value: DtlValue): string[] {
 export class MemoryLookup implements DtlLookup {
   private readonly datasets = new Map<string, JsonObject[]>();
   private readonly indexes = new Map<string, Map<string, JsonObject[]>>();
+  private readonly versions = new Map<string, number>();
 
   constructor(datasets: Record<string, readonly JsonObject[]> = {}) {
     for (const [name, entities] of Object.entries(datasets)) this.setDataset(name, entities);
@@ -54,6 +60,7 @@ export class MemoryLookup implements DtlLookup {
     const live = [...byId.values()].filter((e) => e['_deleted'] !== true);
     live.sort((a, b) => ((a['_id'] as string) < (b['_id'] as string) ? -1 : (a['_id'] as string) > (b['_id'] as string) ? 1 : 0));
     this.datasets.set(name, live);
+    this.versions.set(name, (this.versions.get(name) ?? 0) + 1);
     for (const key of [...this.indexes.keys()]) if (key.startsWith(JSON.stringify(name) + '/')) this.indexes.delete(key);
   }
 
@@ -74,6 +81,10 @@ export class MemoryLookup implements DtlLookup {
 
   entities(dataset: string): readonly JsonObject[] {
     return this.datasets.get(dataset) ?? [];
+  }
+
+  version(dataset: string): string {
+    return String(this.versions.get(dataset) ?? 0);
   }
 
   private index(dataset: string, path: readonly string[]): Map<string, JsonObject[]> {

@@ -29,11 +29,16 @@ import { nodeRoutes } from './routes/node.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
 import { jsonTextProblem } from '../../hub-core/json.js';
+import { parseConfigText } from '../../hub-core/config-json.js';
+
 import { decodeContentEncoding } from './content-encoding.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop.js';
+
+/** Routes whose JSON bodies are configuration (pipes, the whole config, DTL tried out). */
+const CONFIG_ROUTE = /^\/api\/(pipes|config|dtl)(\/|\?|$)/;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -105,7 +110,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const text = typeof body === 'string' ? body : body.toString('utf8');
     const problem = jsonTextProblem(text);
     if (problem) done(new HubError(400, 'malformed JSON', problem), undefined);
-    else defaultJson(req, text, done);
+    else if (CONFIG_ROUTE.test(req.url) && !text.includes('__proto__') && !text.includes('"constructor"')) {
+      // Configuration keeps the float literals of its transforms as written (1.0 stays a float for DTL).
+      try {
+        done(null, parseConfigText(text));
+      } catch (e) {
+        done(new HubError(400, 'malformed JSON', e instanceof Error ? e.message : String(e)), undefined);
+      }
+    } else defaultJson(req, text, done);
   });
   app.addHook('preParsing', async (request, _reply, payload) => decodeContentEncoding(request.headers['content-encoding'], payload));
   await app.register(formbody);

@@ -2,6 +2,7 @@ import { zipSync, unzipSync, strToU8, strFromU8 } from 'fflate';
 import type { ConfigEntity } from '../../hub-core/config-store.js';
 import { configFileName, configFileText } from '../../hub-core/workspace-layout.js';
 import { badRequest } from '../../hub-core/errors.js';
+import { parseConfigText } from '../../hub-core/config-json.js';
 
 export function configToZip(entities: readonly ConfigEntity[]): Uint8Array {
   const files: Record<string, Uint8Array> = {};
@@ -22,7 +23,7 @@ export function configFromZip(data: Uint8Array): unknown[] {
     if (!name.endsWith('.conf.json')) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(strFromU8(bytes));
+      parsed = parseConfigText(strFromU8(bytes));
     } catch (e) {
       throw badRequest(`${name} in the zip archive is not valid JSON`, e instanceof Error ? e.message : String(e));
     }

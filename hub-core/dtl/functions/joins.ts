@@ -15,8 +15,8 @@
 //   When no such join is left, a new alias may still be reached through an `or` whose arms are all joins to it (a
 //   union of index lookups, or a scan when an arm applies a function to the alias' side), or through a join that
 //   applies a function to the alias' side (["eq", ["lower", "_S.email"], ["lower", "p.email"]]): the alias' dataset
-//   is read whole and indexed by that side once per hops evaluation (DtlLookup.entities; such reads are not recorded
-//   for dependency tracking). An alias that cannot be reached by any join is a compile error (the docs: all aliases
+//   is read whole and indexed by that side (DtlLookup.entities; kept while DtlLookup.version says the dataset is
+//   unchanged; such reads are not recorded for dependency tracking). An alias that cannot be reached by any join is a compile error (the docs: all aliases
 //   must be navigable from the source).
 // - Rows (one entity per alias) come in `_id` order per lookup, nested in the order the aliases are bound.
 // - `return`: absent, the entities of the last alias in `datasets`; "a,c", the entities of those aliases; a path
@@ -557,6 +557,37 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+type ScanStep = Extract<Step, { kind: 'scan' }>;
+
+/** A scan's entities, and for a join its index from join key to entities; kept while the dataset is unchanged. */
+const SCANS = new WeakMap<ScanStep, { version: string; subset: string; all: JsonObject[]; index: Map<string, JsonObject[]> | undefined }>();
+
+function scanned(ctx: Ctx, fn: string, step: ScanStep): { all: JsonObject[]; index: Map<string, JsonObject[]> | undefined } {
+  const version = lookupOf(ctx, fn, step.at).version?.(step.dataset);
+  // The subset's value may depend on the input: part of the cache key.
+  const subset = step.subset === undefined ? '' : JSON.stringify(lookupKeys(step.subset.value(ctx)));
+  const cached = SCANS.get(step);
+  if (version !== undefined && cached !== undefined && cached.version === version && cached.subset === subset) return cached;
+  const all = scanEntities(ctx, fn, step);
+  let index: Map<string, JsonObject[]> | undefined;
+  const join = step.join;
+  if (join !== undefined) {
+    // The alias' side of the join for each entity, once: an index from join key to entities.
+    index = new Map();
+    for (const entity of all) {
+      const r: DtlDict = {};
+      setProperty(r, step.alias, entity);
+      for (const k of new Set(lookupKeys(join.key(rowContext(ctx, r))))) {
+        const list = index.get(k);
+        if (list === undefined) index.set(k, [entity]);
+        else list.push(entity);
+      }
+    }
+  }
+  if (version !== undefined) SCANS.set(step, { version, subset, all, index });
+  return { all, index };
+}
+
 /** Every live entity of a scanned alias' dataset (in its subset), in `_id` order. */
 function scanEntities(ctx: Ctx, fn: string, step: { dataset: string; subset: SubsetFilter | undefined; at: string }): JsonObject[] {
   const lookup = lookupOf(ctx, fn, step.at);
@@ -580,9 +611,9 @@ function rowsOf(spec: Spec, ctx: Ctx, input: DtlValue, fn: string): DtlDict[] {
   for (const step of spec.steps) {
     const next: DtlDict[] = [];
     if (step.kind === 'scan') {
-      const all = scanEntities(ctx, fn, step);
+      const { all, index } = scanned(ctx, fn, step);
       const join = step.join;
-      if (join === undefined) {
+      if (join === undefined || index === undefined) {
         for (const row of rows) {
           for (const entity of all) {
             const r: DtlDict = Object.assign({}, row);
@@ -591,17 +622,6 @@ function rowsOf(spec: Spec, ctx: Ctx, input: DtlValue, fn: string): DtlDict[] {
           }
         }
       } else {
-        // The alias' side of the join for each entity, once: an index from join key to entities.
-        const index = new Map<string, JsonObject[]>();
-        all.forEach((entity) => {
-          const r: DtlDict = {};
-          setProperty(r, step.alias, entity);
-          for (const k of new Set(lookupKeys(join.key(rowContext(ctx, r))))) {
-            const list = index.get(k);
-            if (list === undefined) index.set(k, [entity]);
-            else list.push(entity);
-          }
-        });
         for (const row of rows) {
           const found = new Set<JsonObject>();
           for (const k of lookupKeys(join.from(rowContext(ctx, row)))) for (const e of index.get(k) ?? []) found.add(e);

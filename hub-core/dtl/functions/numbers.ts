@@ -5,7 +5,8 @@
 // values other than decimals (URIs, datetimes, ...) and booleans are never numbers.
 
 import type { Expr } from '../context.js';
-import { expression, valuesFunction, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
+import { floatLiteralText } from '../../config-json.js';
+import { expression, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { Decimal, firstOf, isPlainString, kindOf, mapValues, typedOf, type DtlValue, type ValueKind } from '../values.js';
 import { withCurrent } from './util.js';
 
@@ -97,8 +98,33 @@ function cast(name: string, description: string, convert: (v: DtlValue) => DtlVa
   });
 }
 
+/**
+ * The first value of a literal argument written as a float with a zero fraction (1.0, or ["list", 1.0, ...]): its
+ * float-ness is known only from the configuration text (config-json.ts), the value itself is the number.
+ */
+function literalFloatFirst(node: unknown): boolean {
+  if (floatLiteralText(node) !== undefined) return true;
+  return Array.isArray(node) && node[0] === 'list' && node.length > 1 && floatLiteralText(node[1]) !== undefined;
+}
+
 function isKind(name: string, kind: ValueKind, description: string, examples: FunctionExample[]): FunctionSpec {
-  return valuesFunction({ name, family: FAMILY, description, examples, json: 'yes', make: (values) => (ctx) => kindOf(firstOf(values(ctx))) === kind });
+  return expression({
+    name,
+    family: FAMILY,
+    params: [one('VALUES', 'value')],
+    description,
+    examples,
+    json: 'yes',
+    compile(b, cc) {
+      const arg = b.one('VALUES');
+      const values = cc.expr(arg);
+      if (literalFloatFirst(arg.node)) {
+        const answer = kind === 'float';
+        return () => answer;
+      }
+      return (ctx) => kindOf(firstOf(values(ctx))) === kind;
+    },
+  });
 }
 
 export const numberFunctions: FunctionSpec[] = [
