@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { seedCrew } from './helpers/crew.js';
+import { runPump } from './helpers/api.js';
 import { axeViolations, describeFindings, type AxeFinding } from './helpers/axe.js';
 
 let hub: HubProcess;
@@ -18,6 +19,12 @@ before(async () => {
   await seedCrew(hub);
   await hub.json('/pipes/shout/pump', { method: 'POST', body: new URLSearchParams({ operation: 'start' }) });
   await hub.json('/env', { method: 'POST', json: { region: 'eu' } }).catch(() => undefined);
+  // An outbound pipe with something in its outbox.
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'shout-out', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'a', n: 1 }, { _id: 'b', n: 2, _deleted: true }] }, sink: { type: 'sql', system: 'crm', table: 't' }, pump: { mode: 'manual' } }],
+  });
+  await runPump(hub, 'shout-out');
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await signIn(page, hub);
@@ -45,6 +52,15 @@ const testId = (id: string) => async (p: Page): Promise<void> => {
 
 const VIEWS: ViewCase[] = [
   { name: 'pipes', hash: '#/pipes', ready: testId('pipe-row') },
+  {
+    name: 'pipe outbox tab',
+    hash: '#/pipes/shout-out/outbox',
+    ready: testId('outbox-runs'),
+    open: async (p) => {
+      await p.getByTestId('outbox-runs').getByRole('button', { name: /Show run/ }).first().click();
+      await p.getByTestId('outbox-entities').waitFor();
+    },
+  },
   ...['overview', 'config', 'preview', 'output', 'log', 'graph'].map((tab) => ({
     name: `pipe ${tab} tab`,
     hash: `#/pipes/shout/${tab}`,
