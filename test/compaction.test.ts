@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeDir, startHub, useHub } from './helpers/hub-process.js';
+import Database from 'better-sqlite3';
+import { Hub } from '../hub-core/hub.js';
+import { removeDir, startHub, tempDir, useHub } from './helpers/hub-process.js';
 import { pumpOperation, pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
@@ -309,5 +311,29 @@ test('the scheduled round compacts a dataset no pipe writes without being asked'
   } finally {
     await own.stop();
     removeDir(own.dataDir);
+  }
+});
+
+test('a database made before incremental vacuum switches to it when it opens, its datasets intact', () => {
+  const dir = tempDir('datahub-vacuum-');
+  try {
+    let local = new Hub(dir);
+    local.datasets.open('kept').write([{ _id: 'k', v: 1 }]);
+    local.close();
+    // As older hubs left it: no auto-vacuum.
+    const raw = new Database(join(dir, 'hub.db'));
+    raw.pragma('auto_vacuum = NONE');
+    raw.exec('VACUUM');
+    assert.equal(raw.pragma('auto_vacuum', { simple: true }), 0);
+    raw.close();
+    local = new Hub(dir);
+    try {
+      assert.equal(local.db.pragma('auto_vacuum', { simple: true }), 2, 'incremental');
+      assert.equal(local.datasets.require('kept').get('k')?.['v'], 1);
+    } finally {
+      local.close();
+    }
+  } finally {
+    removeDir(dir);
   }
 });
