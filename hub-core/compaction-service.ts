@@ -6,7 +6,8 @@
 // - Removed versions and deleted datasets leave free pages in the database file. New writes reuse them; and the
 //   database is in incremental auto-vacuum mode, so they are handed back to the OS STEP_PAGES at a time (again one
 //   step per turn), after which a checkpoint lets the file shrink.
-// - `compactNow` runs a dataset's pass at once (the `compact` operation of POST /datasets/<id>).
+// - A scheduled pass walks only the entities written since the last pass that left nothing behind; `compactNow` with
+//   no start walks them all (the `compact` operation of POST /datasets/<id>, e.g. after keep_versions was lowered).
 
 import type { Db } from './database.js';
 import type { Dataset } from './dataset-log.js';
@@ -63,7 +64,7 @@ export class CompactionService {
     for (const ds of this.datasets.list()) {
       if (!this.db.open) return;
       try {
-        if (ds.wholeCompactionDue()) await this.compactNow(ds);
+        if (ds.wholeCompactionDue()) await this.compactNow(ds, ds.compactedUntil());
       } catch {
         // Deleted meanwhile, or the hub is closing: the next tick looks again.
       }
@@ -71,13 +72,16 @@ export class CompactionService {
     await this.reclaim();
   }
 
-  /** One whole-log pass over a dataset, in steps (a pass already under way is joined). */
-  compactNow(ds: Dataset): Promise<CompactionPass> {
+  /**
+   * One whole-log pass over a dataset, in steps (a pass already under way is joined): the entities whose latest version
+   * lies after `from` (the scheduled round starts where the last complete pass ended; asked for, a pass walks all).
+   */
+  compactNow(ds: Dataset, from = -1): Promise<CompactionPass> {
     const running = this.active.get(ds);
     if (running !== undefined) return running;
     const pass = (async (): Promise<CompactionPass> => {
       const end = ds.row().max_updated;
-      let cursor = -1;
+      let cursor = from;
       let removed = 0;
       let heldOff = 0;
       for (;;) {

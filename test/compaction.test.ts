@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeDir, startHub, useHub } from './helpers/hub-process.js';
+import Database from 'better-sqlite3';
+import { Hub } from '../hub-core/hub.js';
+import { removeDir, startHub, tempDir, useHub } from './helpers/hub-process.js';
 import { pumpOperation, pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
@@ -310,4 +312,58 @@ test('the scheduled round compacts a dataset no pipe writes without being asked'
     await own.stop();
     removeDir(own.dataDir);
   }
+});
+
+test('a database made before incremental vacuum switches to it when it opens, its datasets intact', () => {
+  const dir = tempDir('datahub-vacuum-');
+  try {
+    let local = new Hub(dir);
+    local.datasets.open('kept').write([{ _id: 'k', v: 1 }]);
+    local.close();
+    // As older hubs left it: no auto-vacuum.
+    const raw = new Database(join(dir, 'hub.db'));
+    raw.pragma('auto_vacuum = NONE');
+    raw.exec('VACUUM');
+    assert.equal(raw.pragma('auto_vacuum', { simple: true }), 0);
+    raw.close();
+    local = new Hub(dir);
+    try {
+      assert.equal(local.db.pragma('auto_vacuum', { simple: true }), 2, 'incremental');
+      assert.equal(local.datasets.require('kept').get('k')?.['v'], 1);
+    } finally {
+      local.close();
+    }
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('whole-log compaction too is held off by a pipe doing dependency tracking on the dataset, until it has seen the changes', async () => {
+  // wl-cust is a dataset no pipe writes; wl-ord-cust joins it (dependency tracking from its first run).
+  await pushEntities(hub, 'wl-cust', [{ _id: 'c1', name: 'v1' }]);
+  await pushEntities(hub, 'wl-ord', [{ _id: 'o1', customer: 'c1' }]);
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'wl-ord-cust',
+        type: 'pipe',
+        source: { type: 'dataset', dataset: 'wl-ord' },
+        transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'name', ['hops', { datasets: ['wl-cust c'], where: ['eq', '_S.customer', 'c._id'], return: 'c.name' }]]] } },
+        pump: { mode: 'manual' },
+      },
+    ],
+  });
+  await run('wl-ord-cust');
+  for (const v of ['v2', 'v3', 'v4']) await pushEntities(hub, 'wl-cust', [{ _id: 'c1', name: v }]);
+  // Keep 2 would remove v1 and v2, but the pipe has seen wl-cust only up to v1, and both were replaced after that.
+  let r = await compact('wl-cust');
+  assert.deepEqual([r.removed, r['held-off']], [0, 2]);
+  assert.equal((await info('wl-cust'))['stored-versions'], 4);
+  assert.equal((await info('wl-cust')).compaction.due, true, 'left versions behind: due again');
+  await run('wl-ord-cust');
+  assert.deepEqual((await entities('wl-ord-cust', '?history=false')).map((e) => e['name']), [['v4']]);
+  r = await compact('wl-cust');
+  assert.deepEqual([r.removed, r['held-off']], [2, 0]);
+  assert.deepEqual((await entities('wl-cust')).map((e) => e['name']), ['v3', 'v4']);
 });
