@@ -85,3 +85,23 @@ export interface NewTestResult {
   replacesFile: boolean;
   written: boolean;
 }
+
+// "Sync rules" with a subscription (POST /desktop/portal/<conn>/subscriptions/<sub>/sync-rules, main/remote/rules-sync.ts).
+export type RuleSyncAction = 'create' | 'update' | 'replace' | 'remove' | 'same';
+
+export interface RuleSyncChange {
+  pipe: string;
+  name: string;
+  action: RuleSyncAction;
+  /** What changes, in words (update, replace). */
+  what: string[];
+  /** Done by this call (false for a diff, and for removals and replacements not confirmed). */
+  done: boolean;
+}
+
+export interface RuleSyncResult {
+  changes: RuleSyncChange[];
+  /** Subscription rules of pipes this hub does not have: left alone. */
+  elsewhere: number;
+  applied: boolean;
+}

@@ -7,6 +7,7 @@ import { AsyncEntry } from '@napi-rs/keyring';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
 import { startPortal, defaultPortalSeed, type PortalServer } from './helpers/portal-server.js';
 import type { RuleSyncResult } from '../main/remote/rules-sync.js';
+import { launchChromium, signIn } from './helpers/browser.js';
 
 let hub: HubProcess;
 let portal: PortalServer;
@@ -98,4 +99,40 @@ test('confirmed, the rules the workspace no longer has are removed; a changed ty
   assert.deepEqual(summary(confirmed), ['orders/busy same', 'orders/failed replace done']);
   assert.equal((await portalRules()).find((x) => x['name'] === 'failed')!['type'], 'pump_finished_overdue');
   assert.deepEqual(summary(await sync({})), ['orders/busy same', 'orders/failed same']);
+});
+
+test('the Notification rules tab compares, applies, and removes only after asking', async () => {
+  // Back to a subscription that differs: a rule only in the portal, and one changed in the workspace.
+  await hub.json('/pipes/orders/config', { method: 'PUT', json: pipe('orders', [{ ...busy, extra_rule_info: { metric: 'Changed entities', limit: 7 } }]) });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, hub);
+    await page.goto(`${hub.url}/#/remote/${conn}/sub-prod`);
+    await page.getByRole('tab', { name: 'Notification rules' }).click();
+    const panel = page.getByTestId('rules-sync');
+    await panel.getByTestId('rules-sync-compare').click();
+    const row = (key: string) => panel.locator(`[data-testid="rules-sync-row"][data-key="${key}"]`);
+    await row('orders/busy').waitFor();
+    assert.equal(await row('orders/busy').getAttribute('data-action'), 'update');
+    assert.equal(await row('orders/failed').getAttribute('data-action'), 'remove');
+    assert.equal(await panel.getByTestId('rules-sync-apply').textContent(), 'Create and update 1');
+
+    await panel.getByTestId('rules-sync-apply').click();
+    await panel.getByTestId('rules-sync-message').filter({ hasText: '1 rule(s) created or updated' }).waitFor();
+    await panel.locator('[data-testid="rules-sync-row"][data-key="orders/busy"][data-action="same"]').waitFor();
+    assert.deepEqual((await portalRules()).find((x) => x['name'] === 'busy')!['extra'], { metric: 'Changed entities', limit: 7 });
+
+    // Removing asks first; cancelled, nothing goes.
+    await panel.getByTestId('rules-sync-remove').click();
+    await page.getByTestId('confirm-dialog').getByText(/Remove 1 rule\(s\) from the subscription/).waitFor();
+    await page.getByTestId('confirm-cancel').click();
+    assert.ok((await portalRules()).some((x) => x['name'] === 'failed'));
+    await panel.getByTestId('rules-sync-remove').click();
+    await page.getByTestId('confirm-ok').click();
+    await panel.locator('[data-testid="rules-sync-row"][data-key="orders/failed"]').waitFor({ state: 'detached' });
+    assert.deepEqual((await portalRules()).map((x) => `${String(x['pipe'])}/${String(x['name'])}`).sort(), ['elsewhere/x', 'orders/busy']);
+  } finally {
+    await browser.close();
+  }
 });

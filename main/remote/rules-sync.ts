@@ -5,25 +5,9 @@
 // workspace no longer has is removed. Nothing is removed, and nothing is replaced, unless the caller confirms.
 import type { NotificationRule as LocalRule } from '../../hub-core/notification-rules.js';
 import type { NotificationRule as PortalRule, PortalRecord } from '../../hub-core/portal-types.js';
+import type { RuleSyncChange, RuleSyncResult } from '../../hub-core/desktop-types.js';
 
-export type RuleSyncAction = 'create' | 'update' | 'replace' | 'remove' | 'same';
-
-export interface RuleSyncChange {
-  pipe: string;
-  name: string;
-  action: RuleSyncAction;
-  /** What changes, in words (update, replace). */
-  what: string[];
-  /** Done by this call (false for a diff, and for removals and replacements not confirmed). */
-  done: boolean;
-}
-
-export interface RuleSyncResult {
-  changes: RuleSyncChange[];
-  /** Subscription rules of pipes this hub does not have: left alone. */
-  elsewhere: number;
-  applied: boolean;
-}
+export type { RuleSyncChange, RuleSyncResult };
 
 /** What of the portal the sync uses (PortalClient has it). */
 export interface RulePortal {
