@@ -9,6 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { runPump } from './helpers/api.js';
+import { axeViolations, describeFindings } from './helpers/axe.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -102,6 +103,14 @@ test('click an output property: its derivation beside the editor, the step highl
   await touched.first().click();
   assert.match((await page.getByTestId('trace-events').textContent()) ?? '', /set by copy at \$\.transform\.rules\.default\[0\]\s*1815/);
   assert.match((await panel().locator('.head').textContent()) ?? '', /Property “born”/);
+
+  // The trace panel and the clickable output pass axe's WCAG A/AA rules, light and dark.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const findings = [...(await axeViolations(page, '[data-testid="trace-panel"]')), ...(await axeViolations(page, '[data-testid="preview-output"]'))];
+    assert.deepEqual(findings, [], `${colorScheme}: ${describeFindings(findings)}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 });
 
 test('a filtered entity: which filter dropped it and why; a click in the transform text picks the step there', async () => {
