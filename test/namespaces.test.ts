@@ -190,11 +190,35 @@ describe('datahub test on the namespaces project (expected files written by hand
       });
     });
 
-  test('it passes: inbound pipes, a merge with hops, an outbound pipe with a non-dataset sink', async () => {
+  test('it passes: inbound pipes, a merge with hops, outbound pipes with non-dataset sinks (one checked as published CSV)', async () => {
     const r = await runCli(['test', PROJECT]);
     assert.equal(r.code, 0, r.out);
-    for (const name of ['crm-company', 'crm-person', 'erp-employee', 'legacy-feed', 'person', 'person-out']) assert.match(r.out, new RegExp(`^✔ ${name}$`, 'm'));
-    assert.match(r.out, /^6 passed, 0 failed$/m);
+    for (const name of ['company-csv', 'crm-company', 'crm-person', 'erp-employee', 'legacy-feed', 'person', 'person-out']) assert.match(r.out, new RegExp(`^✔ ${name}$`, 'm'));
+    assert.match(r.out, /^7 passed, 0 failed$/m);
+  });
+
+  test('as the client judges deletes: with ignore_deletes a deleted entity counts where the expected file has it deleted, and must then match', async () => {
+    const dir = tempDir('datahub-ns-project-');
+    try {
+      cpSync(PROJECT, dir, { recursive: true });
+      const pipePath = join(dir, 'pipes', 'legacy-feed.conf.json');
+      const pipe = JSON.parse(readFileSync(pipePath, 'utf8')) as { source: { entities: JsonObject[] } };
+      pipe.source.entities.push({ _id: 'x3', _deleted: true, code: 'Z' });
+      writeFileSync(pipePath, JSON.stringify(pipe));
+      const expectedPath = join(dir, 'expected', 'legacy-feed.json');
+      const live = { _id: 'x1', code: 'A', seen: true };
+      const check = async (expected: JsonObject[]): Promise<{ code: number | null; out: string }> => {
+        writeFileSync(expectedPath, JSON.stringify(expected));
+        return runCli(['test', dir, '--pipe', 'legacy-feed']);
+      };
+      assert.equal((await check([live])).code, 0, 'an unexpected delete in the output is left out');
+      assert.equal((await check([live, { _id: 'x3', _deleted: true, code: 'Z', seen: true }])).code, 0, 'an expected delete is compared');
+      const wrong = await check([live, { _id: 'x3', _deleted: true, code: 'other', seen: true }]);
+      assert.equal(wrong.code, 1, wrong.out);
+      assert.match(wrong.out, /x3: differs\n {8}code:/);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   test('with namespaced identifiers off in the node metadata, the same project fails (the expected files depend on them)', async () => {
