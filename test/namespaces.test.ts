@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { useHub, tempDir, removeDir } from './helpers/hub-process.js';
 import { pushEntities, runPump } from './helpers/api.js';
 import type { JsonObject } from '../hub-core/json.js';
-import { removeNamespaces } from '../hub-core/namespaces.js';
+import { addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/namespaces.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'namespaces');
@@ -172,6 +172,31 @@ describe('namespaced identifiers on, over HTTP', () => {
     });
   });
 
+});
+
+describe('the documented defaults', () => {
+  const none = (): undefined => undefined;
+  test('add_namespaces: true for embedded, sql, csv, json, http_endpoint, ldap and kafka sources (with namespaced identifiers on), overridable', () => {
+    for (const type of ['embedded', 'sql', 'csv', 'json', 'http_endpoint', 'ldap', 'kafka']) assert.equal(addsNamespaces({ source: { type } }, true, none), true, type);
+    for (const type of ['dataset', 'merge', 'union_datasets', 'rest']) assert.equal(addsNamespaces({ source: { type } }, true, none), false, type);
+    assert.equal(addsNamespaces({ source: { type: 'embedded' } }, false, none), false, 'off without namespaced identifiers');
+    assert.equal(addsNamespaces({ source: { type: 'dataset' }, add_namespaces: true }, false, none), true, 'the pipe says so');
+    assert.equal(addsNamespaces({ source: { type: 'sql', add_namespaces: false } }, true, none), false, 'the source says so');
+    const conditional = { source: { type: 'conditional', condition: '$ENV(node-env)', alternatives: { prod: { type: 'dataset', dataset: 'x' }, test: { type: 'embedded' } } } };
+    assert.equal(addsNamespaces(conditional, true, () => 'test'), true, 'the alternative the condition picks');
+    assert.equal(addsNamespaces(conditional, true, () => 'prod'), false);
+  });
+
+  test('remove_namespaces: true for every sink but the dataset sink (with namespaced identifiers on), overridable', () => {
+    for (const type of ['sql', 'rest', 'json', 'elasticsearch', 'solr', 'mail', 'sms', 'kafka', 'csv_endpoint', 'http_endpoint']) {
+      assert.equal(removesNamespaces({ sink: { type } }, true), true, type);
+    }
+    assert.equal(removesNamespaces({ sink: { type: 'dataset' } }, true), false);
+    assert.equal(removesNamespaces({}, true), false, 'the default sink is a dataset');
+    assert.equal(removesNamespaces({ sink: { type: 'sql' } }, false), false, 'off without namespaced identifiers');
+    assert.equal(removesNamespaces({ sink: { type: 'sql', remove_namespaces: false } }, true), false);
+    assert.equal(removesNamespaces({ sink: { type: 'dataset' }, remove_namespaces: true }, true), true);
+  });
 });
 
 describe('datahub test on the namespaces project (expected files written by hand from the documented rules)', () => {
