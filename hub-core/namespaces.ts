@@ -8,7 +8,7 @@
 // the pipe's `add_namespaces`/`remove_namespaces` (or the source's/sink's) override them.
 
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import type { NamespaceSettings } from './dtl/index.js';
+import { applyNamespaces, type DtlDict, type NamespaceSettings } from './dtl/index.js';
 
 /** Source types whose documented `add_namespaces` default is true. */
 export const SOURCES_ADDING_NAMESPACES: ReadonlySet<string> = new Set(['embedded', 'sql', 'csv', 'json', 'http_endpoint', 'ldap', 'kafka']);
@@ -49,23 +49,20 @@ export function removesNamespaces(pipe: JsonObject, enabled: boolean): boolean {
 }
 
 /**
- * A source entity as the first transform sees it with `add_namespaces`: the string `_id` in the identity namespace,
- * every other property name in the property namespace (the service's own `_` and `$` properties keep their names;
- * nested dicts are left as they are). The entity given is not changed.
+ * A source entity as the first transform sees it with `add_namespaces`: what `apply-ns` does with its documented
+ * defaults, which "reflect the behaviour of add_namespaces": the string `_id` in the identity namespace, every other
+ * property name in the property namespace, recursively (dicts inside values and lists too); names starting with "_"
+ * and "$" (and the values of "$" properties) are left as they are, as are names that have a namespace already. The
+ * entity given is not changed.
  */
 export function addNamespaces(entity: JsonObject, ns: NamespaceSettings): JsonObject {
-  const out: JsonObject = {};
-  const pns = ns.propertyNamespace;
-  for (const key of Object.keys(entity)) {
-    const value = entity[key] as JsonValue;
-    const first = key.charCodeAt(0);
-    if (key === '__proto__') Object.defineProperty(out, pns === null ? key : `${pns}:${key}`, { value, enumerable: true, writable: true, configurable: true });
-    else if (first === 95 /* _ */ || first === 36 /* $ */) {
-      out[key] = key === '_id' && typeof value === 'string' && ns.identityNamespace !== null ? `${ns.identityNamespace}:${value}` : value;
-    } else if (pns === null) out[key] = value;
-    else out[`${pns}:${key}`] = value;
-  }
-  return out;
+  return applyNamespaces(entity as DtlDict, {
+    propertyNamespace: ns.propertyNamespace,
+    identityNamespace: ns.identityNamespace,
+    skipUnderscore: true,
+    skipDollar: true,
+    recursive: true,
+  }) as JsonObject;
 }
 
 function localPart(text: string): string {

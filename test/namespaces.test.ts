@@ -69,6 +69,18 @@ describe('namespaced identifiers on, over HTTP', () => {
       assert.deepEqual((await stage('hr-copy', 'sink')).map(content), [{ _id: 'emp:7', 'hr-v2:name': 'Grace' }], 'a dataset source adds nothing');
     });
 
+    test('as apply-ns with its defaults: nested dicts and lists too, "$" properties and names with a namespace as they are; a non-dataset sink takes it all off again', async () => {
+      const entity = { _id: '9', address: { city: 'Oslo', 'geo:lat': 59.9 }, tags: [{ k: 'a' }], $meta: { x: 1 } };
+      await createPipes(
+        { _id: 'nest', source: { type: 'embedded', entities: [entity] } },
+        { _id: 'nest-out', source: { type: 'embedded', entities: [entity] }, sink: { type: 'http_endpoint' } },
+      );
+      assert.deepEqual((await stage('nest', 'sink')).map(content), [
+        { _id: 'nest:9', 'nest:address': { 'nest:city': 'Oslo', 'geo:lat': 59.9 }, 'nest:tags': [{ 'nest:k': 'a' }], $meta: { x: 1 } },
+      ]);
+      assert.deepEqual((await stage('nest-out', 'sink')).map(content), [{ _id: '9', address: { city: 'Oslo', lat: 59.9 }, tags: [{ k: 'a' }], $meta: { x: 1 } }]);
+    });
+
     test('a pipe\'s namespaced_identifiers: false turns it all off for that pipe', async () => {
       await createPipes({ _id: 'plain', namespaced_identifiers: false, source: { type: 'embedded', entities: [{ _id: '1', a: 1 }] }, transform: dtl(['copy', '*'], ['add', 'b', 2]) });
       assert.deepEqual((await stage('plain', 'sink')).map(content), [{ _id: '1', a: 1, b: 2 }]);
