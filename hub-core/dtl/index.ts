@@ -6,5 +6,5 @@ export { DtlRuntimeError, DtlCompileError, type DtlErrorKind } from './context.j
 export { lookupKeys, MemoryLookup, type DtlLookup } from './lookup.js';
 export { traverse } from './paths.js';
 export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
-export { addEntityIds, applyNamespaces, type NamespaceSettings } from './functions/identifiers.js';
+export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
 export { functionCatalogue } from './catalogue.js';
