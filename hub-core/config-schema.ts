@@ -138,8 +138,12 @@ const pipe: JsonObject = {
     transform: { anyOf: [ref('transform'), { type: 'array', items: ref('transform'), minItems: 1 }], description: 'a transform or a list run in order (chained)' },
     sink: ref('sink'),
     pump,
-    add_namespaces: bool('prefix property names with the pipe\'s namespace (with namespaced identifiers on)'),
-    remove_namespaces: bool('strip namespaces from the source entities\' properties'),
+    add_namespaces: bool(
+      'before the first transform, give _id the identity namespace and every property the property namespace (default with namespaced identifiers on: true for embedded, sql, csv, json, http_endpoint, ldap and kafka sources)',
+    ),
+    remove_namespaces: bool(
+      'after the last transform, remove namespaces from _id, property names and namespaced-identifier values (default with namespaced identifiers on: true for every sink but a dataset)',
+    ),
     namespaces: {
       type: 'object',
       description: 'namespaces the pipe uses with namespaced identifiers on',

@@ -48,24 +48,48 @@ export function removesNamespaces(pipe: JsonObject, enabled: boolean): boolean {
   return enabled && !SINKS_KEEPING_NAMESPACES.has(type);
 }
 
-/**
- * A source entity as the first transform sees it with `add_namespaces`: the string `_id` in the identity namespace,
- * every other property name in the property namespace (the service's own `_` and `$` properties keep their names;
- * nested dicts are left as they are). The entity given is not changed.
- */
-export function addNamespaces(entity: JsonObject, ns: NamespaceSettings): JsonObject {
+const setOwn = (o: JsonObject, key: string, value: JsonValue): void => {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+};
+
+function nsValue(v: JsonValue, prefix: string | null, ins: string | null): JsonValue {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map((x) => nsValue(x, prefix, ins));
+  return nsDict(v, prefix, ins);
+}
+
+function nsDict(d: JsonObject, prefix: string | null, ins: string | null): JsonObject {
   const out: JsonObject = {};
-  const pns = ns.propertyNamespace;
-  for (const key of Object.keys(entity)) {
-    const value = entity[key] as JsonValue;
-    const first = key.charCodeAt(0);
-    if (key === '__proto__') Object.defineProperty(out, pns === null ? key : `${pns}:${key}`, { value, enumerable: true, writable: true, configurable: true });
-    else if (first === 95 /* _ */ || first === 36 /* $ */) {
-      out[key] = key === '_id' && typeof value === 'string' && ns.identityNamespace !== null ? `${ns.identityNamespace}:${value}` : value;
-    } else if (pns === null) out[key] = value;
-    else out[`${pns}:${key}`] = value;
+  for (const key of Object.keys(d)) {
+    const c = key.charCodeAt(0);
+    let v = d[key] as JsonValue;
+    if (c === 36 /* $ */) {
+      out[key] = v;
+      continue;
+    }
+    v = nsValue(v, prefix, ins);
+    if (c === 95 /* _ */) {
+      // A tagged string ("~:...", "~t...") is a typed value, not a plain id.
+      if (key === '_id' && ins !== null && typeof v === 'string' && v.charCodeAt(0) !== 126) v = `${ins}:${v}`;
+      if (key === '__proto__') setOwn(out, key, v);
+      else out[key] = v;
+    } else if (prefix === null || key.includes(':')) {
+      if (key === '__proto__') setOwn(out, key, v);
+      else out[key] = v;
+    } else out[prefix + key] = v;
   }
   return out;
+}
+
+/**
+ * A source entity as the first transform sees it with `add_namespaces`: what `apply-ns` does with its documented
+ * defaults, which "reflect the behaviour of add_namespaces": the string `_id` in the identity namespace, every other
+ * property name in the property namespace, recursively (dicts inside values and lists too); names starting with "_"
+ * and "$" (and the values of "$" properties) are left as they are, as are names that have a namespace already. The
+ * entity given is not changed. (The same rules as `applyNamespaces` of the DTL, in one pass built for the pump.)
+ */
+export function addNamespaces(entity: JsonObject, ns: NamespaceSettings): JsonObject {
+  return nsDict(entity, ns.propertyNamespace === null ? null : `${ns.propertyNamespace}:`, ns.identityNamespace);
 }
 
 function localPart(text: string): string {

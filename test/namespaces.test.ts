@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { useHub, tempDir, removeDir } from './helpers/hub-process.js';
 import { pushEntities, runPump } from './helpers/api.js';
 import type { JsonObject } from '../hub-core/json.js';
-import { removeNamespaces } from '../hub-core/namespaces.js';
+import { addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/namespaces.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'namespaces');
@@ -67,6 +67,18 @@ describe('namespaced identifiers on, over HTTP', () => {
       assert.deepEqual((await stage('hr-plain', 'sink')).map(content), [{ _id: '7', name: 'Grace' }]);
       await runPump(hub, 'hr');
       assert.deepEqual((await stage('hr-copy', 'sink')).map(content), [{ _id: 'emp:7', 'hr-v2:name': 'Grace' }], 'a dataset source adds nothing');
+    });
+
+    test('as apply-ns with its defaults: nested dicts and lists too, "$" properties and names with a namespace as they are; a non-dataset sink takes it all off again', async () => {
+      const entity = { _id: '9', address: { city: 'Oslo', 'geo:lat': 59.9 }, tags: [{ k: 'a' }], $meta: { x: 1 } };
+      await createPipes(
+        { _id: 'nest', source: { type: 'embedded', entities: [entity] } },
+        { _id: 'nest-out', source: { type: 'embedded', entities: [entity] }, sink: { type: 'http_endpoint' } },
+      );
+      assert.deepEqual((await stage('nest', 'sink')).map(content), [
+        { _id: 'nest:9', 'nest:address': { 'nest:city': 'Oslo', 'geo:lat': 59.9 }, 'nest:tags': [{ 'nest:k': 'a' }], $meta: { x: 1 } },
+      ]);
+      assert.deepEqual((await stage('nest-out', 'sink')).map(content), [{ _id: '9', address: { city: 'Oslo', lat: 59.9 }, tags: [{ k: 'a' }], $meta: { x: 1 } }]);
     });
 
     test('a pipe\'s namespaced_identifiers: false turns it all off for that pipe', async () => {
@@ -174,6 +186,31 @@ describe('namespaced identifiers on, over HTTP', () => {
 
 });
 
+describe('the documented defaults', () => {
+  const none = (): undefined => undefined;
+  test('add_namespaces: true for embedded, sql, csv, json, http_endpoint, ldap and kafka sources (with namespaced identifiers on), overridable', () => {
+    for (const type of ['embedded', 'sql', 'csv', 'json', 'http_endpoint', 'ldap', 'kafka']) assert.equal(addsNamespaces({ source: { type } }, true, none), true, type);
+    for (const type of ['dataset', 'merge', 'union_datasets', 'rest']) assert.equal(addsNamespaces({ source: { type } }, true, none), false, type);
+    assert.equal(addsNamespaces({ source: { type: 'embedded' } }, false, none), false, 'off without namespaced identifiers');
+    assert.equal(addsNamespaces({ source: { type: 'dataset' }, add_namespaces: true }, false, none), true, 'the pipe says so');
+    assert.equal(addsNamespaces({ source: { type: 'sql', add_namespaces: false } }, true, none), false, 'the source says so');
+    const conditional = { source: { type: 'conditional', condition: '$ENV(node-env)', alternatives: { prod: { type: 'dataset', dataset: 'x' }, test: { type: 'embedded' } } } };
+    assert.equal(addsNamespaces(conditional, true, () => 'test'), true, 'the alternative the condition picks');
+    assert.equal(addsNamespaces(conditional, true, () => 'prod'), false);
+  });
+
+  test('remove_namespaces: true for every sink but the dataset sink (with namespaced identifiers on), overridable', () => {
+    for (const type of ['sql', 'rest', 'json', 'elasticsearch', 'solr', 'mail', 'sms', 'kafka', 'csv_endpoint', 'http_endpoint']) {
+      assert.equal(removesNamespaces({ sink: { type } }, true), true, type);
+    }
+    assert.equal(removesNamespaces({ sink: { type: 'dataset' } }, true), false);
+    assert.equal(removesNamespaces({}, true), false, 'the default sink is a dataset');
+    assert.equal(removesNamespaces({ sink: { type: 'sql' } }, false), false, 'off without namespaced identifiers');
+    assert.equal(removesNamespaces({ sink: { type: 'sql', remove_namespaces: false } }, true), false);
+    assert.equal(removesNamespaces({ sink: { type: 'dataset' }, remove_namespaces: true }, true), true);
+  });
+});
+
 describe('datahub test on the namespaces project (expected files written by hand from the documented rules)', () => {
   const CLI = join(REPO, 'bin', 'datahub.js');
   const runCli = (args: string[]): Promise<{ code: number | null; out: string }> =>
@@ -190,11 +227,35 @@ describe('datahub test on the namespaces project (expected files written by hand
       });
     });
 
-  test('it passes: inbound pipes, a merge with hops, an outbound pipe with a non-dataset sink', async () => {
+  test('it passes: inbound pipes, a merge with hops, outbound pipes with non-dataset sinks (one checked as published CSV)', async () => {
     const r = await runCli(['test', PROJECT]);
     assert.equal(r.code, 0, r.out);
-    for (const name of ['crm-company', 'crm-person', 'erp-employee', 'legacy-feed', 'person', 'person-out']) assert.match(r.out, new RegExp(`^✔ ${name}$`, 'm'));
-    assert.match(r.out, /^6 passed, 0 failed$/m);
+    for (const name of ['company-csv', 'crm-company', 'crm-person', 'erp-employee', 'legacy-feed', 'person', 'person-out']) assert.match(r.out, new RegExp(`^✔ ${name}$`, 'm'));
+    assert.match(r.out, /^7 passed, 0 failed$/m);
+  });
+
+  test('as the client judges deletes: with ignore_deletes a deleted entity counts where the expected file has it deleted, and must then match', async () => {
+    const dir = tempDir('datahub-ns-project-');
+    try {
+      cpSync(PROJECT, dir, { recursive: true });
+      const pipePath = join(dir, 'pipes', 'legacy-feed.conf.json');
+      const pipe = JSON.parse(readFileSync(pipePath, 'utf8')) as { source: { entities: JsonObject[] } };
+      pipe.source.entities.push({ _id: 'x3', _deleted: true, code: 'Z' });
+      writeFileSync(pipePath, JSON.stringify(pipe));
+      const expectedPath = join(dir, 'expected', 'legacy-feed.json');
+      const live = { _id: 'x1', code: 'A', seen: true };
+      const check = async (expected: JsonObject[]): Promise<{ code: number | null; out: string }> => {
+        writeFileSync(expectedPath, JSON.stringify(expected));
+        return runCli(['test', dir, '--pipe', 'legacy-feed']);
+      };
+      assert.equal((await check([live])).code, 0, 'an unexpected delete in the output is left out');
+      assert.equal((await check([live, { _id: 'x3', _deleted: true, code: 'Z', seen: true }])).code, 0, 'an expected delete is compared');
+      const wrong = await check([live, { _id: 'x3', _deleted: true, code: 'other', seen: true }]);
+      assert.equal(wrong.code, 1, wrong.out);
+      assert.match(wrong.out, /x3: differs\n {8}code:/);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   test('with namespaced identifiers off in the node metadata, the same project fails (the expected files depend on them)', async () => {
