@@ -8,3 +8,4 @@ export { traverse } from './paths.js';
 export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
 export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
 export { functionCatalogue } from './catalogue.js';
+export type { FunctionDoc, ExampleDoc } from './catalogue.js';
