@@ -17,6 +17,8 @@ export interface Connection {
   /** For an instance opened from a portal: the subscription it belongs to and the portal connection. */
   subscription?: string;
   portal?: string;
+  /** Kept for this run of the app only: the token is in memory, never on disk or in the keychain. */
+  session?: boolean;
 }
 
 /** What downloading a remote instance's configuration into a folder wrote. */

@@ -126,7 +126,7 @@ test('dtl run --lookup gives in-memory datasets; dtl functions prints the catalo
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), [{ _id: 'a', y: 1 }]);
   expectUsageError(datahub(['run', '--rules', file('ok6.json', { default: [] }), '--input', input, '--lookup', file('badlookup.json', { other: 1 })]), /lookup file must be an object/);
-  const f = datahub(['functions']);
+  const f = datahub(['functions', '--json']);
   assert.equal(f.status, 0);
   const catalogue = JSON.parse(f.stdout) as { name: string }[];
   assert.equal(catalogue.length, registry.all().length);

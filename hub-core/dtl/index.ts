@@ -12,3 +12,4 @@ export { functionCatalogue } from './catalogue.js';
 export { compileTracedTransform, traceExpression, type TracedRun, type TracedTransform, type TracedExpression } from './trace.js';
 export { DEFAULT_TRACE_LIMITS, type TraceLimits, type TransformTrace, type EntityTrace, type TraceNode, type TracePropertyEvent } from './trace-types.js';
 export { traceInWords } from './trace-words.js';
+export type { FunctionDoc, ExampleDoc } from './catalogue.js';

@@ -3,19 +3,19 @@
 //   datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
 //   datahub dtl eval --batch            JSON lines {"expr": ..., "source": ...} on stdin, one result per line out
 //   datahub dtl run --rules <file> --input <file> [--lookup <file>] [--trace]
-//   datahub dtl functions               the function catalogue as JSON
+//   datahub dtl functions [<word>]      the function reference in words (--json: the catalogue as JSON)
 //
 // Results are printed as JSON with typed values in their tagged form ("~t...", "~:..."). Invalid input (bad JSON,
 // DTL that does not compile, unknown options) exits with code 2 and one line on stderr; a DTL run that fails (e.g.
 // "fail!") exits with code 1.
 
 import { readFileSync } from 'node:fs';
+import { functionsText } from './dtl-functions.js';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/json.js';
 import type { ConfigError } from '../../hub-core/config-error.js';
 import {
-  functionCatalogue,
   compileExpression,
   compileTracedTransform,
   DtlRuntimeError,
@@ -34,8 +34,9 @@ export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<ent
       Run a DTL transform (a transform object, a list of them, or a "rules" object) on a JSON array of entities;
       --lookup gives datasets for joins as {"<dataset>": [entities...]}. --trace prints, per entity, how each
       output property came to be (steps, values, branches, look-ups) in words, then the output.
-  datahub dtl functions
-      Print the DTL function catalogue as JSON.
+  datahub dtl functions [<word>] [--json]
+      The DTL function reference in words: every function in one line, or in full (signature, parameters,
+      examples) those whose name or description holds <word>; --json prints the catalogue as JSON.
 `;
 
 /** Bad input from the user: exit code 2. */
@@ -185,9 +186,12 @@ export async function dtlCommand(args: string[]): Promise<void> {
         return await evalCommand(rest);
       case 'run':
         return runCommand(rest);
-      case 'functions':
-        process.stdout.write(JSON.stringify(functionCatalogue(), null, 2) + '\n');
+      case 'functions': {
+        const { text, code } = functionsText(rest);
+        process.stdout.write(text);
+        if (code !== 0) process.exitCode = code;
         return;
+      }
       case undefined:
       case 'help':
         process.stdout.write('Usage:\n' + DTL_USAGE);

@@ -15,10 +15,15 @@ export interface NewConnection {
   token: string;
   subscription?: string;
   portal?: string;
+  /** Keep it for this session only: listed and usable until the hub stops, the token only in memory. */
+  session?: boolean;
 }
 
 export class ConnectionStore {
   private readonly file: string;
+  /** Session-only connections and their tokens: never written anywhere. */
+  private readonly sessionOnly: Connection[] = [];
+  private readonly sessionTokens = new Map<string, string>();
 
   constructor(
     dataDir: string,
@@ -28,6 +33,10 @@ export class ConnectionStore {
   }
 
   list(): Connection[] {
+    return [...this.saved(), ...this.sessionOnly];
+  }
+
+  private saved(): Connection[] {
     if (!existsSync(this.file)) return [];
     return JSON.parse(readFileSync(this.file, 'utf8')) as Connection[];
   }
@@ -47,7 +56,7 @@ export class ConnectionStore {
    * list cannot be written, the secret is taken back out, so no orphan is left in the keychain.
    */
   async add(input: NewConnection): Promise<Connection> {
-    const existing = this.list();
+    const existing = this.saved();
     const connection: Connection = {
       id: randomUUID(),
       kind: input.kind,
@@ -57,6 +66,12 @@ export class ConnectionStore {
       ...(input.subscription !== undefined ? { subscription: input.subscription } : {}),
       ...(input.portal !== undefined ? { portal: input.portal } : {}),
     };
+    if (input.session === true) {
+      const kept: Connection = { ...connection, session: true };
+      this.sessionOnly.push(kept);
+      this.sessionTokens.set(kept.id, input.token);
+      return kept;
+    }
     await this.secrets.set(accountOf(connection.id), input.token);
     try {
       this.save([...existing, connection]);
@@ -69,7 +84,13 @@ export class ConnectionStore {
 
   /** Links an instance to a portal subscription (its alert badges come from there), or unlinks it with null. */
   link(id: string, to: { portal: string; subscription: string } | null): Connection | undefined {
-    const all = this.list();
+    const session = this.sessionOnly.findIndex((c) => c.id === id);
+    if (session >= 0) {
+      const { portal: _p, subscription: _s, ...rest } = this.sessionOnly[session]!;
+      this.sessionOnly[session] = to === null ? rest : { ...rest, portal: to.portal, subscription: to.subscription };
+      return this.sessionOnly[session];
+    }
+    const all = this.saved();
     const i = all.findIndex((c) => c.id === id);
     if (i === -1) return undefined;
     const { portal: _p, subscription: _s, ...rest } = all[i]!;
@@ -79,17 +100,26 @@ export class ConnectionStore {
   }
 
   async setToken(id: string, token: string): Promise<void> {
-    await this.secrets.set(accountOf(id), token);
+    if (this.sessionTokens.has(id)) this.sessionTokens.set(id, token);
+    else await this.secrets.set(accountOf(id), token);
   }
 
   /** The token, for the host process only; never hand it to the renderer. */
   async token(id: string): Promise<string | null> {
+    const session = this.sessionTokens.get(id);
+    if (session !== undefined) return session;
     return this.secrets.get(accountOf(id));
   }
 
-  /** Removes the connection and deletes its secret from the keychain. */
+  /** Removes the connection and deletes its secret from the keychain (a session-only one: from memory). */
   async remove(id: string): Promise<boolean> {
-    const all = this.list();
+    const session = this.sessionOnly.findIndex((c) => c.id === id);
+    if (session >= 0) {
+      this.sessionOnly.splice(session, 1);
+      this.sessionTokens.delete(id);
+      return true;
+    }
+    const all = this.saved();
     if (!all.some((c) => c.id === id)) return false;
     await this.secrets.delete(accountOf(id));
     this.save(all.filter((c) => c.id !== id));

@@ -22,6 +22,7 @@ export const connectionSchema = {
     created: str,
     subscription: str,
     portal: str,
+    session: { type: 'boolean', description: 'kept for this session only: the token is in memory, never saved' },
   },
 } as const;
 
@@ -44,6 +45,30 @@ export async function addVerifiedConnection(ctx: DesktopContext, input: NewConne
 }
 
 export async function connectionRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
+  app.get('/keychain', {
+    schema: {
+      tags: ['desktop'],
+      summary: 'Whether the OS keychain can keep tokens (without one, connections are for the session only)',
+      response: replies({
+        200: {
+          type: 'object',
+          required: ['available', 'backend', 'problem'],
+          properties: { available: { type: 'boolean' }, backend: str, problem: { type: ['string', 'null'] } },
+        },
+      }),
+    },
+    handler: async () => {
+      const backend = ctx.connections.secrets.backend;
+      try {
+        await ctx.connections.secrets.get('connection:keychain-probe');
+        return { available: true, backend, problem: null };
+      } catch (e) {
+        if (e instanceof SecretStoreUnavailable) return { available: false, backend, problem: e.message };
+        return { available: true, backend, problem: null };
+      }
+    },
+  });
+
   app.get('/connections', {
     schema: { tags: ['desktop'], summary: 'Saved portal and instance connections (never their tokens)', response: replies({ 200: { type: 'array', items: connectionSchema } }) },
     handler: async () => ctx.connections.list(),
@@ -65,6 +90,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: DesktopContext
           subscription: { type: 'string', minLength: 1, maxLength: 500 },
           portal: { type: 'string', minLength: 1, maxLength: 100 },
           allowInsecure: { type: 'boolean', description: 'the user confirmed sending the token over plain http:// to a host off this computer' },
+          session: { type: 'boolean', description: 'keep the connection for this session only: the token stays in memory (for a computer without an OS keychain)' },
         },
       },
       response: { ...replies({ 201: connectionSchema }), ...moreErrors },

@@ -11,6 +11,7 @@ import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import type { FunctionDoc } from '../../../hub-core/dtl/catalogue';
 import { localApi } from './api';
 import { registerDtlLanguageFeatures } from './monaco-dtl';
+import { isDark, THEME_EVENT } from './theme.svelte';
 
 export { monaco };
 
@@ -18,10 +19,9 @@ self.MonacoEnvironment = {
   getWorker: (_id: string, label: string) => (label === 'json' ? new JsonWorker({ name: 'json' }) : new EditorWorker({ name: 'editor' })),
 };
 
-const dark = window.matchMedia('(prefers-color-scheme: dark)');
-const applyTheme = (): void => monaco.editor.setTheme(dark.matches ? 'vs-dark' : 'vs');
+const applyTheme = (): void => monaco.editor.setTheme(isDark() ? 'vs-dark' : 'vs');
 applyTheme();
-dark.addEventListener('change', applyTheme);
+window.addEventListener(THEME_EVENT, applyTheme);
 
 /** The schema's id; every config model validates against it. */
 export const CONFIG_SCHEMA_URI = 'https://datahub.local/schemas/config.json';

@@ -14,8 +14,8 @@ export async function refreshInstances(): Promise<InstanceConnection[]> {
   return instances.list;
 }
 
-export async function addInstance(label: string, url: string, token: string, allowInsecure = false): Promise<InstanceConnection> {
-  const saved = await hostApi<InstanceConnection>('/connections', json('POST', { kind: 'instance', label, url, token, ...(allowInsecure ? { allowInsecure } : {}) }));
+export async function addInstance(label: string, url: string, token: string, allowInsecure = false, session = false): Promise<InstanceConnection> {
+  const saved = await hostApi<InstanceConnection>('/connections', json('POST', { kind: 'instance', label, url, token, ...(allowInsecure ? { allowInsecure } : {}), ...(session ? { session } : {}) }));
   await refreshInstances();
   return saved;
 }
