@@ -58,10 +58,11 @@ function nsValue(v: JsonValue, prefix: string | null, ins: string | null): JsonV
   return nsDict(v, prefix, ins);
 }
 
-function nsDict(d: JsonObject, prefix: string | null, ins: string | null): JsonObject {
+function nsDict(d: JsonObject, prefix: string | null, ins: string | null, drop?: ReadonlySet<string>): JsonObject {
   const out: JsonObject = {};
   for (const key of Object.keys(d)) {
     const c = key.charCodeAt(0);
+    if (drop !== undefined && c === 95 && drop.has(key)) continue;
     let v = d[key] as JsonValue;
     if (c === 36 /* $ */) {
       out[key] = v;
@@ -86,10 +87,11 @@ function nsDict(d: JsonObject, prefix: string | null, ins: string | null): JsonO
  * defaults, which "reflect the behaviour of add_namespaces": the string `_id` in the identity namespace, every other
  * property name in the property namespace, recursively (dicts inside values and lists too); names starting with "_"
  * and "$" (and the values of "$" properties) are left as they are, as are names that have a namespace already. The
- * entity given is not changed. (The same rules as `applyNamespaces` of the DTL, in one pass built for the pump.)
+ * entity given is not changed; top-level properties named in `drop` are left out (the pump drops the hub's bookkeeping
+ * in the same pass). The same rules as `applyNamespaces` of the DTL, in one pass built for the pump.
  */
-export function addNamespaces(entity: JsonObject, ns: NamespaceSettings): JsonObject {
-  return nsDict(entity, ns.propertyNamespace === null ? null : `${ns.propertyNamespace}:`, ns.identityNamespace);
+export function addNamespaces(entity: JsonObject, ns: NamespaceSettings, drop?: ReadonlySet<string>): JsonObject {
+  return nsDict(entity, ns.propertyNamespace === null ? null : `${ns.propertyNamespace}:`, ns.identityNamespace, drop);
 }
 
 function localPart(text: string): string {

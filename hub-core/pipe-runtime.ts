@@ -225,7 +225,8 @@ export class PipeRuntime {
     const toSink = this.toSink;
     const transform = this.transform;
     const ns = this.addsNamespaces ? (this.sourceSettings as NamespaceSettings) : undefined;
-    if (!transform) for (const e of entities) out.push(toSink(ns ? addNamespaces(e, ns) : e));
+    // Without a transform, the bookkeeping the sink step drops is left out while namespacing (one copy, not two).
+    if (!transform) for (const e of entities) out.push(toSink(ns ? addNamespaces(e, ns, MAINTAINED_PROPERTIES) : e));
     else for (const e of entities) for (const o of transform.run(ns ? addNamespaces(e, ns) : e).entities) out.push(toSink(o));
     return out;
   }

@@ -5,7 +5,9 @@
  * BENCH_ENTITIES (default 200,000) entities of the hub bench's shape:
  *   chain-plain: dataset "people" -> dataset "chain-plain" (no transform)
  *   chain-plain-ns: the same with namespaced identifiers on and `add_namespaces` (every name prefixed on the way in):
- *                namespacing must keep >= 0.9x of chain-plain's rate (same run)
+ *                namespacing must keep >= 0.9x of chain-plain's rate (same run; after the chain a second plain and
+ *                namespaced pair runs in the opposite order, and the best rate of each counts, so that neither the
+ *                order nor a noisy neighbour decides)
  *   chain-dtl:   "chain-plain"    -> DTL (copy, 3 adds)                      -> dataset "chain-dtl"
  *   chain-join:  "chain-dtl"      -> DTL with a `hops` join into "cities"     -> dataset "chain-join"
  *   chain-out:   "chain-join"     -> an outbound sql sink, run offline: every row recorded in the pipe's outbox
@@ -51,8 +53,10 @@ export interface ChainBenchResult {
   incremental: ChainPipeRun[];
   target: number;
   pass: boolean;
-  /** chain-plain-ns's rate / chain-plain's. */
+  /** The best namespaced rate / the best plain rate (of the two pairs). */
   namespacedRatio: number;
+  /** The second pair: chain-plain-ns-2 (run first), chain-plain-2. */
+  namespacedPair: ChainPipeRun[];
   namespacedPass: boolean;
   incrementalOk: boolean;
   problems: string[];
@@ -106,6 +110,12 @@ const PIPES: JsonObject[] = [
   },
 ];
 
+/** The second pair for the namespacing ratio, run namespaced first (the first pair runs plain first). */
+const NS_PAIR: JsonObject[] = [
+  { ...PIPES[1]!, _id: 'chain-plain-ns-2' },
+  { ...PIPES[0]!, _id: 'chain-plain-2' },
+];
+
 /** Run one pipe through the hub's pump runner and wait for its end; the counts come from the execution log. */
 async function runPipe(hub: Hub, id: string, baselineRate: number): Promise<ChainPipeRun> {
   const runner = hub.pumps.runner;
@@ -142,7 +152,7 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     };
     write('people', people);
     write('cities', cities);
-    hub.pipes.save(hub.pipes.validate(PIPES, false));
+    hub.pipes.save(hub.pipes.validate([...PIPES, ...NS_PAIR], false));
 
     const full: ChainPipeRun[] = [];
     for (const p of PIPES) full.push(await runPipe(hub, p['_id'] as string, base.rate));
@@ -166,9 +176,12 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
 
     const plain = full[0]!;
     const namespaced = full.find((r) => r.id === 'chain-plain-ns')!;
-    const namespacedRatio = namespaced.rate / plain.rate;
+    const pair: ChainPipeRun[] = [];
+    for (const p of NS_PAIR) pair.push(await runPipe(hub, p['_id'] as string, base.rate));
+    const namespacedRatio = Math.max(namespaced.rate, pair[0]!.rate) / Math.max(plain.rate, pair[1]!.rate);
     return {
       namespacedRatio,
+      namespacedPair: pair,
       namespacedPass: namespacedRatio >= NAMESPACED_TARGET_RATIO,
       entities: count,
       cities: CITIES,
@@ -196,7 +209,8 @@ export function chainBenchRows(r: ChainBenchResult): string[][] {
   for (const p of r.full) {
     const plain = p === r.full[0];
     if (p.id === 'chain-plain-ns') {
-      const vsPlain = `${ratio(r.namespacedRatio)} of chain-plain`;
+      const second = r.namespacedPair.map((x) => fmt(x.rate)).join(' vs ');
+      const vsPlain = `${ratio(r.namespacedRatio)} of chain-plain (best of this and a second pair run the other way: ${second}/s)`;
       rows.push([`chain pump: ${p.id} (namespaced)`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), `${ratio(p.ratio)}; ${vsPlain}`, `>= ${NAMESPACED_TARGET_RATIO}x chain-plain`, r.namespacedPass ? 'PASS' : 'MISS']);
       continue;
     }
