@@ -3,7 +3,7 @@
 // on a line of its own (how DTL rules read). A file that already exists keeps its text where its content did not
 // change, so saving one edited property changes only the lines around it, whatever layout the user chose.
 
-import { canonicalJson } from './json.js';
+import { canonicalJson, isJsonObject } from './json.js';
 
 /** Keys the service's tooling puts first, in this order; other keys follow in code point order. */
 const CONVENTIONAL_KEYS = [
@@ -39,7 +39,8 @@ export function conventionalKeyOrder(keys: readonly string[]): string[] {
   return [...keys].sort(compareKeys);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+// A raw JSON value (a transform's float literal, config-json.ts) is written as the number it stands for.
+const isObject = (v: unknown): v is Record<string, unknown> => isJsonObject(v);
 
 /**
  * One value in the layout. `level` counts the indent units of the line the value starts on; `inList` says the value

@@ -4,8 +4,14 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
+const isRawJson = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON ?? ((): boolean => false);
+
+/**
+ * A JSON object. A raw JSON value (`JSON.rawJSON`: a float literal a transform keeps as written, config-json.ts) is
+ * not one: it stands for a number, so code that walks configuration passes it through as it is.
+ */
 export function isJsonObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isRawJson(v);
 }
 
 /** JSON with object keys sorted, so equal content always gives the same text. */
