@@ -5,7 +5,7 @@ import type { ConfigError } from '../../../hub-core/pipe-config';
 import type { JsonObject } from '../../../hub-core/json';
 import { HubRequestError } from './api';
 import { errorText } from './format';
-import { fileText } from './config-file';
+import { fileText, ifHolds, storedFileText } from './config-file';
 
 export interface LoadedConfig {
   config: unknown;
@@ -84,8 +84,9 @@ export class ConfigDraft {
       return;
     }
     try {
-      const loaded = await this.store.load();
-      this.savedText = (await fileText(this.kind, this.id, loaded.config)) ?? JSON.stringify(loaded.config, null, 2);
+      // The configuration and its file's text are read together (one wait, not two).
+      const [loaded, file] = await Promise.all([this.store.load(), storedFileText(this.kind, this.id)]);
+      this.savedText = ifHolds(file, loaded.config) ?? JSON.stringify(loaded.config, null, 2);
       this.text = this.savedText;
       this.hubErrors = loaded.errors;
       this.loadError = null;
