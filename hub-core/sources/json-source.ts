@@ -88,7 +88,8 @@ function resolveUrl(system: JsonObject, path: string, systemId: string): string 
   const base = system['base_url'];
   let url: string;
   if (typeof pattern === 'string') url = pattern.includes('%s') ? pattern.replace('%s', path) : pattern + path;
-  else if (typeof base === 'string') url = new URL(path, base).href;
+  // A path from the root is joined to the base URL's path: a registry's `/data/...` under `http://host/registry`.
+  else if (typeof base === 'string') url = path.startsWith('/') ? base.replace(/\/+$/, '') + path : new URL(path, base).href;
   else throw new HubError(400, `system ${JSON.stringify(systemId)} has neither "url_pattern" nor "base_url"`);
   if (!/^https?:\/\//.test(url)) throw new HubError(400, `the json source's URL for system ${JSON.stringify(systemId)} is not an http(s) URL`);
   return url;
