@@ -3,6 +3,7 @@
 // with DTL. Expected entities are worked out by hand from the posted data and the DTL rules.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
 import { expectError, runPump } from './helpers/api.js';
 
@@ -264,4 +265,26 @@ test('without a token the registry answers 401 unless sharing is on; publish_all
   await expectError(await reg(a, '/entries', null), 401, 'sharing off again');
   // The rest of the API is unaffected by sharing: /api still wants a token.
   assert.equal((await fetch(`${a.api}/datasets`)).status, 401);
+});
+
+test('the datasets list marks published datasets', async () => {
+  const list = await a.json<{ _id: string; published: boolean }[]>('/datasets');
+  const marks = Object.fromEntries(list.map((d) => [d._id, d.published]));
+  assert.deepEqual(marks, { people: true, private: false, 'system:hidden': false });
+  assert.equal((await a.json<{ published: boolean }>('/datasets/people')).published, true);
+  assert.equal((await a.json<{ published: boolean }>('/datasets/private')).published, false);
+});
+
+test('the config schema knows metadata.registry of a pipe and registry in the node metadata', async () => {
+  const schema = await a.json<Json>('/config-schema');
+  const validate = new Ajv({ allErrors: true, allowUnionTypes: true, keywords: ['enumDescriptions'] }).compile(schema);
+  const paths = (config: Json): string[] => (validate(config) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`));
+  assert.deepEqual(paths(PEOPLE_PIPE), [], 'the publishing pipe validates');
+  assert.deepEqual(paths({ _id: 'node', type: 'metadata', registry: { publish_all: true, share: false }, other: 1 }), []);
+  const withRegistry = (registry: unknown): Json => ({ ...PEOPLE_PIPE, metadata: { registry } });
+  assert.ok(paths(withRegistry({ keywords: 'people' })).includes('/metadata/registry/keywords type'), 'keywords must be a list');
+  assert.ok(paths(withRegistry({ keywords: ['a', 2] })).includes('/metadata/registry/keywords/1 type'), 'keywords are strings');
+  assert.ok(paths(withRegistry({ license: ['MIT'] })).includes('/metadata/registry/license type'), 'a licence is text');
+  assert.ok(paths({ _id: 'node', type: 'metadata', registry: { share: 'yes' } }).includes('/registry/share type'), 'share is a boolean');
+  assert.ok(paths({ _id: 'node', type: 'metadata', registry: { publishall: true } }).includes('/registry additionalProperties'), 'a misspelled option');
 });
