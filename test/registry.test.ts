@@ -241,6 +241,14 @@ test('without a token the registry answers 401 unless sharing is on; publish_all
   await expectError(await reg(a, '/entries', null), 401, 'no token, not shared');
   await expectError(await reg(a, `/data/${instanceId}/people`, null), 401, 'no token, not shared (data)');
   await expectError(await reg(a, '/entries', 'not-a-token'), 401, 'a wrong token');
+  // A token without group:Admin (a configured user's) reads the registry only when it is shared.
+  const email = 'reader@example.com';
+  const password = 'a-long-enough-password-1';
+  await a.json(`/users/${encodeURIComponent(email)}`, { method: 'PUT', json: { password, principals: ['group:Developer'] } });
+  const login = await fetch(`${a.api}/jwt`, { method: 'POST', body: new URLSearchParams({ email, password }) });
+  assert.equal(login.status, 200, 'the user logs in');
+  const userToken = (await login.text()).trim();
+  await expectError(await reg(a, '/entries', userToken), 403, 'a user token, not shared');
   // The host and origin checks of the rest of the server hold here too.
   const foreign = await fetch(`${a.url}/registry/entries`, { headers: { authorization: `Bearer ${a.token}`, origin: 'https://evil.example' } });
   await expectError(foreign, 403, 'a cross-origin request');
@@ -252,6 +260,7 @@ test('without a token the registry answers 401 unless sharing is on; publish_all
     assert.equal(data.length, 4);
     await expectError(await reg(a, `/data/${instanceId}/private`, null), 404, 'shared, but unpublished');
     await expectError(await reg(a, '/entries', 'not-a-token'), 401, 'a wrong token, even when shared');
+    assert.equal((await regJson<Page>(a, '/entries', userToken)).total, 1, 'a user token, shared');
 
     await setMetadata(a, { share: true, publish_all: true });
     const all = await regJson<Page>(a, '/entries', null);

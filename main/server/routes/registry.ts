@@ -89,6 +89,9 @@ export async function registryRoutes(app: FastifyInstance, { hub, tokens }: Rout
     if ('refused' in result) {
       return reply.code(401).header('WWW-Authenticate', 'Bearer error="invalid_token"').send({ error: 'invalid token', detail: result.refused });
     }
+    if (result.kind === 'user' && !hub.users.exists(result.sub)) {
+      return reply.code(401).send({ error: 'invalid token', detail: 'the user of this token no longer exists' });
+    }
     if (!shared && !result.principals.includes(ADMIN)) {
       return reply.code(403).send({ error: 'forbidden', detail: 'this registry is not shared: only the admin token may read it' });
     }
