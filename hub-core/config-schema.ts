@@ -8,6 +8,7 @@ import { SINK_TYPES, SOURCE_TYPES } from './pipe-config.js';
 import { SOURCE_TYPE_LIST } from './sources/index.js';
 import { SINK_TYPE_LIST } from './sinks/index.js';
 import { VARIABLE, bool, headers, int, num, ref, str, strings, type TypeOptions } from './schema-parts.js';
+import { nodeMetadataSchema, pipeRegistrySchema } from './registry-schema.js';
 
 /** Options of every source type (from its module in sources/); a type's other options are allowed. */
 const SOURCE_OPTIONS: Record<string, TypeOptions> = Object.fromEntries(SOURCE_TYPE_LIST.map((t) => [t.type, t.options]));
@@ -115,10 +116,7 @@ const metadata: JsonObject = {
   description: 'free metadata; the hub reads "$config-group" and "registry"',
   properties: {
     '$config-group': str('config group the entity belongs to; absent means the default group'),
-    registry: {
-      type: 'object',
-      properties: { description: { type: 'string' }, keywords: strings('registry keywords'), license: { type: 'string' } },
-    },
+    registry: pipeRegistrySchema,
   },
 };
 
@@ -236,6 +234,7 @@ export const configSchema: JsonObject = {
   allOf: [
     { if: { properties: { type: { const: 'pipe' } }, required: ['type'] }, then: ref('pipe') },
     { if: { properties: { type: { type: 'string', pattern: '^system:' } }, required: ['type'] }, then: ref('system') },
+    { if: { properties: { type: { const: 'metadata' } }, required: ['type'] }, then: ref('node_metadata') },
   ],
-  definitions: { pipe, system, source, sink, transform },
+  definitions: { pipe, system, source, sink, transform, node_metadata: nodeMetadataSchema },
 };

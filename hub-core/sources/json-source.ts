@@ -88,9 +88,10 @@ function resolveUrl(system: JsonObject, path: string, systemId: string): string 
   const base = system['base_url'];
   let url: string;
   if (typeof pattern === 'string') url = pattern.includes('%s') ? pattern.replace('%s', path) : pattern + path;
+  // A path from the root is joined to the base URL's path: a registry's `/data/...` under `http://host/registry`.
   else if (typeof base === 'string') {
     try {
-      url = new URL(path, base).href;
+      url = path.startsWith('/') ? new URL(base.replace(/\/+$/, '') + path).href : new URL(path, base).href;
     } catch {
       throw new HubError(400, `the json source's URL for system ${JSON.stringify(systemId)} is not valid`, `its base_url ${JSON.stringify(base)} with url ${JSON.stringify(path)}`);
     }

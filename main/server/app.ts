@@ -26,6 +26,7 @@ import { envSecretRoutes } from './routes/env-secrets.js';
 import { dtlRoutes } from './routes/dtl.js';
 import { configSchemaRoutes } from './routes/config-schema.js';
 import { nodeRoutes } from './routes/node.js';
+import { registryRoutes } from './routes/registry.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/errors.js';
 import { jsonTextProblem } from '../../hub-core/json.js';
@@ -192,6 +193,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     { prefix: '/api' },
   );
+  // The dataset registry lives outside /api (its address is http://<host>:<port>/registry) and checks tokens itself.
+  await app.register(registryRoutes, { prefix: '/registry', hub: options.hub, tokens: options.tokens, entityParser });
 
   if (options.desktop) {
     const desktop: DesktopContext = { hub: options.hub, ...options.desktop };

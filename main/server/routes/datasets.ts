@@ -8,6 +8,7 @@ import { notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 import type { JsonObject } from '../../../hub-core/json.js';
 import type { Dataset, DatasetInfo } from '../../../hub-core/dataset-log.js';
+import { DatasetRegistry } from '../../../hub-core/registry.js';
 
 const datasetParams = {
   type: 'object',
@@ -48,15 +49,23 @@ interface EntitiesQuery {
 
 export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }: RouteContext): Promise<void> {
   const tags = ['datasets'];
+  // `published`: whether the hub's registry lists the dataset (a pipe with metadata.registry, or registry.publish_all).
+  const registry = new DatasetRegistry(hub);
 
   app.get<{ Querystring: { verbose?: boolean } }>('/datasets', {
     schema: { tags, summary: 'List datasets', querystring: { type: 'object', properties: { verbose: bool } }, response: replies({ 200: { type: 'array', items: anyObject } }) },
-    handler: async () => hub.datasets.list().map((d) => withCacheInfo(withLastChange(d))),
+    handler: async () => {
+      const published = registry.publishedIds();
+      return hub.datasets.list().map((d) => withCacheInfo({ ...withLastChange(d), published: published.has(d.name) }));
+    },
   });
 
   app.get<{ Params: DatasetParams }>('/datasets/:dataset_id', {
     schema: { tags, summary: 'Dataset information', params: datasetParams, response: replies({ 200: anyObject }) },
-    handler: async (req) => withCacheInfo(withLastChange(hub.datasets.require(req.params.dataset_id))),
+    handler: async (req) => {
+      const ds = hub.datasets.require(req.params.dataset_id);
+      return withCacheInfo({ ...withLastChange(ds), published: registry.isPublished(ds.name) });
+    },
   });
 
   app.delete<{ Params: DatasetParams }>('/datasets/:dataset_id', {
