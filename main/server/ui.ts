@@ -58,7 +58,7 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
         return reply
           .code(401)
           .type('text/html; charset=utf-8')
-          .send('<!doctype html><title>Login link used</title><p>This login link is invalid, expired or already used. ' +
+          .send('<!doctype html><html lang="en"><title>Login link used</title><p>This login link is invalid, expired or already used. ' +
             'Run <code>npx datahub login-url</code> or restart <code>npx datahub serve</code> for a new one.</p>');
       }
       const session = await opts.tokens.issue({ sub: 'browser-session', principals: [ADMIN] }, `${SESSION_SECONDS}s`);
@@ -102,7 +102,7 @@ export async function uiPlugin(app: FastifyInstance, opts: { tokens: TokenServic
     app.get('/', { schema: { hide: true } }, async (_req, reply) =>
       reply
         .type('text/html; charset=utf-8')
-        .send('<!doctype html><title>Datahub Desktop</title><p>The hub is running; the UI is not built. Run <code>npm run build</code>.</p>'),
+        .send('<!doctype html><html lang="en"><title>Datahub Desktop</title><p>The hub is running; the UI is not built. Run <code>npm run build</code>.</p>'),
     );
   }
 }
