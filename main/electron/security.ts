@@ -1,5 +1,5 @@
-// The window's security rules: a CSP header on every response of the hub's origin, no permissions, and
-// navigation that never leaves the hub (https links open in the system browser, anything else is dropped).
+// The window's security rules: a CSP header on every response of the hub's origin, no permissions but the clipboard
+// and notifications, and navigation that never leaves the hub (https links open in the system browser, anything else is dropped).
 import { shell, type Session, type WebContents } from 'electron';
 import { classifyNavigation, isHubUrl, originOf } from './navigation-policy.js';
 import { CONTENT_SECURITY_POLICY } from '../server/csp.js';
@@ -21,13 +21,14 @@ export function secureSession(session: Session, hubOrigin: () => string | null):
     headers['Content-Security-Policy'] = [APP_CSP];
     callback({ responseHeaders: headers });
   });
-  // Camera, notifications, geolocation, ...: the workbench needs none. Writing to the clipboard (the
-  // editor's copy) is the one thing the hub's own page may do.
+  // Camera, geolocation, ...: the workbench needs none. Writing to the clipboard (the editor's copy) and showing a
+  // desktop notification for a new alert (lib/alert-notifier.ts) are what the hub's own page may do.
+  const allowed = (permission: string): boolean => permission === 'clipboard-sanitized-write' || permission === 'notifications';
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
-    callback(permission === 'clipboard-sanitized-write' && isHubUrl(details.requestingUrl ?? contents.getURL(), hubOrigin()));
+    callback(allowed(permission) && isHubUrl(details.requestingUrl ?? contents.getURL(), hubOrigin()));
   });
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
-    return permission === 'clipboard-sanitized-write' && isHubUrl(requestingOrigin, hubOrigin());
+    return allowed(permission) && isHubUrl(requestingOrigin, hubOrigin());
   });
 }
 
