@@ -36,7 +36,7 @@ const RECORD = `(() => {
 })();`;
 
 type Shown = { title: string; body: string }[];
-const shown = (): Promise<Shown> => page.evaluate(() => (window as unknown as { __shown: Shown }).__shown);
+const shown = (): Promise<Shown> => page.evaluate(() => (globalThis as unknown as { __shown: Shown }).__shown);
 
 before(async () => {
   hub = await startHub();
@@ -69,7 +69,7 @@ test('a new alert shows one desktop notification naming the pipe and the rule; a
   await page.waitForTimeout(1500);
   await hub.json('/pipes/orders/config', { method: 'PUT', json: pipe('orders', true) });
   await runPump(hub, 'orders');
-  await page.waitForFunction(() => (window as unknown as { __shown: Shown }).__shown.length > 0, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as unknown as { __shown: Shown }).__shown.length > 0, undefined, { timeout: 20_000 });
   await page.waitForTimeout(6000);
   const list = await shown();
   assert.equal(list.length, 1, JSON.stringify(list));
