@@ -12,6 +12,7 @@
 //   - "Pump started overdue" looks at the clock: it is evaluated when the alerts are read.
 
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import type { Notification as PortalNotification } from './portal-types.js';
 
 export const NUMERIC_METRICS: Readonly<Record<string, string>> = {
   'Entities processed': 'processed_entities',
@@ -67,17 +68,20 @@ export interface RuleProblem {
   msg: string;
 }
 
-/** An alert in the shape of the portal's notification (§2.8). */
-export interface LocalAlert {
-  notification_id: number;
-  notification_rule_id: string;
-  notification_rule_name: string;
-  notification_rule_type: string;
-  msg: string;
-  event_timestamp: string;
-  last_event_timestamp: string;
-  event_count: number;
-  is_ongoing: boolean;
+/** An alert in the shape of the portal's notification (§2.8), for one of this hub's pipes. */
+export interface LocalAlert
+  extends Pick<
+    PortalNotification,
+    | 'notification_id'
+    | 'notification_rule_id'
+    | 'notification_rule_name'
+    | 'notification_rule_type'
+    | 'msg'
+    | 'event_timestamp'
+    | 'last_event_timestamp'
+    | 'event_count'
+    | 'is_ongoing'
+  > {
   pipe_id: string;
   /** The run that raised the alert (its `pump_instance`) and the one that triggered it last. */
   extra_notification_info: { run: string | null; last_run: string | null };

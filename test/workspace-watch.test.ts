@@ -5,21 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
+import { waitFor } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
 const pipe = (id: string, dataset = id): Json => ({ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset } });
 const text = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
-
-async function eventually<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('workspace watching and write-back', () => {
   let hub: HubProcess;
@@ -47,7 +38,7 @@ describe('workspace watching and write-back', () => {
     return ((await res.json()) as { sink: { dataset: string } }).sink.dataset;
   };
   const until = (id: string, dataset: string): Promise<boolean> =>
-    eventually(`${id} writing to ${dataset}`, async () => ((await sinkOf(id)) === dataset ? true : undefined));
+    waitFor(`${id} writing to ${dataset}`, async () => ((await sinkOf(id)) === dataset ? true : undefined));
 
   test('after an API write, a later save of the file is noticed', async () => {
     assert.equal((await hub.fetch('/pipes/edited/config', { method: 'PUT', json: pipe('edited', 'from-api') })).status, 200);
@@ -86,9 +77,9 @@ describe('workspace watching and write-back', () => {
     const systems = join(project, 'node', 'systems');
     mkdirSync(systems);
     writeFileSync(join(systems, 'crm.conf.json'), text({ _id: 'crm', type: 'system:url', base_url: 'http://127.0.0.1:1/' }));
-    await eventually('the new system', async () => ((await hub.fetch('/systems/crm')).status === 200 ? true : undefined));
+    await waitFor('the new system', async () => ((await hub.fetch('/systems/crm')).status === 200 ? true : undefined));
     writeFileSync(join(systems, 'crm.conf.json'), text({ _id: 'crm', type: 'system:url', base_url: 'http://127.0.0.1:2/' }));
-    await eventually('the edited system', async () => {
+    await waitFor('the edited system', async () => {
       const c = await hub.json<{ base_url: string }>('/systems/crm/config');
       return c.base_url === 'http://127.0.0.1:2/' ? true : undefined;
     });
