@@ -368,6 +368,8 @@ test('search by _id opens the entity, marks its row and brings the detail into v
   // An entity outside the loaded rows: "Show in table" starts the table at its offset.
   await find(id(7000));
   await page.getByTestId('entity-json').filter({ hasText: 'entity 7000' }).waitFor();
+  // Scrolled down the current rows first: the new start must not keep that position.
+  await page.getByTestId('entities').evaluate((el) => (el.scrollTop = 900));
   await page.getByTestId('show-in-table').click();
   await waitFor('the table to start at the entity', async () => (await topVisibleId()) === id(7000));
   assert.equal((await rowText(marked)).id, id(7000), 'and it is marked');

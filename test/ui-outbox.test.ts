@@ -77,7 +77,7 @@ test('the Overview says the run was offline and leads to the Outbox tab', async 
 test('runs, a run\'s batches and a batch\'s entities show what the sql sink would have sent', async () => {
   await page.goto(`${hub.url}/#/pipes/people-to-db/outbox`);
   await page.getByTestId('outbox-runs').waitFor();
-  const runs = await cells('[data-testid="outbox-runs"]');
+  const runs = await cellsWhen('[data-testid="outbox-runs"]', (rows) => rows.length === 2);
   // Newest first: the second run sent p2 and p4; the first sent all three (two upserts, one delete).
   assert.deepEqual(
     runs.map((r) => r.slice(1, 4)),
@@ -88,7 +88,7 @@ test('runs, a run\'s batches and a batch\'s entities show what the sql sink woul
   );
   await page.getByTestId('outbox-runs').getByRole('button', { name: /Show run/ }).nth(1).click();
   await page.getByTestId('outbox-batches').waitFor();
-  const batches = await cells('[data-testid="outbox-batches"]');
+  const batches = await cellsWhen('[data-testid="outbox-batches"]', (rows) => rows.length === 2);
   assert.deepEqual(
     batches.map((b) => [b[0], b[3]]),
     [
@@ -100,9 +100,9 @@ test('runs, a run\'s batches and a batch\'s entities show what the sql sink woul
   assert.match(batches[0]![2]!, /"table":"person"/);
   await page.getByRole('button', { name: 'Show batch 2' }).click();
   await page.getByTestId('outbox-entities').waitFor();
-  assert.deepEqual(await cells('[data-testid="outbox-entities"]'), [['3', 'delete', 'null']]);
+  assert.deepEqual(await cellsWhen('[data-testid="outbox-entities"]', (rows) => rows[0]?.[0] === '3'), [['3', 'delete', 'null']]);
   await page.getByRole('button', { name: 'Show batch 1' }).click();
-  assert.deepEqual(await cellsWhen('[data-testid="outbox-entities"]', (rows) => rows[0]?.[0] === '1'), [
+  assert.deepEqual(await cellsWhen('[data-testid="outbox-entities"]', (rows) => rows[0]?.[0] === '1' && rows.length === 2), [
     ['1', 'upsert', '{"name":"Ann","pid":1}'],
     ['2', 'upsert', '{"name":"Bo","pid":2}'],
   ]);
