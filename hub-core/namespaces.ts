@@ -74,12 +74,39 @@ function nsDict(d: JsonObject, prefix: string | null, ins: string | null, drop?:
       if (key === '_id' && ins !== null && typeof v === 'string' && v.charCodeAt(0) !== 126) v = `${ins}:${v}`;
       if (key === '__proto__') setOwn(out, key, v);
       else out[key] = v;
-    } else if (prefix === null || key.includes(':')) {
+    } else if (prefix === null) {
       if (key === '__proto__') setOwn(out, key, v);
       else out[key] = v;
-    } else out[prefix + key] = v;
+    } else {
+      const name = prefixed(prefix, key);
+      if (name === '__proto__') setOwn(out, name, v);
+      else out[name] = v;
+    }
   }
   return out;
+}
+
+/**
+ * Property names of a pipe repeat entity after entity: each prefixed name is made once and reused, so objects get the
+ * same (interned) keys and no string is built per property (bounded: a source with ever new names starts over).
+ */
+const prefixedNames = new Map<string, Map<string, string>>();
+const MAX_NAMES = 20_000;
+
+function prefixed(prefix: string, key: string): string {
+  let names = prefixedNames.get(prefix);
+  if (names === undefined) {
+    if (prefixedNames.size > 256) prefixedNames.clear();
+    names = new Map();
+    prefixedNames.set(prefix, names);
+  }
+  let name = names.get(key);
+  if (name === undefined) {
+    name = key.includes(':') ? key : prefix + key;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(key, name);
+  }
+  return name;
 }
 
 /**
