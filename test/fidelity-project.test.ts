@@ -127,4 +127,18 @@ describe('the acme-outbound project served from its folder: config warnings and 
       assert.deepEqual(actual.map(canonical), byKey(expected.records).map(canonical), `${id}: what would have been sent`);
     }
   });
+
+  test('with the scheduler on, the unset pump variable is an error of the schedule, and a run by hand still works', async () => {
+    const metadata = await hub.json<JsonObject>('/metadata');
+    await hub.json('/metadata', { method: 'PUT', json: { ...metadata, task_manager: { disable_pump_scheduler: false } } });
+    try {
+      const hr = (await hub.json<PipeInfo[]>('/pipes')).find((p) => p._id === 'hr-employee')!;
+      const problem = hr.runtime['config-errors'].find((e) => /hr-interval/.test(e.msg));
+      assert.equal(problem?.level, 'error', JSON.stringify(hr.runtime['config-errors']));
+      const r = await hub.fetch('/pipes/hr-employee/pump', { method: 'POST', json: { operation: 'start' } });
+      assert.ok(r.ok, `a run by hand is accepted: ${r.status} ${await r.clone().text()}`);
+    } finally {
+      await hub.json('/metadata', { method: 'PUT', json: metadata });
+    }
+  });
 });
