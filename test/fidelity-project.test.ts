@@ -128,6 +128,32 @@ describe('the acme-outbound project served from its folder: config warnings and 
     }
   });
 
+  test('rest sink: with no payload on the entity, the sink or the operation (update-employee defines none), the empty string is sent', async () => {
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [
+        {
+          _id: 'rest-no-payload',
+          type: 'pipe',
+          namespaced_identifiers: false,
+          source: { type: 'embedded', entities: [{ _id: 'x', operation: 'update-employee', properties: { email: 'x@example.org' } }] },
+          sink: { type: 'rest', system: 'hr-portal' },
+          pump: { mode: 'manual' },
+        },
+      ],
+    });
+    const r = await hub.fetch('/pipes/rest-no-payload/pump', { method: 'POST', json: { operation: 'start' } });
+    assert.ok(r.ok, await r.clone().text());
+    let runs: OutboxRunInfo[] = [];
+    for (let i = 0; i < 200 && runs.length === 0; i++) {
+      runs = (await hub.json<{ runs: OutboxRunInfo[] }>('/pipes/rest-no-payload/outbox')).runs;
+      if (runs.length === 0) await new Promise((done) => setTimeout(done, 25));
+    }
+    const batch = await hub.json<OutboxBatch>(`/pipes/rest-no-payload/outbox/${encodeURIComponent(runs[0]!.run_id)}/batches/1`);
+    assert.deepEqual(batch.records, [{ key: 'x', operation: 'update-employee', body: { properties: { email: 'x@example.org' }, payload: '' } }]);
+    await hub.json('/pipes/rest-no-payload', { method: 'DELETE' });
+  });
+
   test('with the scheduler on, the unset pump variable is an error of the schedule, and a run by hand still works', async () => {
     const metadata = await hub.json<JsonObject>('/metadata');
     await hub.json('/metadata', { method: 'PUT', json: { ...metadata, task_manager: { disable_pump_scheduler: false } } });
