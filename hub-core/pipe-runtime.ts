@@ -37,6 +37,7 @@ import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, withSetEnv, 
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import type { SinkContext } from './sinks/json-push-sink.js';
+import { sinkType } from './sinks/index.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
@@ -90,6 +91,13 @@ export class PipeRuntime {
   /** Records what the transform's hops look up, for dependency tracking (pipes with a dataset source and hops). */
   readonly tracking: TrackingLookup | undefined;
   readonly toSink: SinkStep;
+  /**
+   * The sink is given what `filter` stopped (deleted, `_filtered`): a dataset sink, so that it deletes a version it
+   * holds, and a publisher, whose readers follow deletes too. A sink that writes to an outside system (sql, rest,
+   * elasticsearch, ...) is given nothing for it: the filter page says no target entity is emitted, and only the
+   * dataset sink is given one (dtl-functions-transforms.rst, filter).
+   */
+  readonly keepsFiltered: boolean;
   /** Neither a transform nor a sink step that changes anything: entities pass as they are (JSON Push receivers). */
   readonly passesThrough: boolean;
   private chainCache: CompiledTransform[] | null | undefined;
@@ -130,6 +138,7 @@ export class PipeRuntime {
         : undefined;
     this.transform = value === undefined ? undefined : this.compile(value, '$.transform', this.tracking ?? ctx.lookup);
     this.toSink = sinkStep(this.removesNamespaces);
+    this.keepsFiltered = this.pipe.sink.type === 'dataset' || sinkType(this.pipe.sink.type)?.runs === 'publish';
     this.passesThrough = this.transform === undefined && !this.addsNamespaces && !this.removesNamespaces;
   }
 
@@ -214,7 +223,8 @@ export class PipeRuntime {
   /** What one source entity becomes after the transforms and at the sink (the previews show both). */
   stages(entity: JsonObject): { afterTransforms: JsonObject[]; sink: JsonObject[] } {
     const afterTransforms = this.afterTransforms(entity);
-    return { afterTransforms, sink: afterTransforms.map(this.toSink) };
+    const given = this.keepsFiltered ? afterTransforms : afterTransforms.filter((e) => e['_filtered'] !== true);
+    return { afterTransforms, sink: given.map(this.toSink) };
   }
 
   /**
@@ -227,7 +237,12 @@ export class PipeRuntime {
     const ns = this.addsNamespaces ? (this.sourceSettings as NamespaceSettings) : undefined;
     // Without a transform, the bookkeeping the sink step drops is left out while namespacing (one copy, not two).
     if (!transform) for (const e of entities) out.push(toSink(ns ? addNamespaces(e, ns, MAINTAINED_PROPERTIES) : e));
-    else for (const e of entities) for (const o of transform.run(ns ? addNamespaces(e, ns) : e).entities) out.push(toSink(o));
+    else {
+      const keepsFiltered = this.keepsFiltered;
+      for (const e of entities) {
+        for (const o of transform.run(ns ? addNamespaces(e, ns) : e).entities) if (keepsFiltered || o['_filtered'] !== true) out.push(toSink(o));
+      }
+    }
     return out;
   }
 

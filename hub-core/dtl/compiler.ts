@@ -518,6 +518,34 @@ export interface CompiledRules {
   ruleSet(name: string): Tx | undefined;
 }
 
+/** The join function ("hops", "apply-hops") a rule set's JSON calls anywhere, comments left out. */
+function joinCalled(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    const head: unknown = node[0];
+    if (head === 'hops' || head === 'apply-hops') return head;
+    if (head === 'comment') return undefined;
+    for (const x of node) {
+      const found = joinCalled(x);
+      if (found !== undefined) return found;
+    }
+  } else if (isJsonObject(node)) {
+    for (const x of Object.values(node)) {
+      const found = joinCalled(x);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Note on each rule set's reference which join it calls, before any is compiled (`apply` checks it). */
+function markJoins(refs: ReadonlyMap<string, RuleSetRef>, rules: JsonObject): void {
+  for (const [name, set] of Object.entries(rules)) {
+    const ref = refs.get(name);
+    const joins = joinCalled(set);
+    if (ref !== undefined && joins !== undefined) ref.joins = joins;
+  }
+}
+
 /** Compile the `rules` object of a DTL transform. */
 export function compileRules(rules: unknown, options: CompileOptions = {}): CompiledRules {
   const path = options.path ?? '$';
@@ -539,6 +567,7 @@ export function compileRules(rules: unknown, options: CompileOptions = {}): Comp
   if (!Array.isArray(rules['default'])) {
     compiler.error(childPath(path, 'default'), 'a DTL transform needs a "default" rule set: a list of transform functions');
   }
+  markJoins(compiler.ruleRefs, rules);
   for (const [name, set] of Object.entries(rules)) {
     const ref = compiler.ruleRefs.get(name) as RuleSetRef;
     ref.run = compiler.compileRuleSet(set, childPath(path, name));
@@ -574,6 +603,7 @@ export function compileExpression(expr: unknown, options: CompileOptions & { rul
   const path = options.path ?? '$';
   const rules = options.rules ?? {};
   const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), undefined, false, options.trace);
+  markJoins(compiler.ruleRefs, rules);
   for (const [name, set] of Object.entries(rules)) {
     (compiler.ruleRefs.get(name) as RuleSetRef).run = compiler.compileRuleSet(set, childPath('$rules', name));
   }

@@ -101,6 +101,8 @@ export type JsonMode = 'json' | 'source' | 'unknown';
 export interface RuleSetRef {
   readonly name: string;
   run: Tx;
+  /** The join function the rule set calls ("hops" or "apply-hops"), if any: `apply` may not run such a rule set. */
+  joins?: string;
 }
 
 /** What a function's compile step may use. */

@@ -6,15 +6,15 @@
 
 import type { JsonObject, JsonValue } from '../json.js';
 import type { OutboxRecord } from '../outbox.js';
-import type { LocalSink, SinkOpener } from './sink.js';
+import type { LocalSink, SinkContext, SinkOpener } from './sink.js';
 
 export interface OutboundShape {
   /** Entities per request; undefined: one request per pump batch. */
   batchSize?(sink: JsonObject): number | undefined;
   /** Where the requests would go (ids and names only: never a header or a secret). */
   target(sink: JsonObject): JsonObject;
-  /** What would be sent for one entity. */
-  record(entity: JsonObject, sink: JsonObject): OutboxRecord;
+  /** What would be sent for one entity (`context`: the sink's systems, as stored). */
+  record(entity: JsonObject, sink: JsonObject, context: SinkContext): OutboxRecord;
 }
 
 /** The opener of an outbound sink type: each run records its requests in the outbox. */
@@ -29,7 +29,7 @@ export function recordOffline(shape: OutboundShape): SinkOpener {
       write(out) {
         const step = size !== undefined && size >= 1 ? size : Math.max(out.length, 1);
         for (let i = 0; i < out.length; i += step) {
-          run.outbox.record(sink.type, { target, records: out.slice(i, i + step).map((e) => shape.record(e, sink)) });
+          run.outbox.record(sink.type, { target, records: out.slice(i, i + step).map((e) => shape.record(e, sink, run)) });
         }
         return out.length;
       },

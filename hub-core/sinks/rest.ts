@@ -2,13 +2,31 @@
 // properties and payload. Run offline: each request is recorded in the pipe's outbox.
 
 import type { SinkType } from '../pipe-types.js';
-import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 import { str } from '../schema-parts.js';
 import { defined, isDeleted, option, recordOffline } from './outbound.js';
 
 /** The entity's value, else the sink's default (the entity's wins, as the rest sink's page says). */
 function either(entity: JsonObject, sink: JsonObject, name: string): JsonValue {
   return entity[name] ?? sink[name] ?? null;
+}
+
+/** The named operation's own configuration: the sink's `operations` take precedence over the system's. */
+function operationConfig(sink: JsonObject, system: JsonObject | undefined, operation: string): JsonObject | undefined {
+  for (const holder of [sink, system]) {
+    const ops = holder?.['operations'];
+    const op = isJsonObject(ops) ? ops[operation] : undefined;
+    if (isJsonObject(op)) return op;
+  }
+  return undefined;
+}
+
+/**
+ * The payload (the rest sink's page): the entity's, else the sink's, else the one its operation defines (on the sink
+ * or the system, as configured: a template is recorded unrendered), else the empty string.
+ */
+function payloadOf(entity: JsonObject, sink: JsonObject, system: JsonObject | undefined, operation: string): JsonValue {
+  return entity['payload'] ?? sink['payload'] ?? operationConfig(sink, system, operation)?.['payload'] ?? '';
 }
 
 export const restType: SinkType = {
@@ -27,13 +45,15 @@ export const restType: SinkType = {
   open: recordOffline({
     batchSize: () => 1,
     target: (sink) => defined({ system: option(sink, 'system') }),
-    record(entity, sink) {
+    record(entity, sink, context) {
       const operation = typeof entity['operation'] === 'string' ? entity['operation'] : (option(sink, 'operation') ?? '(no operation)');
+      const systemId = option(sink, 'system');
+      const system = systemId === undefined ? undefined : context.system(systemId);
       return {
         key: entity['_id'] ?? null,
         operation,
         ...(isDeleted(entity) ? { deleted: true } : {}),
-        body: { properties: either(entity, sink, 'properties'), payload: either(entity, sink, 'payload') },
+        body: { properties: either(entity, sink, 'properties'), payload: payloadOf(entity, sink, system, operation) },
       };
     },
   }),

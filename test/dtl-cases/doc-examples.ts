@@ -2,8 +2,8 @@
 // dtl-functions-sets.rst, dtl-functions-lists.rst, dtl-functions-nulls.rst, dtl-functions-dictionaries.rst,
 // dtl-functions-booleans.rst, dtl-functions-uris.rst, dtl-functions-json.rst, dtl-functions-misc.rst), copied by hand
 // with the results the pages give. They are added to each function's own cases (test/dtl-cases/index.ts) and run by
-// test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on are not here: they need a pipe's
-// namespace settings.)
+// test/dtl-functions.test.ts. (The "path" examples with namespaced identifiers on need a pipe's namespace settings,
+// and the join pages' examples need datasets: both are in test/dtl-doc-joins.test.ts.)
 //
 // Float literals with a zero fraction (["is-float", 1.0]) are written as configuration text and parsed as the hub
 // parses configuration (config-json.ts keeps them as written); JSON.parse alone would read 1.0 as the integer 1.

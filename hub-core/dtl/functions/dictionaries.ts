@@ -137,6 +137,10 @@ export const dictionaryFunctions: FunctionSpec[] = [
     json: 'yes',
     compile(b, cc) {
       const ref = cc.ruleSet(b.one('RULE_ID'));
+      if (ref.joins !== undefined) {
+        // The apply page: a rule set with hops must be run with apply-hops, so that dependency tracking sees the join.
+        cc.error(b.one('RULE_ID'), `"apply" cannot run the rule set "${ref.name}": it calls "${ref.joins}"; use "apply-hops" to run a rule set with joins`);
+      }
       const values = cc.expr(b.one('VALUES'));
       const mode = cc.jsonMode(values);
       const applyOne = (ctx: Ctx, v: DtlValue, json: boolean): DtlValue | undefined => {
