@@ -29,7 +29,7 @@ export interface RegistryAnswer {
 export class RegistryClient {
   constructor(
     readonly url: string,
-    private readonly token: string | null,
+    readonly token: string | null,
     readonly label: string,
   ) {}
 

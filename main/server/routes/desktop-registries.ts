@@ -44,7 +44,7 @@ export function localRegistryUrl(req: FastifyRequest): string {
 }
 
 /** A saved registry connection and its client (the token from the keychain, or none). */
-async function remoteRegistry(ctx: DesktopContext, id: string): Promise<RegistryClient> {
+export async function remoteRegistry(ctx: DesktopContext, id: string): Promise<RegistryClient> {
   const c = ctx.connections.get(id);
   if (!c || c.kind !== 'registry') throw notFound(`registry ${JSON.stringify(id)}`, 'add it on the Registry view first');
   let token: string | null;
