@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { axeViolations, describeFindings } from './helpers/axe.js';
 import { ConnectionStore } from '../main/remote/connections.js';
 import { OsKeychain } from '../main/secrets/keychain.js';
 
@@ -106,6 +107,8 @@ test('publish: the receiver pipe with registry metadata, a picked file, the same
   await drop('towns.json', TOWNS_JSON, 'application/json');
   await result(p, /Posted 3 entities from towns\.json \(JSON array\): no changes/);
   await p.screenshot({ path: join(shots, 'registry-publish.png') });
+  const findings = await axeViolations(p);
+  assert.equal(findings.length, 0, `the publish dialog's receiver step: ${describeFindings(findings)}`);
   const versions = await a.json<Json[]>('/datasets/towns/entities');
   assert.equal(versions.length, 3, 'posting the same entities again stored no new version');
 
