@@ -1,6 +1,6 @@
-// Runs pipes one after another (the enrich chain: the json source, then the DTL pipe), each to its end, and says
-// what each run did in words.
-import { api } from './api';
+// Runs pipes of the local hub one after another (the enrich chain: the json source, then the DTL pipe), each to its
+// end, and says what each run did in words.
+import { localApi as api } from './api';
 import { countText, encode } from './format';
 import type { LastRun, PumpInfo } from '../components/pipe-pump';
 
