@@ -143,6 +143,29 @@ test('enrich creates the three components; the chain reads A and B publishes the
   assert.deepEqual(datasets.filter((d) => d.published).map((d) => d._id), ['people-plus'], 'the intermediate dataset is not published');
 });
 
+test("enriching from a hub's own registry: the chain reads it with the admin token, and the answer says how long that lasts", async () => {
+  const made = await deskJson<{ system: string; warnings: string[] }>(a, '/registries/local/enrich', { method: 'POST', json: { instance_id: instanceId, dataset_id: 'people', pipe_id: 'mine' } }, 201);
+  assert.equal(made.warnings.length, 1);
+  assert.match(made.warnings[0]!, /until the hub restarts.*registry\.share/);
+  const system = await a.json<Json>('/systems/mine-registry/config');
+  assert.equal(system['base_url'], `${a.url}/registry`);
+  for (const pipe of ['mine-source', 'mine']) {
+    const r = await runPump<{ status: string; reason_why_stopped: string | null }>(a, pipe);
+    assert.equal(r.status, 'completed', r.reason_why_stopped ?? '');
+  }
+  const out = await a.json<Json[]>('/datasets/mine/entities?history=false&deleted=false');
+  assert.deepEqual(out.map((e) => e['_id']), ['p1', 'p2']);
+
+  // Shared: no token is stored, and none is needed.
+  await a.json('/metadata', { method: 'PUT', json: { registry: { share: true } } });
+  const shared = await deskJson<{ warnings: string[] }>(a, '/registries/local/enrich', { method: 'POST', json: { instance_id: instanceId, dataset_id: 'people', pipe_id: 'open' } }, 201);
+  assert.deepEqual(shared.warnings, []);
+  assert.deepEqual(await a.json('/systems/open-registry/secrets'), []);
+  const r = await runPump<{ status: string; reason_why_stopped: string | null }>(a, 'open-source');
+  assert.equal(r.status, 'completed', r.reason_why_stopped ?? '');
+  await a.json('/metadata', { method: 'PUT', json: {} });
+});
+
 test('a removed registry is gone, and its entries answer 404', async () => {
   const res = await desk(b, `/registries/${regId}`, { method: 'DELETE' });
   assert.equal(res.status, 204);
