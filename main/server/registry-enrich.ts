@@ -61,10 +61,13 @@ export async function enrich(hub: Hub, target: EnrichTarget, r: EnrichRequest): 
   const ids = { system: `${r.pipe_id}-registry`, source: `${r.pipe_id}-source`, pipe: r.pipe_id };
 
   // 1. Nothing of the three may exist (pipes and systems share one namespace).
-  for (const id of Object.values(ids)) {
-    const taken = hub.pipes.get(id) !== undefined ? 'pipe' : hub.config.get('system', id) !== undefined ? 'system' : null;
-    if (taken) throw conflict(`${taken} ${JSON.stringify(id)} already exists`, `enriching creates ${ids.system}, ${ids.source} and ${ids.pipe}; pick another pipe id. Nothing was created.`);
-  }
+  const checkFree = (): void => {
+    for (const id of Object.values(ids)) {
+      const taken = hub.pipes.get(id) !== undefined ? 'pipe' : hub.config.get('system', id) !== undefined ? 'system' : null;
+      if (taken) throw conflict(`${taken} ${JSON.stringify(id)} already exists`, `enriching creates ${ids.system}, ${ids.source} and ${ids.pipe}; pick another pipe id. Nothing was created.`);
+    }
+  };
+  checkFree();
 
   // 2. The registry answers as one and still lists the entry (a 404 in words for anything it does not publish).
   const warnings: string[] = [];
@@ -113,7 +116,9 @@ export async function enrich(hub: Hub, target: EnrichTarget, r: EnrichRequest): 
   const systems: ConfigEntity[] = hub.systems.validate([system], false);
   const pipes: ConfigEntity[] = hub.pipes.validate([source, pipe], false);
 
-  // 4. Store; on any failure take back what was stored.
+  // 4. Store; on any failure take back what was stored. The ids are checked again: the registry was asked in
+  // between, and a pipe created meanwhile must not be overwritten (nothing awaits from here on).
+  checkFree();
   let systemSaved = false;
   try {
     hub.systems.save(systems);
