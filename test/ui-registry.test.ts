@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { axeViolations, describeFindings } from './helpers/axe.js';
+import { runPump } from './helpers/api.js';
 import { ConnectionStore } from '../main/remote/connections.js';
 import { OsKeychain } from '../main/secrets/keychain.js';
 
@@ -132,6 +133,20 @@ test('publish: the receiver pipe with registry metadata, a picked file, the same
 
   await p.getByTestId('publish-done').click();
   await p.getByTestId('registry-row').filter({ hasText: 'Towns of Norway' }).waitFor();
+
+  // The pipes list marks the publishing pipe; with publish_all, every pipe whose dataset the registry then lists.
+  await a.json('/pipes', { method: 'POST', json: [{ _id: 'copy', type: 'pipe', source: { type: 'dataset', dataset: 'towns' }, pump: { mode: 'manual' } }] });
+  await runPump(a, 'copy');
+  const marked = async (): Promise<string[]> => {
+    await p.goto(`${a.url}/#/pipes`);
+    await p.reload();
+    await p.locator('tr[data-pipe="copy"]').waitFor();
+    return p.locator('tr[data-pipe]:has([data-testid="published-marker"])').evaluateAll((rows) => rows.map((r) => (r as unknown as { getAttribute(n: string): string | null }).getAttribute('data-pipe') ?? ''));
+  };
+  assert.deepEqual(await marked(), ['towns']);
+  await a.json('/metadata', { method: 'PUT', json: { registry: { publish_all: true } } });
+  assert.deepEqual((await marked()).sort(), ['copy', 'towns']);
+  await a.json('/metadata', { method: 'PUT', json: {} });
 });
 
 test('discover: B adds A as a registry, searches, filters by keyword and previews the first entities', async () => {
