@@ -4,14 +4,14 @@ import type { PipeRunSummary } from './project-runner.js';
 import type { EntityDiff } from './project-test.js';
 import type { JsonObject } from './json.js';
 
-export type ConnectionKind = 'portal' | 'instance';
+export type ConnectionKind = 'portal' | 'instance' | 'registry';
 
 /** A saved portal or instance connection (its token lives only in the OS keychain and is never answered). */
 export interface Connection {
   id: string;
   kind: ConnectionKind;
   label: string;
-  /** Base URL: the portal API root, or an instance's API root (…/api). */
+  /** Base URL: the portal API root, an instance's API root (…/api), or a dataset registry's address (…/registry). */
   url: string;
   created: string;
   /** For an instance opened from a portal: the subscription it belongs to and the portal connection. */

@@ -121,8 +121,23 @@ const MISTAKES: Mistake[] = [
   { what: 'type "pipes"', config: { _id: 'p', type: 'pipes', source: { dataset: 'd' } }, path: '/type', keyword: 'pattern' },
   { what: 'system type without the "system:" prefix', config: { _id: 's', type: 'url', base_url: 'http://x/' }, path: '/type', keyword: 'pattern' },
   { what: 'base_url without a scheme', config: { _id: 's', type: 'system:url', base_url: 'example.org/api' }, path: '/base_url', keyword: 'pattern' },
+  { what: 'registry keywords as one string', config: pipe({ metadata: { registry: { keywords: 'people, towns' } } }), path: '/metadata/registry/keywords', keyword: 'type' },
+  { what: 'a registry keyword that is not a string', config: pipe({ metadata: { registry: { keywords: ['people', 42] } } }), path: '/metadata/registry/keywords/1', keyword: 'type' },
+  { what: 'a registry licence that is not text', config: pipe({ metadata: { registry: { license: ['CC0-1.0'] } } }), path: '/metadata/registry/license', keyword: 'type' },
   { what: 'database port as text', config: { _id: 's', type: 'system:mysql', port: 'three thousand' }, path: '/port', keyword: 'pattern' },
 ];
+
+test('metadata.registry: the editor suggests SPDX licences, and any licence text and a list of keywords validate', async () => {
+  type Props<T> = { properties: T };
+  const schema = await hub.json<{ definitions: { pipe: Props<{ metadata: Props<{ registry: Props<Record<string, { examples?: string[] }>> }> }> } }>('/config-schema');
+  const registry = schema.definitions.pipe.properties.metadata.properties.registry.properties;
+  assert.deepEqual(Object.keys(registry).sort(), ['description', 'keywords', 'license', 'name']);
+  for (const id of ['CC0-1.0', 'CC-BY-4.0', 'ODbL-1.0']) assert.ok(registry['license']?.examples?.includes(id), `the licence completion offers ${id}`);
+  for (const license of ['CC-BY-4.0', 'Free for non-commercial use, ask us otherwise']) {
+    const errors = errorsOf(pipe({ metadata: { registry: { name: 'People', description: 'who', keywords: ['people', 'towns'], license } } }));
+    assert.deepEqual(errors, [], show(errors));
+  }
+});
 
 for (const m of MISTAKES) {
   test(`rejected with a useful path: ${m.what}`, () => {

@@ -25,6 +25,8 @@ before(async () => {
     json: [{ _id: 'shout-out', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'a', n: 1 }, { _id: 'b', n: 2, _deleted: true }] }, sink: { type: 'sql', system: 'crm', table: 't' }, pump: { mode: 'manual' } }],
   });
   await runPump(hub, 'shout-out');
+  // Every dataset published: the Registry view lists them, the datasets list marks them.
+  await hub.json('/metadata', { method: 'PUT', json: { registry: { publish_all: true } } });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await signIn(page, hub);
@@ -98,6 +100,35 @@ const VIEWS: ViewCase[] = [
   { name: 'node config', hash: '#/config', ready: testId('export-json') },
   { name: 'tests', hash: '#/tests', ready: async () => undefined },
   { name: 'remote', hash: '#/remote', ready: async () => undefined },
+  { name: 'registry', hash: '#/registry', ready: testId('registry-row') },
+  {
+    name: 'registry entry',
+    hash: '#/registry',
+    ready: testId('registry-row'),
+    open: async (p) => {
+      await p.getByTestId('registry-row').filter({ hasText: 'crew-members' }).first().click();
+      await p.getByTestId('registry-preview').getByTestId('entity-row').first().waitFor();
+    },
+  },
+  {
+    name: 'enrich dialog',
+    hash: '#/registry',
+    ready: testId('registry-row'),
+    open: async (p) => {
+      await p.getByTestId('registry-row').filter({ hasText: 'crew-members' }).first().click();
+      await p.getByTestId('registry-enrich').click();
+      await p.getByTestId('enrich-dialog').waitFor();
+    },
+  },
+  {
+    name: 'publish dialog',
+    hash: '#/registry',
+    ready: testId('registry-row'),
+    open: async (p) => {
+      await p.getByTestId('publish-open').click();
+      await p.getByTestId('publish-dialog').waitFor();
+    },
+  },
   {
     name: 'command palette',
     hash: '#/pipes',

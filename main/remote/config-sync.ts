@@ -64,7 +64,11 @@ export class InstanceClient {
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(this.token !== '' ? { authorization: `Bearer ${this.token}` } : {}),
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         redirect: 'manual',
         signal: AbortSignal.timeout(60_000),

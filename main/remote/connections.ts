@@ -72,11 +72,12 @@ export class ConnectionStore {
       this.sessionTokens.set(kept.id, input.token);
       return kept;
     }
-    await this.secrets.set(accountOf(connection.id), input.token);
+    // A registry that is shared needs no token: nothing goes to the keychain.
+    if (input.token !== '') await this.secrets.set(accountOf(connection.id), input.token);
     try {
       this.save([...existing, connection]);
     } catch (e) {
-      await this.secrets.delete(accountOf(connection.id)).catch(() => false);
+      if (input.token !== '') await this.secrets.delete(accountOf(connection.id)).catch(() => false);
       throw e;
     }
     return connection;

@@ -49,7 +49,7 @@ function pickRequestHeaders(headers: IncomingHttpHeaders, token: string): Record
     const v = headers[name];
     if (typeof v === 'string') out[name] = v;
   }
-  out['authorization'] = `Bearer ${token}`;
+  if (token !== '') out['authorization'] = `Bearer ${token}`;
   return out;
 }
 

@@ -10,6 +10,7 @@ import { forward } from './instance-proxy.js';
 
 export interface RemoteTarget {
   apiRoot: string;
+  /** '' for none (a shared registry). */
   token: string;
   label: string;
 }
@@ -18,6 +19,8 @@ export interface RemoteDownload {
   dataset: string;
   deleted: boolean;
   subset?: string;
+  /** The entity stream's path below apiRoot, when it is not /datasets/<dataset>/entities (a registry's /data/...). */
+  path?: string;
 }
 
 /** Entities per page read from the instance for a CSV. */
@@ -26,7 +29,7 @@ const PAGE = 1000;
 function entitiesPath(d: RemoteDownload, extra: Record<string, string>): string {
   const params = new URLSearchParams({ history: 'false', deleted: String(d.deleted), ...extra });
   if (d.subset !== undefined) params.set('subset', d.subset);
-  return `/datasets/${encodeURIComponent(d.dataset)}/entities?${params}`;
+  return `${d.path ?? `/datasets/${encodeURIComponent(d.dataset)}/entities`}?${params}`;
 }
 
 /** A 4xx of the instance stays a 4xx here (with its reason); anything else is the gateway's 502. */

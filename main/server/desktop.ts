@@ -10,6 +10,7 @@ import { workspaceRoutes } from './routes/desktop-workspace.js';
 import { downloadRoutes } from './routes/desktop-download.js';
 import { rulesSyncRoutes } from './routes/desktop-rules-sync.js';
 import { configFileRoutes } from './routes/desktop-config-files.js';
+import { registryConnectionRoutes } from './routes/desktop-registries.js';
 
 export interface DesktopContext {
   hub: Hub;
@@ -26,4 +27,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => downloadRoutes(scope, ctx));
   await app.register(async (scope) => rulesSyncRoutes(scope, ctx));
   await app.register(async (scope) => configFileRoutes(scope, ctx));
+  await app.register(async (scope) => registryConnectionRoutes(scope, ctx));
 }

@@ -13,6 +13,9 @@ export interface DownloadRequest {
   subset?: string;
   /** A saved remote instance connection; undefined for the local hub. */
   connection?: string;
+  /** A registry of the Registry view ("local" or a saved registry connection) and the entry's instance id. */
+  registry?: string;
+  instanceId?: string;
 }
 
 export interface DownloadTicket extends DownloadRequest {

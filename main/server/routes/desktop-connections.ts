@@ -16,7 +16,7 @@ export const connectionSchema = {
   additionalProperties: false,
   properties: {
     id: str,
-    kind: { type: 'string', enum: ['portal', 'instance'] },
+    kind: { type: 'string', enum: ['portal', 'instance', 'registry'] },
     label: str,
     url: str,
     created: str,

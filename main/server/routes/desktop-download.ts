@@ -15,7 +15,9 @@ import type { Dataset, ReadOptions } from '../../../hub-core/dataset-log.js';
 import { HubError, notFound } from '../../../hub-core/errors.js';
 import { DownloadTickets, type DownloadRequest, type DownloadTicket } from '../download-tickets.js';
 import { instanceOf } from './desktop-remote.js';
-import { checkRemoteDownload, remoteCsv, remoteJson, type RemoteTarget } from '../../remote/remote-download.js';
+import { checkRemoteDownload, remoteCsv, remoteJson, type RemoteDownload, type RemoteTarget } from '../../remote/remote-download.js';
+import { DatasetRegistry } from '../../../hub-core/registry.js';
+import { LOCAL_REGISTRY, remoteRegistry } from './desktop-registries.js';
 
 interface DownloadQuery {
   format?: 'json' | 'csv';
@@ -90,6 +92,20 @@ export async function downloadRoutes(app: FastifyInstance, ctx: DesktopContext):
     return { apiRoot: connection.url, token, label: connection.label };
   }
 
+  const localRegistry = new DatasetRegistry(ctx.hub);
+
+  /** A registry entry's data: a local published dataset, or the stream of a saved registry's /data/<iid>/<ds>. */
+  async function registrySource(t: DownloadRequest): Promise<{ dataset: Dataset } | { target: RemoteTarget; download: RemoteDownload }> {
+    const iid = t.instanceId ?? '';
+    if (t.registry === LOCAL_REGISTRY) return { dataset: localRegistry.dataset(iid, t.dataset) };
+    const client = await remoteRegistry(ctx, t.registry ?? '');
+    await client.entry(iid, t.dataset);
+    return {
+      target: { apiRoot: client.url, token: client.token ?? '', label: client.label },
+      download: { dataset: t.dataset, deleted: t.deleted, path: `/data/${encodeURIComponent(iid)}/${encodeURIComponent(t.dataset)}` },
+    };
+  }
+
   app.get<{ Params: { dataset_id: string }; Querystring: DownloadQuery }>('/datasets/:dataset_id/download', {
     schema: {
       tags: ['desktop'],
@@ -116,7 +132,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: DesktopContext):
     },
   });
 
-  app.post<{ Body: DownloadRequest & { connection?: string } }>('/downloads', {
+  app.post<{ Body: DownloadRequest & { connection?: string; instance_id?: string } }>('/downloads', {
     schema: {
       tags: ['desktop'],
       summary: 'Check a dataset download (local or from a saved remote instance) and answer its ticket',
@@ -131,6 +147,8 @@ export async function downloadRoutes(app: FastifyInstance, ctx: DesktopContext):
           deleted: { ...bool, default: true },
           subset: str,
           connection: { ...str, description: 'a saved remote instance connection; left out for the local hub' },
+          registry: { ...str, description: 'a registry ("local" or a saved registry) whose entry `dataset` is downloaded; needs instance_id' },
+          instance_id: { ...str, description: "the registry entry's instance id" },
         },
       },
       response: replies({ 200: ticketReply, 409: { $ref: 'Error#' }, 502: { $ref: 'Error#' }, 503: { $ref: 'Error#' } }),
@@ -143,8 +161,12 @@ export async function downloadRoutes(app: FastifyInstance, ctx: DesktopContext):
         deleted: b.deleted !== false,
         ...(b.subset !== undefined ? { subset: b.subset } : {}),
         ...(b.connection !== undefined ? { connection: b.connection } : {}),
+        ...(b.registry !== undefined ? { registry: b.registry, instanceId: b.instance_id ?? '' } : {}),
       };
-      if (request.connection !== undefined) {
+      if (request.registry !== undefined) {
+        if (request.subset !== undefined) throw new HubError(400, 'a registry download has no subset');
+        await registrySource(request);
+      } else if (request.connection !== undefined) {
         await checkRemoteDownload(await remoteTarget(request.connection), request);
       } else {
         const dataset = ctx.hub.datasets.require(request.dataset);
@@ -180,7 +202,16 @@ export async function downloadRoutes(app: FastifyInstance, ctx: DesktopContext):
       ticket.state = 'streaming';
       let source: Readable;
       try {
-        if (ticket.connection !== undefined) {
+        if (ticket.registry !== undefined) {
+          const from = await registrySource(ticket);
+          if ('dataset' in from) source = localFile(from.dataset, ticket.format, readOptions(ticket.format, ticket.deleted, undefined));
+          else if (ticket.format === 'csv') source = remoteCsv(from.target, from.download);
+          else {
+            const abort = new AbortController();
+            reply.raw.on('close', () => abort.abort());
+            source = await remoteJson(from.target, from.download, abort.signal);
+          }
+        } else if (ticket.connection !== undefined) {
           const target = await remoteTarget(ticket.connection);
           if (ticket.format === 'csv') {
             source = remoteCsv(target, ticket);

@@ -3,7 +3,7 @@
 // or when one arrives while it is shown.
 import { go, type View } from './nav.svelte';
 
-export type Intent = 'new-system' | 'run-tests' | 'import-config' | 'delete-pipe' | 'rename-pipe' | 'duplicate-pipe';
+export type Intent = 'new-system' | 'run-tests' | 'import-config' | 'delete-pipe' | 'rename-pipe' | 'duplicate-pipe' | 'publish-dataset';
 
 export const pendingIntent: { view: View | null; intent: Intent | null } = $state({ view: null, intent: null });
 

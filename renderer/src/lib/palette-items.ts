@@ -29,6 +29,8 @@ export interface PaletteActions {
   go(view: View, item?: string | null, tab?: string | null): void;
   pump(pipe: string, operation: PumpOperation): void;
   newPipe(): void;
+  /** Open the Registry view with its "Publish a dataset" dialog. */
+  publishDataset(): void;
   /** Open the pipe's page and ask there whether to delete it. */
   deletePipe(pipe: string): void;
   /** Open the pipe's page with its Rename or Duplicate dialog. */
@@ -56,7 +58,7 @@ export function paletteItems(
     key: `view:${view}`,
     kind: 'view',
     label,
-    hint: shortcutText(String(i + 1)),
+    ...(i < 9 ? { hint: shortcutText(String(i + 1)) } : {}),
     run: () => actions.go(view),
   }));
 
@@ -65,6 +67,7 @@ export function paletteItems(
   };
   action('new-pipe', 'New pipe', actions.newPipe);
   action('new-system', 'New system', actions.newSystem);
+  action('publish-dataset', 'Publish a dataset…', actions.publishDataset);
   action('run-tests', 'Run workspace tests', actions.runTests);
   action('export-json', 'Export config (JSON)', () => actions.exportConfig('json'));
   action('export-zip', 'Export config (zip)', () => actions.exportConfig('zip'));

@@ -1,5 +1,5 @@
-// The workbench's views in sidebar order. Ctrl/Cmd+<n> opens the n-th, in the browser and in the desktop app's
-// Go menu alike (main/electron/menu.ts lists them in the same order).
+// The workbench's views in sidebar order. Ctrl/Cmd+<n> opens the n-th of the first nine, in the browser and in the
+// desktop app's Go menu alike (main/electron/menu.ts lists them in the same order); later ones have no shortcut.
 import type { View } from './nav.svelte';
 
 export interface ViewInfo {
@@ -17,6 +17,7 @@ export const VIEW_LIST: readonly ViewInfo[] = [
   { view: 'config', label: 'Node config' },
   { view: 'tests', label: 'Tests' },
   { view: 'remote', label: 'Remote' },
+  { view: 'registry', label: 'Registry' },
 ];
 
 /** True on macOS, where shortcuts use ⌘ rather than Ctrl. */
