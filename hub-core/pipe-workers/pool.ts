@@ -1,8 +1,8 @@
 // The hub's pipe workers: worker threads (worker.ts) that read a pipe's source and run its transform while the hub's
 // thread stays the single writer. Spawned on first use, up to the configured count; a run goes to the worker with
 // the fewest runs. A worker that dies (its heap bound reached, a crash) fails the runs it carried, in words, and is
-// replaced on the next run; the hub goes on. A run in a worker reads ahead by one batch: the worker transforms the
-// next batch while the hub writes the one before.
+// replaced on the next run; the hub goes on. A run in a worker reads ahead by a few batches: the worker transforms
+// the next batches while the hub writes the one before.
 
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../dataset-store.js';
@@ -33,11 +33,16 @@ interface Slot {
   readonly online: Promise<void>;
 }
 
+/** Batches a worker may run ahead of the hub's writes (asked for up front, so it never waits for the hub). */
+const AHEAD = 4;
+
 /** One pump run in a worker: its batches in order, then the end (undefined) or the run's failure. */
 export class RemoteRun {
   private readonly ready: (RemoteBatch | Error | null)[] = [];
   private waiting: (() => void) | undefined;
-  private inFlight = false;
+  /** Batches asked for and not yet answered. */
+  private outstanding = 0;
+  /** The end or the failure has arrived (or the run was closed): nothing more is asked for or taken. */
   private ended = false;
   /** Time the worker spent reading the source after the last batch (the read that found the end). */
   endSourceMs = 0;
@@ -49,18 +54,18 @@ export class RemoteRun {
   ) {}
 
   private request(): void {
-    if (this.inFlight || this.ended) return;
-    this.inFlight = true;
-    this.slot.worker.postMessage({ type: 'next', job: this.id } satisfies ToWorker);
+    while (!this.ended && this.outstanding + this.ready.length < AHEAD) {
+      this.outstanding++;
+      this.slot.worker.postMessage({ type: 'next', job: this.id } satisfies ToWorker);
+    }
   }
 
   /** A message of the worker for this run (or its failure). */
   deliver(item: RemoteBatch | Error | null): void {
-    this.inFlight = false;
+    if (this.ended) return;
+    this.outstanding = Math.max(0, this.outstanding - 1);
     if (item === null || item instanceof Error) this.ended = true;
     this.ready.push(item);
-    // Read ahead: one batch waiting for the hub is enough.
-    if (this.ready.length < 2) this.request();
     const w = this.waiting;
     this.waiting = undefined;
     w?.();
@@ -129,8 +134,9 @@ export class PipeWorkerPool {
    */
   async start(request: JobRequest): Promise<RemoteRun | undefined> {
     if (!this.enabled) return undefined;
-    const slot = this.pick();
+    let slot: Slot;
     try {
+      slot = this.pick();
       await slot.online;
     } catch (e) {
       this.unavailable ??= `the pipe workers could not start: ${e instanceof Error ? e.message : String(e)}`;

@@ -21,8 +21,6 @@ import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './p
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
-const db = new Database(init.dbFile, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = 5000');
 const signal = new Int32Array(init.signal);
 
 /** Ask the hub's thread to create an index and wait for it (indexes are writes, and the writer must know of them). */
@@ -56,11 +54,14 @@ class WorkerDatasets extends DatasetStore {
 }
 
 interface Job {
+  /** A connection per run: an idle worker holds the database file open nowhere (the hub may delete its folder). */
+  readonly db: Database.Database;
   readonly runtime: PipeRuntime;
   readonly batches: AsyncGenerator<SourceBatch, void, undefined>;
   readonly started: { dataset: string; offset: number }[];
   /** Requests of one job are answered in order. */
   chain: Promise<void>;
+  /** Closed by the hub, failed, or at the end of its source: later requests are not answered. */
   closed: boolean;
 }
 
@@ -81,6 +82,17 @@ function errorOf(e: unknown): WorkerError {
 }
 
 function open(msg: OpenJob): Job {
+  const db = new Database(init.dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return openOn(db, msg);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function openOn(db: Database.Database, msg: OpenJob): Job {
+  db.pragma('busy_timeout = 5000');
   const datasets = new WorkerDatasets(db);
   const lookup = new DatasetLookup(datasets);
   const started: { dataset: string; offset: number }[] = [];
@@ -99,7 +111,7 @@ function open(msg: OpenJob): Job {
     { tracked: msg.tracked },
   );
   const batches = runtime.openSource().batches(msg.since, msg.batchSize);
-  return { runtime, batches, started, chain: Promise.resolve(), closed: false };
+  return { db, runtime, batches, started, chain: Promise.resolve(), closed: false };
 }
 
 async function next(id: number, job: Job): Promise<void> {
@@ -108,6 +120,7 @@ async function next(id: number, job: Job): Promise<void> {
   const sourceMs = performance.now() - t;
   if (job.closed) return;
   if (read.done) {
+    job.closed = true;
     post({ type: 'end', job: id, sourceMs });
     return;
   }
@@ -136,12 +149,21 @@ port.on('message', (msg: ToWorker) => {
   if (msg.type === 'close') {
     job.closed = true;
     jobs.delete(msg.job);
-    job.chain = job.chain.then(() => job.batches.return(undefined)).then(() => undefined, () => undefined);
+    job.chain = job.chain
+      .then(() => job.batches.return(undefined))
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        job.db.close();
+      });
     return;
   }
-  job.chain = job.chain.then(() => next(msg.job, job)).catch((e: unknown) => {
+  job.chain = job.chain.then(() => (job.closed ? undefined : next(msg.job, job))).catch((e: unknown) => {
     jobs.delete(msg.job);
     job.closed = true;
+    job.db.close();
     post({ type: 'failed', job: msg.job, error: errorOf(e) });
   });
 });
