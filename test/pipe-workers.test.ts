@@ -90,6 +90,48 @@ describe('a worker that runs out of memory', () => {
   });
 });
 
+describe('a join run in a worker', () => {
+  const hub = useHub({ env: { DATAHUB_PIPE_WORKERS: '2' } });
+
+  test('gets the index it needs from the writer, and dependency tracking re-runs what a change touches', async () => {
+    await pushEntities(hub, 'cities', [
+      { _id: 'c1', code: 'OSL', name: 'Oslo' },
+      { _id: 'c2', code: 'BGO', name: 'Bergen' },
+    ]);
+    await pushEntities(hub, 'trips', [
+      { _id: 't1', to: 'BGO' },
+      { _id: 't2', to: 'OSL' },
+      { _id: 't3', to: 'TRD' },
+    ]);
+    const hops = { datasets: ['cities c'], where: ['eq', '_S.to', 'c.code'], return: 'c.name' };
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'trip-cities', type: 'pipe', source: { type: 'dataset', dataset: 'trips' }, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'city', ['hops', hops]]] } }, pump: { mode: 'manual' } }],
+    });
+    const first = await runPump<{ status: string; processed: number }>(hub, 'trip-cities', 'start', 30_000);
+    assert.equal(first.status, 'completed');
+    assert.equal(((await hub.json<Json>('/status'))['pipe_workers'] as Json)['started'], 1, 'the run went to a worker');
+    const city = async (id: string): Promise<unknown> => (await hub.json<Json>(`/datasets/trip-cities/entities/${id}`))['city'];
+    assert.deepEqual(await city('t1'), ['Bergen']);
+    assert.deepEqual(await city('t2'), ['Oslo']);
+    assert.deepEqual(await city('t3'), []);
+    const indexes = (await hub.json<{ indexes: { expression: string }[] }>('/datasets/cities')).indexes.map((i) => i.expression);
+    assert.ok(indexes.includes('_S.code'), `the join's index was declared on the joined dataset: ${JSON.stringify(indexes)}`);
+
+    // Bergen is renamed and Trondheim arrives: the next run processes t1 and t3 again, and only them.
+    await pushEntities(hub, 'cities', [
+      { _id: 'c2', code: 'BGO', name: 'Bjørgvin' },
+      { _id: 'c3', code: 'TRD', name: 'Trondheim' },
+    ]);
+    const second = await runPump<{ status: string; processed: number }>(hub, 'trip-cities', 'start', 30_000);
+    assert.equal(second.status, 'completed');
+    assert.equal(second.processed, 2);
+    assert.deepEqual(await city('t1'), ['Bjørgvin']);
+    assert.deepEqual(await city('t2'), ['Oslo']);
+    assert.deepEqual(await city('t3'), ['Trondheim']);
+  });
+});
+
 describe('with --workers 0', () => {
   const hub = useHub({ args: ['--workers', '0'] });
 
