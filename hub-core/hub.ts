@@ -219,6 +219,7 @@ export class Hub {
       datasets: this.datasets.names().length,
       pipes: this.pipes.ids().length,
       systems: this.systems.ids().length,
+      pipe_workers: { ...this.pumps.workers.status() },
     };
   }
 }

@@ -331,6 +331,16 @@ export class PipeRuntimes {
     this.cache.delete(id);
   }
 
+  /** The value of `$ENV(name)` (a pipe worker is given the ones a pipe names). */
+  env(name: string): string | undefined {
+    return this.ctx.vars.env(name);
+  }
+
+  /** The node's namespaced-identifier settings for a pipe, before the pipe's own (a pipe worker builds its runtime with them). */
+  nodeNamespaces(pipeId: string): NamespaceSettings {
+    return this.ctx.namespaces(pipeId);
+  }
+
   /** The text with the secret values in it masked: for everything a run stores or shows. */
   mask(text: string): string {
     return this.ctx.vars.mask(text);

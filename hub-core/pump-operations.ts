@@ -10,6 +10,8 @@ import type { Dataset } from './dataset-log.js';
 import type { EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { trackedDatasets } from './dependency-tracking.js';
+import { PipeWorkerPool } from './pipe-workers/pool.js';
+import { pipeWorkerCount, workerMemoryMb } from './pipe-workers/worker-count.js';
 import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
 import { scheduledPipe } from './pump-config.js';
@@ -66,6 +68,8 @@ export class PumpService {
   /** What each pipe does to an entity: shared with every other path that moves entities through a pipe. */
   readonly runtimes: PipeRuntimes;
   readonly runner: PumpRunner;
+  /** Worker threads that read and transform while this thread writes (pipe-workers/). */
+  readonly workers: PipeWorkerPool;
   readonly scheduler: PumpScheduler;
   private readonly env: EnvLookup;
 
@@ -99,7 +103,8 @@ export class PumpService {
       },
       changes,
     );
-    this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'));
+    this.workers = new PipeWorkerPool(join(dataDir, 'hub.db'), datasets, pipeWorkerCount(), workerMemoryMb());
+    this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'), this.workers);
     this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir, clock, this.env);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced
     // inside the deleting transaction: act once it is over, and only if the pipe is really gone.
@@ -192,6 +197,7 @@ export class PumpService {
   closeNow(): void {
     this.scheduler.stop();
     void this.runner.close();
+    this.workers.close();
   }
 
   isRunning(id: string): boolean {

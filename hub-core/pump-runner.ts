@@ -17,10 +17,14 @@ import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type RemoteSink, type Sink } from './sinks/index.js';
-import { changedKeys, type Dependency } from './dependency-tracking.js';
+import { changedKeys } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import { maskJson } from './secret-mask.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
+import type { PreparedEntity } from './entity.js';
+import { transformBatch, type EntityDependencies } from './pipe-workers/transform-batch.js';
+import { workerMayRun, workerRequest } from './pipe-workers/eligibility.js';
+import type { PipeWorkerPool } from './pipe-workers/pool.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
@@ -102,6 +106,8 @@ export class PumpRunner {
     private readonly state: PumpStateStore,
     private readonly runtimes: PipeRuntimes,
     logsDir: string,
+    /** Pipe workers (undefined, or fewer than 2: every run on this thread). */
+    private readonly workers?: PipeWorkerPool,
   ) {
     this.profiler = new RunProfiler(logsDir);
   }
@@ -439,28 +445,28 @@ export class PumpRunner {
 
     // One batch: transform, write and move the pump's position in one transaction.
     const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined): Promise<void> => {
-      let t = performance.now();
+      const t = performance.now();
       const out: JsonObject[] = [];
-      const deps: { eid: string; deps: Dependency[] }[] = [];
-      if (tracking) {
-        // Each source entity on its own, to record what its hops looked up.
-        for (const e of entities) {
-          tracking.begin();
-          runtime.process([e], out);
-          const eid = e['_id'];
-          if (typeof eid === 'string') deps.push({ eid, deps: e['_deleted'] === true ? [] : tracking.end() });
-          else tracking.end();
-        }
-      } else runtime.process(entities, out);
+      const deps = transformBatch(runtime, entities, out);
+      c.transformMs += performance.now() - t;
+      await writeOut(out, undefined, deps, entities.length, position);
+    };
+    // A transformed batch (prepared for the dataset sink when a pipe worker made it) written with the new position.
+    const writeOut = async (
+      out: JsonObject[],
+      prepared: readonly PreparedEntity[] | undefined,
+      deps: EntityDependencies[],
+      count: number,
+      position: ((s: PumpState) => void) | undefined,
+    ): Promise<void> => {
       const recordDeps = (): void => {
         this.state.replaceDependenciesOf(id, deps);
       };
-      c.transformMs += performance.now() - t;
       // The batch's output is about to be written (and serialized): not with the heap already past the bound.
       const heap = heapExhausted();
       if (heap) throw memoryLimitError(heap);
-      c.processed += entities.length;
-      t = performance.now();
+      c.processed += count;
+      const t = performance.now();
       const s = sink!;
       if (!s.local) {
         let error: SinkWriteError | undefined;
@@ -493,10 +499,11 @@ export class PumpRunner {
       let tripped: CircuitBreakerTripped | undefined;
       this.state.transaction(() => {
         recordDeps();
-        if (out.length > 0) {
+        const n = prepared ? prepared.length : out.length;
+        if (n > 0) {
           try {
-            c.changes += s.write(out);
-            c.succeeded += out.length;
+            c.changes += prepared ? s.writePrepared!(prepared) : s.write(out);
+            c.succeeded += n;
           } catch (e) {
             // The trip must be committed with the batch's pending entities; rethrown after the commit.
             if (!(e instanceof CircuitBreakerTripped)) throw e;
@@ -528,16 +535,37 @@ export class PumpRunner {
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
       }
-      const batches = src.batches(since === null || since === '' ? undefined : since, batchSize);
-      for (;;) {
+      const from = since === null || since === '' ? undefined : since;
+      const moveTo = (position: string | undefined): ((s: PumpState) => void) | undefined =>
+        src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
+      // A pipe worker reads and transforms while this thread writes (see pipe-workers/); else all of it here.
+      const remote = this.workers !== undefined && workerMayRun(runtime, pipe, run.profile === true) ? await this.workers.start(workerRequest(this.runtimes, runtime, from, batchSize)) : undefined;
+      if (remote) {
+        try {
+          for (;;) {
+            const b = await remote.next();
+            if (!b) {
+              c.sourceMs += remote.endSourceMs;
+              break;
+            }
+            c.sourceMs += b.sourceMs;
+            c.transformMs += b.transformMs;
+            for (const t of b.tracking) this.state.startTracking(id, t.dataset, t.offset);
+            await writeOut([], b.prepared, b.deps, b.count, moveTo(b.position));
+            await checkStop();
+          }
+        } finally {
+          remote.close();
+        }
+      }
+      const batches = remote ? undefined : src.batches(from, batchSize);
+      while (batches) {
         const t = performance.now();
         const next = await batches.next();
         c.sourceMs += performance.now() - t;
         if (next.done) break;
         const { entities, position } = next.value;
-        const move =
-          src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
-        await writeBatch(entities, move);
+        await writeBatch(entities, moveTo(position));
         await checkStop();
       }
       if (!sink.local) {

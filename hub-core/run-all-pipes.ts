@@ -127,6 +127,38 @@ export function transformDatasets(value: JsonValue | undefined): string[] {
   return out;
 }
 
+/**
+ * For each pipe, the pipes before it in `order` it must wait for in a round: those that write a dataset it reads or
+ * writes, or read the dataset it writes. A dataset named anywhere in a transform counts as read (lookup-entity too).
+ */
+export function roundBlockers(order: readonly string[], pipes: ReadonlyMap<string, EffectivePipe>): Map<string, string[]> {
+  const written = new Map<string, Set<string>>();
+  for (const [id, p] of pipes) {
+    const ds = p.sink.type === 'dataset' && typeof p.sink['dataset'] === 'string' ? p.sink['dataset'] : undefined;
+    written.set(id, new Set(ds === undefined ? [] : [ds]));
+  }
+  const allWritten = new Set([...written.values()].flatMap((w) => [...w]));
+  const read = new Map<string, Set<string>>();
+  for (const [id, p] of pipes) {
+    const text = JSON.stringify(p['transform'] ?? null) + JSON.stringify(p.source);
+    read.set(id, new Set([...pipeInputs(p), ...[...allWritten].filter((ds) => text.includes(JSON.stringify(ds)))]));
+  }
+  const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((x) => b.has(x));
+  const out = new Map<string, string[]>();
+  order.forEach((id, j) => {
+    const w = written.get(id)!;
+    const r = read.get(id)!;
+    out.set(
+      id,
+      order.slice(0, j).filter((before) => {
+        const bw = written.get(before)!;
+        return meets(bw, r) || meets(bw, w) || meets(w, read.get(before)!);
+      }),
+    );
+  });
+  return out;
+}
+
 /** An input pipe gets its entities from outside the hub: embedded test data or an HTTP receiver (a conditional source's chosen alternative counts). */
 function isInputPipe(pipe: EffectivePipe, env: (name: string) => string | undefined): boolean {
   let source: JsonValue = pipe.source;
@@ -166,7 +198,8 @@ export class RunAll {
   readonly log: RunAllLogLine[] = [];
   readonly done: Promise<void>;
   private stopRequested: string | null = null;
-  private current: string | null = null;
+  /** The pipes running now. */
+  private readonly current = new Set<string>();
   private lastMs = 0;
 
   constructor(
@@ -183,7 +216,7 @@ export class RunAll {
     if (this.status !== 'running' || this.stopRequested !== null) return;
     this.stopRequested = reason;
     this.write('WARNING', `Stopping: ${reason}`);
-    if (this.current !== null) void this.hub.pumps.runner.stop(this.current);
+    for (const id of this.current) void this.hub.pumps.runner.stop(id);
   }
 
   /** Log lines after `since` (a timestamp of an earlier line), oldest first. */
@@ -203,6 +236,36 @@ export class RunAll {
     this.additionalInfo = info;
     this.status = 'failed';
     this.endedAt = new Date().toISOString();
+  }
+
+  /**
+   * One round with pipes running side by side, at most `limit` at a time: a pipe starts once every pipe before it in
+   * the run order that it shares a dataset with (one writes what the other reads or writes) has ended, so every
+   * dataset ends the round as it would one pipe after the other.
+   */
+  private async roundInParallel(order: readonly string[], blockers: ReadonlyMap<string, string[]>, limit: number, runPipe: (id: string) => Promise<void>): Promise<void> {
+    const done = new Set<string>();
+    const started = new Set<string>();
+    let active = 0;
+    await new Promise<void>((resolve, reject) => {
+      const next = (): void => {
+        if (this.stopRequested === null) {
+          for (const id of order) {
+            if (active >= limit) break;
+            if (started.has(id) || !(blockers.get(id) ?? []).every((b) => done.has(b))) continue;
+            started.add(id);
+            active++;
+            runPipe(id).then(() => {
+              done.add(id);
+              active--;
+              next();
+            }, reject);
+          }
+        }
+        if (active === 0) resolve();
+      };
+      next();
+    });
   }
 
   private async execute(): Promise<void> {
@@ -267,38 +330,47 @@ export class RunAll {
       const allMarks = (): string => marks(hub.datasets.names().filter((n) => !n.startsWith('system:')).sort());
       const zeroNeeded = Math.max(1, options.extraZeroRuns);
       let zeroRounds = 0;
+      // One pipe's run in a round.
+      const runPipe = async (id: string): Promise<void> => {
+        const s = summaries.get(id)!;
+        const p = effective.get(id)!;
+        if (s.status === 'skipped' || !isPumpable(p)) return;
+        // A source read whole (embedded, merge, union, conditional, ...) reruns when what it reads or joins changed.
+        const hops = [...transformDatasets(p['transform']), ...transformDatasets(p.source)];
+        if (p.source.type !== 'dataset' && hopMarks.get(id) === marks(hops)) return;
+        await settled(hub, id);
+        this.current.add(id);
+        hub.pumps.runner.start(id, 'incremental', 'manual');
+        await settled(hub, id);
+        this.current.delete(id);
+        hopMarks.set(id, marks(hops));
+        const last = hub.pumps.state.get(id).lastRun;
+        s.runs++;
+        if (!last) return;
+        s.processed += last.processed;
+        s.changes += last.changes;
+        if (last.status === 'failed') {
+          s.status = 'failed';
+          s.error = last.reason_why_stopped ?? 'the run failed';
+          this.write('ERROR', `Pipe '${id}' failed: ${s.error}`);
+        } else {
+          s.status = 'ok';
+          s.error = null;
+          if (last.changes > 0) this.write('INFO', `Pipe '${id}': ${last.processed} processed, ${last.changes} changed`);
+        }
+      };
+      // With pipe workers, pipes that share no dataset run at the same time (see roundInParallel).
+      const concurrency = hub.pumps.workers.enabled ? hub.pumps.workers.count : 1;
+      const blockers = concurrency > 1 ? roundBlockers(order, effective) : new Map<string, string[]>();
       while (this.rounds < options.maxRuns && this.stopRequested === null) {
         this.rounds++;
         const before = allMarks();
-        for (const id of order) {
-          if (this.stopRequested !== null) break;
-          const s = summaries.get(id)!;
-          const p = effective.get(id)!;
-          if (s.status === 'skipped' || !isPumpable(p)) continue;
-          // A source read whole (embedded, merge, union, conditional, ...) reruns when what it reads or joins changed.
-          const hops = [...transformDatasets(p['transform']), ...transformDatasets(p.source)];
-          if (p.source.type !== 'dataset' && hopMarks.get(id) === marks(hops)) continue;
-          await settled(hub, id);
-          this.current = id;
-          hub.pumps.runner.start(id, 'incremental', 'manual');
-          await settled(hub, id);
-          this.current = null;
-          hopMarks.set(id, marks(hops));
-          const last = hub.pumps.state.get(id).lastRun;
-          s.runs++;
-          if (!last) continue;
-          s.processed += last.processed;
-          s.changes += last.changes;
-          if (last.status === 'failed') {
-            s.status = 'failed';
-            s.error = last.reason_why_stopped ?? 'the run failed';
-            this.write('ERROR', `Pipe '${id}' failed: ${s.error}`);
-          } else {
-            s.status = 'ok';
-            s.error = null;
-            if (last.changes > 0) this.write('INFO', `Pipe '${id}': ${last.processed} processed, ${last.changes} changed`);
+        if (concurrency <= 1) {
+          for (const id of order) {
+            if (this.stopRequested !== null) break;
+            await runPipe(id);
           }
-        }
+        } else await this.roundInParallel(order, blockers, concurrency, runPipe);
         if (this.stopRequested !== null) break;
         const changed = allMarks() !== before;
         zeroRounds = changed ? 0 : zeroRounds + 1;

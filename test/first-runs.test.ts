@@ -42,8 +42,10 @@ async function withHub(pipes: object[], fn: (hub: Hub, clock: ManualClock) => Pr
   }
 }
 
+/** Wait (up to 20 s) for the runs to end: a run in a pipe worker takes wall time, not only turns of the event loop. */
 async function settle(hub: Hub, ...ids: string[]): Promise<void> {
-  for (let i = 0; i < 5000 && ids.some((id) => hub.pumps.runner.isRunning(id)); i++) await new Promise((r) => setImmediate(r));
+  const end = Date.now() + 20_000;
+  while (Date.now() < end && ids.some((id) => hub.pumps.runner.isRunning(id))) await new Promise((r) => setTimeout(r, 5));
 }
 
 const count = (hub: Hub, name: string): number => (hub.datasets.get(name)?.row().live_count ?? 0);

@@ -26,9 +26,11 @@ async function withHub(fn: (hub: Hub, clock: ManualClock, dir: string) => Promis
   }
 }
 
-/** The runs the pump has finished, after the one in progress (if any) ends. */
+/** The runs the pump has finished, after the one in progress (if any) ends (a run in a pipe worker takes wall time). */
 async function runsAfterSettling(hub: Hub, id: string): Promise<number> {
-  for (let i = 0; i < 1000 && hub.pumps.runner.isRunning(id); i++) await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  const end = Date.now() + 20_000;
+  while (Date.now() < end && hub.pumps.runner.isRunning(id)) await new Promise((r) => setTimeout(r, 5));
   return hub.pumps.state.get(id).runs;
 }
 

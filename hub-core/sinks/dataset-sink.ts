@@ -18,6 +18,12 @@ export function openDatasetSink(pipe: EffectivePipe, run: SinkRun): LocalSink {
       if (run.full && trackDeletes) run.seen.mark(idsOf(out));
       return result.written;
     },
+    writePrepared(prepared) {
+      if (prepared.length === 0) return 0;
+      const result = sink.writePrepared(prepared, { run: writeRun });
+      if (run.full && trackDeletes) run.seen.mark(prepared.map((p) => p.id));
+      return result.written;
+    },
     endFull() {
       if (!trackDeletes) return 0;
       const { sql, params } = run.seen.sql();

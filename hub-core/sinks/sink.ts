@@ -8,6 +8,7 @@ import type { JsonObject, JsonValue } from '../json.js';
 import type { ConfigVariables } from '../config-variables.js';
 import type { Dataset } from '../dataset-log.js';
 import type { OutboxWriter } from '../outbox.js';
+import type { PreparedEntity } from '../entity.js';
 
 /** What a sink may use of the hub. */
 export interface SinkContext {
@@ -52,6 +53,8 @@ export interface LocalSink {
   readonly local: true;
   /** Write one batch; returns how many entities changed (a dataset sink may throw CircuitBreakerTripped). */
   write(entities: readonly JsonObject[]): number;
+  /** The same for entities prepared as Dataset.write prepares them (a pipe worker did it); dataset sinks only. */
+  writePrepared?(prepared: readonly PreparedEntity[]): number;
   /** At the end of a full run, right after its last read: what the run did not write goes; returns how many. */
   endFull?(): number;
   /** After the run's last batch (not called when the run failed). */

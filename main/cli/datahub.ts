@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir, sampleWorkspace, startHub, type ServeOptions } from './serve.js';
 import { launchApp } from './start.js';
+import { setPipeWorkers } from './pipe-workers-option.js';
 import { dtlCommand } from './dtl.js';
 import { projectCommand } from './project.js';
 import { commandUsage, fullUsage, isCommand, version, wantsHelp } from './usage.js';
@@ -30,9 +31,17 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
       'request-timeout': { type: 'string' },
       'secrets-key': { type: 'string' },
       log: { type: 'boolean' },
+      workers: { type: 'string' },
     },
     strict: true,
   });
+  if (values.workers !== undefined) {
+    try {
+      setPipeWorkers(values.workers);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+  }
   const bodyLimit = values['body-limit'] !== undefined ? Number(values['body-limit']) : undefined;
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) throw new UsageError('--body-limit must be an integer of at least 1024 bytes');
   const timeoutText = values['request-timeout'];

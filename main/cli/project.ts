@@ -10,18 +10,20 @@ import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestResult, ty
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
 import { HubError } from '../../hub-core/errors.js';
+import { setPipeWorkers } from './pipe-workers-option.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
-               [--json] [--junit <file>]
+               [--json] [--junit <file>] [--workers <n>]
       Run the project's pipes (from its node/ folder, or the folder itself) in a temporary hub of its own until
       nothing changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
       the expected files from the actual output instead. --pipe (repeatable) checks only the tests of those pipes
       and runs only them and the pipes upstream of them; --filter checks only the tests whose name contains the
       text (or matches it, with * and ?). --json prints the results as one JSON document instead of lines;
       --junit writes a JUnit XML report for CI systems as well. Exit code 1 when a test fails, 2 when the project
-      cannot be loaded or nothing matches --pipe/--filter.
+      cannot be loaded or nothing matches --pipe/--filter. --workers sets how many worker threads run pipes side by
+      side (default: the machine's cores; 0 or 1: one pipe at a time on one thread).
 `;
-export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>] [--pipe <id>]...
+export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>] [--pipe <id>]... [--workers <n>]
       Run the project's pipes the same way and print what each pipe did, without verifying anything; --pipe runs
       only those pipes and the pipes upstream of them.
 `;
@@ -66,6 +68,7 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
         filter: { type: 'string' },
         json: { type: 'boolean' },
         junit: { type: 'string' },
+        workers: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -82,6 +85,7 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     if (filter === '') throw new Error('--filter needs a text to match test names with');
     json = values.json === true;
     junit = values.junit === undefined ? undefined : resolve(values.junit);
+    if (values.workers !== undefined) setPipeWorkers(values.workers);
     const rounds = values['max-rounds'];
     maxRounds = rounds === undefined ? DEFAULT_MAX_ROUNDS : /^\d{1,4}$/.test(rounds) ? Number(rounds) : NaN;
     if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new Error('--max-rounds must be a positive integer');
@@ -182,6 +186,7 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
         seconds,
         rounds: run.rounds,
         converged: run.converged,
+        pipe_workers: run.hub.pumps.workers.status(),
         pipes: run.pipes,
         tests: results.map(({ spec, result }) => ({
           name: spec.name,

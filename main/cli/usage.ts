@@ -5,7 +5,7 @@ import { DTL_USAGE } from './dtl.js';
 import { PROJECT_TEST_USAGE, PROJECT_RUN_USAGE } from './project.js';
 
 const SERVE = `  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>]
-               [--request-timeout <seconds>] [--secrets-key keychain|file] [--log]
+               [--request-timeout <seconds>] [--secrets-key keychain|file] [--log] [--workers <n>]
       Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
       --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1, --body-limit 67108864 (64 MB),
       --request-timeout 120 (a request whose body has not fully arrived by then is answered 408 and closed).
@@ -13,6 +13,8 @@ const SERVE = `  datahub serve [--data <dir>] [--workspace <project dir>] [--por
       (pipes/, systems/, node-metadata.conf.json, test-env.json) is loaded, watched, and API edits are written back.
       --secrets-key keychain keeps the key of stored secret values in the OS keychain (moved there from
       <data>/secrets-key; the desktop app uses it), falling back to the file where no keychain works.
+      --workers: worker threads that run pipe transforms while the hub writes (default: the machine's cores, or
+      $DATAHUB_PIPE_WORKERS; 0 or 1 runs every pipe on the hub's own thread).
 `;
 const START = `  datahub start [--data <dir>] [--workspace <project dir>] [--port <n>]
       Open the desktop app; without an Electron binary, run the hub for a browser. Without --workspace the app

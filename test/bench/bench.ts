@@ -48,6 +48,7 @@ import { Worker } from 'node:worker_threads';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
 import { changingBenchRows, runChangingBench } from './changing-bench.js';
+import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
 
@@ -456,6 +457,11 @@ async function main(): Promise<number> {
     problems.push(...changing.problems);
     for (const r of changingBenchRows(changing)) console.log(`${r[0]}: ${r[3]} entities/s (${r[4]}), ${r[5]}`);
 
+    // 7c. Two independent DTL chains, one after the other vs in parallel in pipe workers (test/bench/parallel-bench.ts).
+    const parallel = await runParallelBench(Math.min(count, 200_000));
+    problems.push(...parallel.problems);
+    for (const r of parallelBenchRows(parallel)) console.log(`${r[0]}: ${r[2]} s, ${r[4]}`);
+
     // 2.-5. The hub
     const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
     dirs.push(dataDir);
@@ -580,6 +586,7 @@ async function main(): Promise<number> {
       ['  vs fixed-shape hand-written', fmtInt(dtl.entities), dtl.handWrittenFixedShape.seconds.toFixed(2), fmtInt(dtl.handWrittenFixedShape.rate), `${ratio(dtl.handWrittenFixedShape.ratio)} hand`, '-', 'info'],
       ...chainBenchRows(chain),
       ...changingBenchRows(changing),
+      ...parallelBenchRows(parallel),
       ...uiBenchRows(ui),
     ];
     console.log('');
@@ -645,6 +652,7 @@ async function main(): Promise<number> {
       dtl: { ...dtl, mono: [dtlMono, dtlMonoEnd] },
       chain,
       changing,
+      parallel,
       ui,
       problems,
     };

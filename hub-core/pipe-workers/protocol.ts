@@ -1,0 +1,66 @@
+// The messages between the hub's thread and a pipe worker (pool.ts ↔ worker.ts). The hub opens a job per pump run
+// the worker reads and transforms; the worker answers each `next` with one batch, prepared for the dataset sink
+// (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
+// write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
+
+import type { Dependency } from '../dependency-tracking.js';
+import type { PreparedEntity } from '../entity.js';
+import type { NamespaceSettings } from '../dtl/index.js';
+
+export interface WorkerInit {
+  /** The hub's SQLite file, opened read-only by the worker. */
+  readonly dbFile: string;
+  /** [state, value]: state 0 while the hub works on a request, 1 answered, 2 failed. */
+  readonly signal: SharedArrayBuffer;
+}
+
+export interface OpenJob {
+  readonly type: 'open';
+  readonly job: number;
+  /** The stored pipe configuration as JSON text (float literals of a transform kept as written). */
+  readonly configText: string;
+  /** The values of the `$ENV` variables the configuration names. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The node's namespaced-identifier settings for the pipe. */
+  readonly namespaces: NamespaceSettings;
+  /** The pipe does dependency tracking (its stored runtime would). */
+  readonly tracked: boolean;
+  readonly since: string | undefined;
+  readonly batchSize: number;
+}
+
+export type ToWorker = OpenJob | { readonly type: 'next'; readonly job: number } | { readonly type: 'close'; readonly job: number };
+
+export interface WorkerBatch {
+  readonly type: 'batch';
+  readonly job: number;
+  /** Source entities read. */
+  readonly count: number;
+  readonly position: string | undefined;
+  /** The sink entities, prepared as Dataset.write prepares them. */
+  readonly prepared: PreparedEntity[];
+  readonly deps: { eid: string; deps: Dependency[] }[];
+  /** Joined datasets the pipe started tracking in this batch, with the offset their changes are read from. */
+  readonly tracking: { dataset: string; offset: number }[];
+  readonly sourceMs: number;
+  readonly transformMs: number;
+}
+
+/** An error as it crosses the thread boundary; the hub makes the same error class of it again. */
+export interface WorkerError {
+  readonly name: string;
+  readonly message: string;
+  readonly stack: string | undefined;
+  readonly status?: number;
+  readonly detail?: string;
+  /** DtlRuntimeError */
+  readonly kind?: string;
+  readonly elements?: string;
+  readonly entityId?: string;
+}
+
+export type FromWorker =
+  | WorkerBatch
+  | { readonly type: 'end'; readonly job: number; readonly sourceMs: number }
+  | { readonly type: 'failed'; readonly job: number; readonly error: WorkerError }
+  | { readonly type: 'ensure-index'; readonly dataset: string; readonly expression: string };

@@ -1,0 +1,178 @@
+/*
+ * Two chains in parallel (issue 22.3; called from test/bench/bench.ts, also runnable alone:
+ * `node out/test/bench/parallel-bench.js`, BENCH_ENTITIES entities per chain, default 100,000).
+ *
+ * Two independent DTL chains, each `left|right` -> `<side>-a` (copy + 3 adds) -> `<side>-b` (copy + 2 adds), are run
+ * by the run-all engine (`datahub run`, hub-core/run-all-pipes.ts) on a fresh in-process Hub three times, same run:
+ *   one after the other  DATAHUB_PIPE_WORKERS=1: every pipe on the hub's thread, one at a time (as before workers)
+ *   serial in a worker   the same order, one pipe at a time, each in a pipe worker (the hub's thread only writes)
+ *   in parallel          DATAHUB_PIPE_WORKERS=2: the two chains side by side in two workers
+ * The ratio is the one-after-the-other wall time over the parallel one (target >= 1.6x on 2 cores). The sink
+ * datasets of the three runs must be identical (the `_hash` of every latest version, in offset order).
+ */
+import { createHash } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Hub } from '../../hub-core/hub.js';
+import { RUN_ALL_DEFAULTS } from '../../hub-core/run-all-pipes.js';
+import { WORKERS_ENV } from '../../hub-core/pipe-workers/worker-count.js';
+import type { JsonObject } from '../../hub-core/json.js';
+import { generateBenchEntities } from './dtl-bench.js';
+
+export const PARALLEL_TARGET_RATIO = 1.6;
+const BATCH = 10_000;
+
+export interface ParallelRun {
+  mode: string;
+  seconds: number;
+  /** CPU seconds of the process (every thread) during the run. */
+  cpuSeconds: number;
+  /** CPU seconds of the hub's own thread (the writer) during the run. */
+  mainCpuSeconds: number;
+  /** Source entities processed by all pipes. */
+  processed: number;
+  fingerprint: string;
+}
+
+export interface ParallelBenchResult {
+  entities: number;
+  cpus: number;
+  serial: ParallelRun;
+  serialInWorker: ParallelRun;
+  parallel: ParallelRun;
+  ratio: number;
+  /**
+   * What the CPU times say the ratio is on otherwise idle cores: the serial run's CPU over the parallel run's
+   * critical path (the hub thread's CPU, or the process's CPU spread over the cores, whichever is longer). On a
+   * shared machine the wall times mostly measure the neighbours; this does not.
+   */
+  cpuRatio: number;
+  target: number;
+  pass: boolean;
+  problems: string[];
+}
+
+function chain(side: string): JsonObject[] {
+  return [
+    {
+      _id: `${side}-a`,
+      type: 'pipe',
+      source: { type: 'dataset', dataset: side },
+      transform: {
+        type: 'dtl',
+        rules: { default: [['copy', '*'], ['add', 'label', ['concat', '_S.name', ' <', '_S.email', '>']], ['add', 'adult', ['gte', '_S.age', 18]], ['add', 'city_lc', ['lower', '_S.city']]] },
+      },
+      pump: { mode: 'manual' },
+    },
+    {
+      _id: `${side}-b`,
+      type: 'pipe',
+      source: { type: 'dataset', dataset: `${side}-a` },
+      transform: { type: 'dtl', rules: { default: [['copy', '*', ['email']], ['add', 'name_uc', ['upper', '_S.name']], ['add', 'age_next', ['plus', 1, '_S.age']]] } },
+      pump: { mode: 'manual' },
+    },
+  ];
+}
+const SINKS = ['left-a', 'left-b', 'right-a', 'right-b'];
+
+/** CPU seconds of this thread so far (process.threadCpuUsage, Node 23.9 and later). */
+function threadCpu(): number {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage === undefined ? 0 : (usage.user + usage.system) / 1e6;
+}
+
+async function runChains(mode: string, workers: number, entities: readonly JsonObject[], oneAtATime: boolean): Promise<ParallelRun> {
+  const before = process.env[WORKERS_ENV];
+  process.env[WORKERS_ENV] = String(workers);
+  const dir = mkdtempSync(join(tmpdir(), 'datahub-parallel-bench-'));
+  const hub = new Hub(dir);
+  if (before === undefined) delete process.env[WORKERS_ENV];
+  else process.env[WORKERS_ENV] = before;
+  try {
+    for (const side of ['left', 'right']) {
+      const ds = hub.datasets.open(side);
+      for (let i = 0; i < entities.length; i += BATCH) ds.write(entities.slice(i, i + BATCH));
+    }
+    hub.pipes.save(hub.pipes.validate([...chain('left'), ...chain('right')], false));
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const main0 = threadCpu();
+    if (oneAtATime) {
+      // The same pipes in the run-all order, each run to its end before the next starts.
+      for (const id of ['left-a', 'left-b', 'right-a', 'right-b']) {
+        hub.pumps.runner.start(id, 'incremental', 'manual');
+        while (hub.pumps.runner.isRunning(id)) await new Promise((r) => setTimeout(r, 2));
+      }
+    } else {
+      const run = hub.runAll.start({ ...RUN_ALL_DEFAULTS, extraZeroRuns: 1, maxRunTime: null, resetPipesAndDeleteSinkDatasets: false, deleteInputDatasets: false, checkInputPipes: true });
+      await run.done;
+      if (run.status !== 'success') throw new Error(`${mode}: ${run.additionalInfo ?? run.status}`);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const mainCpuSeconds = threadCpu() - main0;
+    let processed = 0;
+    for (const id of SINKS) processed += hub.pumps.state.get(id).lastRun?.status === 'completed' ? (hub.pumps.state.get(id).lastRun?.processed ?? 0) : 0;
+    const hash = createHash('sha1');
+    for (const name of SINKS) {
+      hash.update(name);
+      for (const page of hub.datasets.require(name).readJson({ history: false, deleted: true })) for (const text of page) hash.update((JSON.parse(text) as JsonObject)['_hash'] as string);
+    }
+    return { mode, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, processed, fingerprint: hash.digest('hex') };
+  } finally {
+    await hub.stopPumps();
+    hub.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runParallelBench(count: number): Promise<ParallelBenchResult> {
+  const entities = generateBenchEntities(count);
+  const problems: string[] = [];
+  // The run-all engine with one worker runs the four pipes one after the other on the hub's thread.
+  const serial = await runChains('one after the other', 1, entities, false);
+  const serialInWorker = await runChains('serial in a worker', 2, entities, true);
+  const parallel = await runChains('in parallel', 2, entities, false);
+  for (const r of [serialInWorker, parallel]) {
+    if (r.fingerprint !== serial.fingerprint) problems.push(`parallel bench: the sink datasets of "${r.mode}" differ from those of "${serial.mode}"`);
+  }
+  const ratio = serial.seconds / parallel.seconds;
+  const cpus = availableParallelism();
+  const cpuRatio = serial.cpuSeconds / Math.max(parallel.mainCpuSeconds, parallel.cpuSeconds / Math.min(cpus, 3));
+  return { entities: count, cpus, serial, serialInWorker, parallel, ratio, cpuRatio, target: PARALLEL_TARGET_RATIO, pass: ratio >= PARALLEL_TARGET_RATIO, problems };
+}
+
+/** Rows for bench.ts's table: case, entities, seconds, entities/s, vs baseline, target, result. */
+export function parallelBenchRows(r: ParallelBenchResult): string[][] {
+  const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+  const ratio = (x: number): string => `${(Math.floor(x * 100) / 100).toFixed(2)}x`;
+  const total = r.entities * 4;
+  const cpu = (p: ParallelRun): string => `CPU ${p.cpuSeconds.toFixed(2)} s (hub thread ${p.mainCpuSeconds.toFixed(2)} s)`;
+  const row = (p: ParallelRun, vs: string, target: string, result: string): string[] => [
+    `two chains: ${p.mode}`,
+    fmt(total),
+    p.seconds.toFixed(2),
+    fmt(total / p.seconds),
+    vs,
+    target,
+    result,
+  ];
+  return [
+    row(r.serial, cpu(r.serial), '-', 'info'),
+    row(r.serialInWorker, `${ratio(r.serial.seconds / r.serialInWorker.seconds)} one after the other; ${cpu(r.serialInWorker)}`, '-', 'info'),
+    row(r.parallel, `${ratio(r.ratio)} one after the other; ${cpu(r.parallel)}; by CPU time ${ratio(r.cpuRatio)}`, `>= ${r.target}x on ${r.cpus} cores`, r.pass ? 'PASS' : 'MISS'),
+  ];
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const raw = process.env['BENCH_ENTITIES'];
+  const count = raw === undefined || raw === '' ? 100_000 : Number(raw.replace(/_/g, ''));
+  const result = await runParallelBench(count);
+  for (const row of parallelBenchRows(result)) console.log(row.join(' | '));
+  console.log(`load average (1 min) ${loadavg()[0]!.toFixed(2)} on ${result.cpus} CPUs: above ${result.cpus} the wall times are shared with other processes; "by CPU time" is the ratio on idle cores`);
+  for (const p of result.problems) console.error(p);
+  process.exitCode = result.problems.length > 0 ? 1 : 0;
+}

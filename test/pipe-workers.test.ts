@@ -1,0 +1,147 @@
+// Pipe workers (issue 22.3): pipes that share no dataset run at the same time in worker threads while the hub's
+// thread stays the one writer. The same project gives the same datasets with workers as without (its expected files
+// are worked out by hand from the DTL rules); a worker that runs out of its heap in a runaway transform fails that
+// pipe's run in words and the hub goes on; the worker count set by flag or environment is the one the hub reports.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { CLI, REPO, useHub } from './helpers/hub-process.js';
+import { pushEntities, runPump } from './helpers/api.js';
+
+type Json = Record<string, unknown>;
+const PARALLEL = join(REPO, 'test', 'fixtures', 'projects', 'parallel');
+
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface Report {
+  passed: number;
+  failed: number;
+  pipes: { pipe: string; status: string; error: string | null }[];
+  pipe_workers: { count: number; started: number };
+}
+
+test('two independent chains and a join over both give the same datasets with two workers as with one', async () => {
+  for (const workers of ['2', '1']) {
+    const res = await runCli(['test', PARALLEL, '--workers', workers, '--json']);
+    assert.equal(res.code, 0, `--workers ${workers}: ${res.stdout}${res.stderr}`);
+    const report = JSON.parse(res.stdout) as Report;
+    assert.equal(report.passed, 3, `--workers ${workers}: every expected file matches`);
+    assert.equal(report.failed, 0);
+    assert.ok(report.pipes.every((p) => p.status === 'ok'), JSON.stringify(report.pipes));
+    assert.equal(report.pipe_workers.count, Number(workers), 'the count given is the count used');
+    if (workers === '2') assert.equal(report.pipe_workers.started, 2, 'the two chains ran in two workers at the same time');
+    else assert.equal(report.pipe_workers.started, 0, 'one worker: every pipe on the hub thread, as before workers existed');
+  }
+  // The environment variable sets it too; a bad value is a usage error.
+  const env = await runCli(['test', PARALLEL, '--json'], { DATAHUB_PIPE_WORKERS: '0' });
+  assert.equal(env.code, 0, env.stderr);
+  assert.equal((JSON.parse(env.stdout) as Report).pipe_workers.count, 0);
+  const bad = await runCli(['test', PARALLEL, '--workers', 'many']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--workers must be a whole number/);
+});
+
+describe('a worker that runs out of memory', () => {
+  // A small worker heap: the runaway fills it before the transform's own bound (dtl/work-limit.ts) is reached.
+  const hub = useHub({ env: { DATAHUB_PIPE_WORKERS: '2', DATAHUB_PIPE_WORKER_MEMORY_MB: '64' } });
+  const RUNAWAY = { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'grid', ['map', ['range', 0, 2000], ['range', 0, 2000]]]] } };
+
+  test('fails that pipe in words, and the hub and the other pipes go on', async () => {
+    await pushEntities(hub, 'many', Array.from({ length: 200 }, (_, i) => ({ _id: `e${i}`, n: i })));
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [
+        { _id: 'runaway', type: 'pipe', source: { type: 'dataset', dataset: 'many' }, transform: RUNAWAY, pump: { mode: 'manual' } },
+        { _id: 'plain', type: 'pipe', source: { type: 'dataset', dataset: 'many' }, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'm', ['plus', 1, '_S.n']]] } }, pump: { mode: 'manual' } },
+      ],
+    });
+    const status = await hub.json<Json>('/status');
+    assert.deepEqual((status['pipe_workers'] as Json)['count'], 2, 'GET /status shows the worker count set');
+
+    const failed = await runPump<{ status: string; reason_why_stopped: string }>(hub, 'runaway', 'start', 60_000);
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.reason_why_stopped, /needs more memory than the hub allows/);
+    assert.match(failed.reason_why_stopped, /worker thread running it used up its 64 MB heap/);
+    assert.equal(hub.child.exitCode, null, 'the hub process is alive');
+    assert.equal((await hub.fetch('/health')).status, 200);
+    const log = await hub.json<Json[]>('/pipes/runaway/log?reverse=true');
+    assert.match(String(log.find((e) => e['event_type'] === 'pump-failed')?.['reason_why_stopped']), /more memory/);
+
+    const ok = await runPump<{ status: string; processed: number }>(hub, 'plain', 'start', 30_000);
+    assert.equal(ok.status, 'completed');
+    assert.equal(ok.processed, 200);
+    const e7 = await hub.json<Json>('/datasets/plain/entities/e7');
+    assert.equal(e7['m'], 8);
+  });
+});
+
+describe('a join run in a worker', () => {
+  const hub = useHub({ env: { DATAHUB_PIPE_WORKERS: '2' } });
+
+  test('gets the index it needs from the writer, and dependency tracking re-runs what a change touches', async () => {
+    await pushEntities(hub, 'cities', [
+      { _id: 'c1', code: 'OSL', name: 'Oslo' },
+      { _id: 'c2', code: 'BGO', name: 'Bergen' },
+    ]);
+    await pushEntities(hub, 'trips', [
+      { _id: 't1', to: 'BGO' },
+      { _id: 't2', to: 'OSL' },
+      { _id: 't3', to: 'TRD' },
+    ]);
+    const hops = { datasets: ['cities c'], where: ['eq', '_S.to', 'c.code'], return: 'c.name' };
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'trip-cities', type: 'pipe', source: { type: 'dataset', dataset: 'trips' }, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'city', ['hops', hops]]] } }, pump: { mode: 'manual' } }],
+    });
+    const first = await runPump<{ status: string; processed: number }>(hub, 'trip-cities', 'start', 30_000);
+    assert.equal(first.status, 'completed');
+    assert.equal(((await hub.json<Json>('/status'))['pipe_workers'] as Json)['started'], 1, 'the run went to a worker');
+    const city = async (id: string): Promise<unknown> => (await hub.json<Json>(`/datasets/trip-cities/entities/${id}`))['city'];
+    assert.deepEqual(await city('t1'), ['Bergen']);
+    assert.deepEqual(await city('t2'), ['Oslo']);
+    assert.deepEqual(await city('t3'), []);
+    const indexes = (await hub.json<{ indexes: { expression: string }[] }>('/datasets/cities')).indexes.map((i) => i.expression);
+    assert.ok(indexes.includes('_S.code'), `the join's index was declared on the joined dataset: ${JSON.stringify(indexes)}`);
+
+    // Bergen is renamed and Trondheim arrives: the next run processes t1 and t3 again, and only them.
+    await pushEntities(hub, 'cities', [
+      { _id: 'c2', code: 'BGO', name: 'Bjørgvin' },
+      { _id: 'c3', code: 'TRD', name: 'Trondheim' },
+    ]);
+    const second = await runPump<{ status: string; processed: number }>(hub, 'trip-cities', 'start', 30_000);
+    assert.equal(second.status, 'completed');
+    assert.equal(second.processed, 2);
+    assert.deepEqual(await city('t1'), ['Bjørgvin']);
+    assert.deepEqual(await city('t2'), ['Oslo']);
+    assert.deepEqual(await city('t3'), ['Trondheim']);
+  });
+});
+
+describe('with --workers 0', () => {
+  const hub = useHub({ args: ['--workers', '0'] });
+
+  test('every pipe runs on the hub thread and GET /status says so', async () => {
+    await pushEntities(hub, 'few', [{ _id: 'a', n: 1 }]);
+    await hub.json('/pipes', { method: 'POST', json: [{ _id: 'copy', type: 'pipe', source: { type: 'dataset', dataset: 'few' }, pump: { mode: 'manual' } }] });
+    const run = await runPump<{ status: string }>(hub, 'copy');
+    assert.equal(run.status, 'completed');
+    const workers = (await hub.json<Json>('/status'))['pipe_workers'] as Json;
+    assert.equal(workers['count'], 0);
+    assert.equal(workers['started'], 0, 'no worker thread was started');
+  });
+});
