@@ -17,7 +17,7 @@ import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type RemoteSink, type Sink } from './sinks/index.js';
-import { changedKeys, type Dependency } from './dependency-tracking.js';
+import { changedKeys, type EntityDependencies } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import { maskJson } from './secret-mask.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
@@ -441,7 +441,7 @@ export class PumpRunner {
     const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined): Promise<void> => {
       let t = performance.now();
       const out: JsonObject[] = [];
-      const deps: { eid: string; deps: Dependency[] }[] = [];
+      const deps: EntityDependencies[] = [];
       if (tracking) {
         // Each source entity on its own, to record what its hops looked up.
         for (const e of entities) {
