@@ -448,3 +448,44 @@ test('keep_versions 0: a version younger than the threshold stays, and so does o
   assert.deepEqual([done.removed, done['held-off']], [2, 0], 'seen: both go');
   assert.equal((await info('floor0')).count, 0);
 });
+
+test('readers paging through a dataset while whole-log compaction passes run between and during their pages get the latest version of every entity and every deletion', async () => {
+  // 600 entities (more than one compaction step of 500); between pages some change, some are deleted, and the dataset
+  // is compacted (keep 2, as a dataset no pipe writes): one pass awaited, one running while the next page is read.
+  const ids = Array.from({ length: 600 }, (_, i) => `p${String(i).padStart(3, '0')}`);
+  const model = new Map<string, unknown>(ids.map((id) => [id, 1]));
+  await pushEntities(hub, 'paged', ids.map((id) => ({ _id: id, v: 1 })));
+  const readers = [
+    { query: '', cursor: -1, view: new Map<string, unknown>(), done: false },
+    { query: '&history=false', cursor: -1, view: new Map<string, unknown>(), done: false },
+  ];
+  const readPage = async (r: (typeof readers)[number]): Promise<void> => {
+    const page = await entities('paged', `?since=${r.cursor}&limit=50${r.query}`);
+    for (const e of page) r.view.set(e['_id'] as string, e['_deleted'] === true ? 'deleted' : e['v']);
+    if (page.length > 0) r.cursor = page[page.length - 1]!['_updated'] as number;
+    r.done = page.length === 0;
+  };
+  for (let k = 0; k < 40 && !readers.every((r) => r.done); k++) {
+    await Promise.all(readers.map(readPage));
+    if (k >= 15) {
+      await Promise.all([compact('paged'), ...readers.map(readPage)]);
+      continue;
+    }
+    // Changes behind and ahead of the readers' cursors, and deletions.
+    const changed = Array.from({ length: 40 }, (_, j) => ids[(k * 37 + j * 101) % ids.length]!);
+    const deleted = [ids[(k * 53) % ids.length]!, ids[(k * 53 + 300) % ids.length]!];
+    await pushEntities(hub, 'paged', [
+      ...changed.filter((id) => !deleted.includes(id)).map((id) => ({ _id: id, v: k + 2 })),
+      ...deleted.map((id) => ({ _id: id, _deleted: true })),
+    ]);
+    for (const id of changed) model.set(id, k + 2);
+    for (const id of deleted) model.set(id, 'deleted');
+    await compact('paged');
+    await Promise.all([compact('paged'), ...readers.map(readPage)]);
+  }
+  assert.ok(readers.every((r) => r.done), 'the readers caught up');
+  const i = await info('paged');
+  assert.ok(i.compaction['removed-versions'] > 0, 'versions were compacted away while the readers paged');
+  const expected = Object.fromEntries([...model].sort());
+  for (const r of readers) assert.deepEqual(Object.fromEntries([...r.view].sort()), expected, `reader ${r.query || 'history'}`);
+});
