@@ -57,34 +57,56 @@ export class DependencyStore {
    */
   replace(pipe: string, batch: readonly EntityDependencies[]): void {
     if (batch.length === 0) return;
-    const trackers = new Map<string, number>();
-    for (const t of this.stmts.trackers.all(pipe) as TrackerRow[]) trackers.set(`${t.dataset}\u0000${t.path}`, t.num);
+    const trackers = new Map<string, Map<string, number>>();
+    let anyTracker = false;
+    for (const t of this.stmts.trackers.all(pipe) as TrackerRow[]) {
+      let paths = trackers.get(t.dataset);
+      if (paths === undefined) trackers.set(t.dataset, (paths = new Map()));
+      paths.set(t.path, t.num);
+      anyTracker = true;
+    }
+    const trackerOf = (dataset: string, path: string): number => {
+      let paths = trackers.get(dataset);
+      if (paths === undefined) trackers.set(dataset, (paths = new Map()));
+      let num = paths.get(path);
+      if (num === undefined) {
+        num = Number(this.stmts.addTracker.run(pipe, dataset, path).lastInsertRowid);
+        paths.set(path, num);
+      }
+      return num;
+    };
 
-    // What the batch says, per entity: pair text -> [tracker, key].
-    const next = new Map<string, Map<string, [number, string]>>();
+    // What the batch says, per entity: its (tracker, key) pairs without repeats.
+    const next = new Map<string, [number, string][]>();
     for (const { eid, deps } of batch) {
-      const pairs = new Map<string, [number, string]>();
+      if (deps.length <= 1) {
+        const d = deps[0];
+        next.set(eid, d === undefined ? [] : [[trackerOf(d.dataset, d.path), d.key]]);
+        continue;
+      }
+      const seen = new Set<string>();
+      const pairs: [number, string][] = [];
       for (const d of deps) {
-        const name = `${d.dataset}\u0000${d.path}`;
-        let num = trackers.get(name);
-        if (num === undefined) {
-          num = Number(this.stmts.addTracker.run(pipe, d.dataset, d.path).lastInsertRowid);
-          trackers.set(name, num);
-        }
-        pairs.set(`${num}\u0000${d.key}`, [num, d.key]);
+        const num = trackerOf(d.dataset, d.path);
+        const pair = `${num}\u0000${d.key}`;
+        if (seen.has(pair)) continue;
+        seen.add(pair);
+        pairs.push([num, d.key]);
       }
       next.set(eid, pairs);
     }
 
-    // What the store has for these entities now.
+    // What the store has for these entities now (nothing before the pipe's first tracker).
     const before = new Map<string, Set<string>>();
-    if (trackers.size > 0) {
+    if (anyTracker) {
       const eids = JSON.stringify([...next.keys()]);
-      for (const num of trackers.values()) {
-        for (const [key, eid] of this.stmts.current.all(num, eids) as [string, string][]) {
-          let set = before.get(eid);
-          if (set === undefined) before.set(eid, (set = new Set()));
-          set.add(`${num}\u0000${key}`);
+      for (const paths of trackers.values()) {
+        for (const num of paths.values()) {
+          for (const [key, eid] of this.stmts.current.all(num, eids) as [string, string][]) {
+            let set = before.get(eid);
+            if (set === undefined) before.set(eid, (set = new Set()));
+            set.add(`${num}\u0000${key}`);
+          }
         }
       }
     }
@@ -92,14 +114,21 @@ export class DependencyStore {
     const added: (number | string)[] = [];
     for (const [eid, pairs] of next) {
       const had = before.get(eid);
-      if (had !== undefined) {
-        for (const pair of had) {
-          if (pairs.has(pair)) continue;
-          const cut = pair.indexOf('\u0000');
-          this.stmts.remove.run(Number(pair.slice(0, cut)), pair.slice(cut + 1), eid);
-        }
+      if (had === undefined) {
+        for (const [num, key] of pairs) added.push(num, key, eid);
+        continue;
       }
-      for (const [pair, [num, key]] of pairs) if (had === undefined || !had.has(pair)) added.push(num, key, eid);
+      const now = new Set<string>();
+      for (const [num, key] of pairs) {
+        const pair = `${num}\u0000${key}`;
+        now.add(pair);
+        if (!had.has(pair)) added.push(num, key, eid);
+      }
+      for (const pair of had) {
+        if (now.has(pair)) continue;
+        const cut = pair.indexOf('\u0000');
+        this.stmts.remove.run(Number(pair.slice(0, cut)), pair.slice(cut + 1), eid);
+      }
     }
     const chunk = CHUNK * 3;
     let i = 0;
