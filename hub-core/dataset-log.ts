@@ -322,7 +322,10 @@ export class Dataset {
     const out: ExpireResult = { next: undefined, removed: 0, heldOff: 0, live: 0, dead: 0 };
     const rows = s.agedPage.all(cursor, limit) as [number, string, number, number, number][];
     for (const [seq, eid, deleted, superseded, ts] of rows) {
-      if (ts >= cutoff) return out;
+      if (ts >= cutoff) {
+        out.next = undefined;
+        return out;
+      }
       out.next = seq;
       if (superseded === 0) {
         if (seq > floor) {
