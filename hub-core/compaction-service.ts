@@ -81,17 +81,21 @@ export class CompactionService {
     if (running !== undefined) return running;
     const pass = (async (): Promise<CompactionPass> => {
       const end = ds.row().max_updated;
-      let cursor = from;
+      const byAge = ds.expiresByAge();
+      // keep_versions 0 walks the start of the log, the versions old enough to go, from its beginning.
+      let cursor = byAge ? -1 : from;
       let removed = 0;
       let heldOff = 0;
       for (;;) {
-        const step = ds.compactWholeStep(cursor, end, STEP_ENTITIES);
+        const step = byAge ? ds.expireWholeStep(cursor, STEP_ENTITIES) : ds.compactWholeStep(cursor, end, STEP_ENTITIES);
         removed += step.removed;
         heldOff += step.heldOff;
         if (step.next === undefined) break;
         cursor = step.next;
         await turn();
       }
+      // With keep_versions 0 every version left is held off (by its age or the floor).
+      if (byAge) heldOff = ds.storedVersions();
       ds.finishWholeCompaction(end, heldOff === 0);
       return { dataset: ds.name, removed, 'held-off': heldOff };
     })().finally(() => this.active.delete(ds));

@@ -6,6 +6,12 @@
 // version after that offset and the version each of them replaced. With `time_threshold_hours`, a version is removed
 // only once it is that old.
 //
+// `keep_versions` 0 needs a time threshold (the configuration is refused without one): a version is then kept only
+// while it is younger than the threshold, the latest one (a deletion too) included, so an entity that was not written
+// for that long leaves the dataset. Offsets grow with time, so those versions are the start of the log: the sink
+// removes them as it writes, the whole-log pass (and the `compact` operation) walks them; the dependency-tracking
+// floor holds them off as it does any version.
+//
 // Whole-log ("automatic") compaction covers the datasets the sink does not compact as it writes: a dataset no pipe
 // writes (entities posted to /datasets/<id>/entities) and a pipe's dataset with `compaction.sink` false, when
 // `compaction.automatic` is on. It runs when the log has grown by `growth_threshold` (new offsets since the last
@@ -14,7 +20,7 @@
 import { isJsonObject } from './json.js';
 
 export interface CompactionSettings {
-  /** Versions of every entity to keep; 0 and 1 keep only the latest (it is never removed). */
+  /** Versions of every entity to keep; 1 keeps only the latest (never removed); 0 keeps versions by age alone. */
   keepVersions: number;
   /** The dataset sink removes old versions of the entities it writes, as it writes them. */
   sink: boolean;
@@ -39,6 +45,11 @@ export function compactsWhole(c: CompactionSettings): boolean {
   return c.automatic && !c.sink;
 }
 
+/** keep_versions 0 with a time threshold: versions, the latest included, are kept only while they are young. */
+export function expiresByAge(c: CompactionSettings): boolean {
+  return c.keepVersions === 0 && c.timeThresholdHours !== null;
+}
+
 /** The `_ts` (microseconds) a version must be older than to be removed, now; +Infinity without a time threshold. */
 export function ageCutoff(c: CompactionSettings, nowMs: number): number {
   return c.timeThresholdHours === null ? Number.POSITIVE_INFINITY : (nowMs - c.timeThresholdHours * 3_600_000) * 1000;
@@ -50,11 +61,14 @@ export function compactionSettings(value: unknown): CompactionSettings {
   const keep = value['keep_versions'];
   const hours = value['time_threshold_hours'];
   const growth = value['growth_threshold'];
+  const timeThresholdHours = typeof hours === 'number' && Number.isFinite(hours) && hours >= 0 ? hours : DEFAULT_COMPACTION.timeThresholdHours;
+  const keepVersions = typeof keep === 'number' && Number.isInteger(keep) && keep >= 0 ? keep : DEFAULT_COMPACTION.keepVersions;
   return {
-    keepVersions: typeof keep === 'number' && Number.isInteger(keep) && keep >= 0 ? keep : DEFAULT_COMPACTION.keepVersions,
+    // 0 without a threshold is refused; stored before that was, it keeps the latest version (as 1).
+    keepVersions: keepVersions === 0 && timeThresholdHours === null ? 1 : keepVersions,
     sink: typeof value['sink'] === 'boolean' ? value['sink'] : DEFAULT_COMPACTION.sink,
     automatic: typeof value['automatic'] === 'boolean' ? value['automatic'] : DEFAULT_COMPACTION.automatic,
-    timeThresholdHours: typeof hours === 'number' && Number.isFinite(hours) && hours >= 0 ? hours : DEFAULT_COMPACTION.timeThresholdHours,
+    timeThresholdHours,
     growthThreshold: typeof growth === 'number' && Number.isFinite(growth) && growth >= 1 ? growth : DEFAULT_COMPACTION.growthThreshold,
   };
 }
@@ -73,9 +87,9 @@ export function compactionProblems(value: unknown): { errors: [string, string][]
     if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) {
       errors.push(['$.compaction.keep_versions', '"keep_versions" must be an integer greater than or equal to 0']);
     } else if (keep === 0 && (value['time_threshold_hours'] === undefined || value['time_threshold_hours'] === null)) {
-      warnings.push([
+      errors.push([
         '$.compaction.keep_versions',
-        'keep_versions 0 needs a time_threshold_hours; without one this hub keeps the latest version of every entity (as with 1), and dependency tracking on this dataset is best effort',
+        '"keep_versions" 0 needs "time_threshold_hours": with 0, every version older than the threshold is removed, the latest one too',
       ]);
     } else if (keep < 2) {
       warnings.push([

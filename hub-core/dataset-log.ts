@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
-import { ageCutoff, compactChain, compactsWhole, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
+import { ageCutoff, compactChain, compactsWhole, expiresByAge, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
 
 export interface DatasetRow {
   num: number;
@@ -113,6 +113,17 @@ const LIVE_PAGE = 5000;
 const BATCH_LATEST = 16;
 const SURROGATE = /[\uD800-\uDFFF]/;
 const TEXT_PAGE = 2000;
+/** keep_versions 0: versions a sink write looks at for removal by age. */
+const SINK_EXPIRE_ROWS = 2000;
+
+interface ExpireResult {
+  next: number | undefined;
+  removed: number;
+  heldOff: number;
+  /** Latest versions removed: live ones and deletions. */
+  live: number;
+  dead: number;
+}
 
 /** SQL that renders a log row as the stored entity's JSON text (the same text as storedEntityJson). */
 const ROW_JSON_SQL = `'{"_id":' || json_quote(eid) || ',"_updated":' || seq || ',"_deleted":' || iif(deleted, 'true', 'false')
@@ -234,9 +245,14 @@ export class Dataset {
    * Whether whole-log compaction is due: it looks after this dataset, and the offsets have grown by the growth
    * threshold since the last pass that left nothing behind (any growth, or anything left behind, with 1.0).
    */
-  wholeCompactionDue(): boolean {
+  wholeCompactionDue(nowMs = Date.now()): boolean {
     const c = this.compaction();
     if (!compactsWhole(c)) return false;
+    if (expiresByAge(c)) {
+      // Versions age without any write: due while the oldest one is old enough to go.
+      const oldest = this.stmts.oldestTs.get() as number | undefined;
+      return oldest !== undefined && oldest < ageCutoff(c, nowMs);
+    }
     const end = this.row().max_updated;
     const until = this.compactedUntil();
     if (end <= until) return false;
@@ -269,6 +285,66 @@ export class Dataset {
       if (removed > 0) this.stmts.countVersions.run(-removed, removed, nowMs * 1000);
       return { next: rows.length < limit ? undefined : rows[rows.length - 1]![0], removed, heldOff };
     })();
+  }
+
+  /** Whether compaction removes versions by age alone (keep_versions 0 with a time threshold). */
+  expiresByAge(): boolean {
+    return expiresByAge(this.compaction());
+  }
+
+  /** One step of a whole-log pass with keep_versions 0, in one transaction (see expireStep). */
+  expireWholeStep(cursor: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
+    return this.db.transaction(() => {
+      const row = this.row();
+      const r = this.expireStep(cursor, ageCutoff(this.compaction(), nowMs), this.compactionFloor(), limit);
+      if (r.removed > 0) {
+        this.changes++;
+        this.stmts.updateCounts.run(row.max_updated, row.live_count - r.live, row.deleted_count - r.dead);
+        this.stmts.countVersions.run(-r.removed, r.removed, nowMs * 1000);
+      }
+      return { next: r.next, removed: r.removed, heldOff: r.heldOff };
+    })();
+  }
+
+  /** The versions stored now (after a keep_versions 0 pass, each one left is one its age or the floor holds off). */
+  storedVersions(): number {
+    return (this.stmts.versions.get() as { versions: number } | undefined)?.versions ?? 0;
+  }
+
+  /**
+   * keep_versions 0: remove the versions written before `cutoff`, the start of the log, from after offset `cursor`,
+   * looking at no more than `limit` of them. A latest version goes with its entity (latest row, index rows); it stays
+   * while it lies after `floor`, and a replaced version while the version that replaced it does. The caller updates the
+   * counts. `next` is where to go on, undefined once a young version (or the end of the log) was reached.
+   */
+  private expireStep(cursor: number, cutoff: number, floor: number, limit: number): ExpireResult {
+    const s = this.stmts;
+    const out: ExpireResult = { next: undefined, removed: 0, heldOff: 0, live: 0, dead: 0 };
+    const rows = s.agedPage.all(cursor, limit) as [number, string, number, number, number][];
+    for (const [seq, eid, deleted, superseded, ts] of rows) {
+      if (ts >= cutoff) {
+        out.next = undefined;
+        return out;
+      }
+      out.next = seq;
+      if (superseded === 0) {
+        if (seq > floor) {
+          out.heldOff++;
+          continue;
+        }
+        s.deleteLatestAt.run(eid, seq);
+        s.idxDeleteSeq.run(seq);
+        if (deleted === 1) out.dead++;
+        else out.live++;
+      } else if (superseded > floor) {
+        out.heldOff++;
+        continue;
+      }
+      s.deleteLog.run(seq);
+      out.removed++;
+    }
+    if (rows.length < limit) out.next = undefined;
+    return out;
   }
 
   /** A whole-log pass that started at `end` is over: when it left nothing behind, the next one starts there. */
@@ -392,10 +468,18 @@ export class Dataset {
         removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor, cutoff).removed;
       }
     }
-    if (written > 0) {
+    let expired = 0;
+    if (compaction.sink && expiresByAge(compaction)) {
+      // keep_versions 0: the versions that have aged go as the sink writes, a bounded number per write.
+      const r = this.expireStep(-1, cutoff, (floor ??= this.compactionFloor()), SINK_EXPIRE_ROWS);
+      expired = r.removed;
+      live -= r.live;
+      dead -= r.dead;
+    }
+    if (written > 0 || expired > 0) {
       this.changes++;
       s.updateCounts.run(max, live, dead);
-      s.countVersions.run(written - removed, removed, removed > 0 ? ts : null);
+      s.countVersions.run(written - removed - expired, removed + expired, removed + expired > 0 ? ts : null);
     }
     return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
   }
@@ -781,6 +865,9 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     setCompactedUntil: db.prepare(`UPDATE dataset_versions SET compacted_until = ? WHERE dataset = ${num}`),
     bytes: db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN ('${t.log}', '${t.latest}', '${t.idx}', '${t.idx}_seq', '${t.pending}')`).pluck(),
     deleteLog: db.prepare(`DELETE FROM ${t.log} WHERE seq = ?`),
+    agedPage: raw(`SELECT seq, eid, deleted, superseded, ts FROM ${t.log} WHERE seq > ? ORDER BY seq LIMIT ?`),
+    oldestTs: db.prepare(`SELECT ts FROM ${t.log} ORDER BY seq LIMIT 1`).pluck(),
+    deleteLatestAt: db.prepare(`DELETE FROM ${t.latest} WHERE eid = ? AND seq = ?`),
     versions: db.prepare(`SELECT versions, removed, compacted_ts FROM dataset_versions WHERE dataset = ${num}`),
     countVersions: db.prepare(
       `UPDATE dataset_versions SET versions = versions + ?, removed = removed + ?, compacted_ts = coalesce(?, compacted_ts) WHERE dataset = ${num}`,

@@ -131,7 +131,11 @@ export class DatasetLookup implements DtlLookup {
     if (idPath && keys.length === 1 && typeof first === 'string' && (first.length < 2 || first.charCodeAt(0) !== TILDE)) {
       // The common join: one plain id. It has one spelling, and the entity found by it matches it.
       const snapshot = this.snapshots.use(ds, path);
-      const json = snapshot !== undefined ? snapshot.json(first) : ds.getJson(first);
+      if (snapshot !== undefined) {
+        const e = snapshot.entity(first);
+        return e === undefined ? [] : [e];
+      }
+      const json = ds.getJson(first);
       const e = json === undefined ? undefined : (JSON.parse(json) as JsonObject);
       return e === undefined || e['_deleted'] === true ? [] : [e];
     }
@@ -155,13 +159,13 @@ export class DatasetLookup implements DtlLookup {
         for (const s of keySpellings(k)) {
           if (idPath) {
             if (typeof s !== 'string') continue;
-            const json = snapshot.json(s);
-            if (json !== undefined) add(JSON.parse(json) as JsonObject);
+            const e = snapshot.entity(s);
+            if (e !== undefined) add(e);
           } else {
             const c = canonicalJson(s);
             if (spellings.has(c)) continue;
             spellings.add(c);
-            for (const id of snapshot.idsAt(path, c)) if (!found.has(id)) add(JSON.parse(snapshot.json(id)!) as JsonObject);
+            for (const id of snapshot.idsAt(path, c)) if (!found.has(id)) add(snapshot.entity(id)!);
           }
         }
       }

@@ -21,9 +21,18 @@ export interface Dependency {
   readonly key: string;
 }
 
+/** What one source entity looked up (a deleted entity: nothing). */
+export interface EntityDependencies {
+  readonly eid: string;
+  readonly deps: readonly Dependency[];
+}
+
 export class TrackingLookup implements DtlLookup {
-  private current: Map<string, Dependency> | undefined;
+  private recording = false;
+  private current: Dependency[] = [];
   private readonly started = new Set<string>();
+  /** Join paths as JSON, by the (compiled, long-lived) path array. */
+  private readonly pathTexts = new WeakMap<readonly string[], string>();
 
   constructor(
     private readonly inner: DtlLookup,
@@ -34,13 +43,15 @@ export class TrackingLookup implements DtlLookup {
 
   /** Start recording the lookups of one source entity. */
   begin(): void {
-    this.current = new Map();
+    this.recording = true;
+    this.current = [];
   }
 
-  /** Stop recording; the dependencies recorded since `begin()`. */
+  /** Stop recording; the dependencies recorded since `begin()` (a key looked up twice may be listed twice). */
   end(): Dependency[] {
-    const deps = [...(this.current?.values() ?? [])];
-    this.current = undefined;
+    const deps = this.current;
+    this.recording = false;
+    this.current = [];
     return deps;
   }
 
@@ -54,18 +65,17 @@ export class TrackingLookup implements DtlLookup {
   }
 
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): Iterable<JsonObject> {
-    const current = this.current;
-    if (current !== undefined && this.tracked(dataset)) {
+    if (this.recording && this.tracked(dataset)) {
       if (!this.started.has(dataset)) {
         this.startTracking(dataset);
         this.started.add(dataset);
       }
-      const p = JSON.stringify(path);
-      for (const k of keys) {
-        if (k === null) continue;
-        const key = keyOf(k);
-        current.set(`${dataset}\u0000${p}\u0000${key}`, { dataset, path: p, key });
+      let p = this.pathTexts.get(path);
+      if (p === undefined) {
+        p = JSON.stringify(path);
+        this.pathTexts.set(path, p);
       }
+      for (const k of keys) if (k !== null) this.current.push({ dataset, path: p, key: keyOf(k) });
     }
     return this.inner.lookupByIndex(dataset, path, keys);
   }

@@ -9,6 +9,9 @@
 //   uncommitted writes could still be rolled back.
 // - Memory is bounded: datasets of more than MAX_ENTITIES live entities are never read whole, all snapshots together
 //   hold at most MAX_CHARS characters of entity text, and they are dropped after IDLE_MS without use.
+// - An entity found is parsed once per snapshot and the same object answers every later lookup of it (looked-up
+//   entities are never modified, as with MemoryLookup), while the parsed ones of all snapshots together come from at
+//   most MAX_PARSED_CHARS characters of text; past that, each lookup parses its own copy.
 // - Per join path, the keys are the same as the dataset index's (`indexKeys`: the canonical JSON of each value at the
 //   path, nulls left out), so a lookup through a snapshot finds exactly what the index would have found.
 
@@ -20,22 +23,49 @@ const MIN_LOOKUPS = 1000;
 const MAX_ENTITIES = 500_000;
 const MAX_CHARS = 96 * 1024 * 1024;
 const IDLE_MS = 30_000;
+const MAX_PARSED_CHARS = 24 * 1024 * 1024;
 /** What a row holds besides its id and body, counted in characters (offsets, hash, the array). */
 const ROW_OVERHEAD = 100;
 
 /** Properties the log keeps outside the entity body: the dataset index never sees them. */
 const LOG_PROPERTIES = new Set(['_updated', '_deleted', '_previous', '_ts', '_hash']);
 
+/** Characters of entity text that may still be kept parsed (shared by the snapshots of one LookupSnapshots). */
+interface ParseBudget {
+  left: number;
+}
+
 export class Snapshot {
   /** Live latest versions by id, as log rows (their JSON is made when asked for: reading stays cheap). */
   readonly rows = new Map<string, LogRow>();
   chars = 0;
+  /** Characters of the entities kept parsed. */
+  parsedChars = 0;
+  private readonly parsed = new Map<string, JsonObject>();
   private readonly byPath = new Map<string, Map<string, string[]>>();
+
+  constructor(private readonly budget: ParseBudget = { left: MAX_PARSED_CHARS }) {}
 
   /** The stored JSON of a live entity, or undefined. */
   json(id: string): string | undefined {
     const row = this.rows.get(id);
     return row === undefined ? undefined : logRowJson(row);
+  }
+
+  /** A live entity (shared: callers must not modify it), or undefined. */
+  entity(id: string): JsonObject | undefined {
+    const done = this.parsed.get(id);
+    if (done !== undefined) return done;
+    const row = this.rows.get(id);
+    if (row === undefined) return undefined;
+    const json = logRowJson(row);
+    const e = JSON.parse(json) as JsonObject;
+    if (this.budget.left >= json.length) {
+      this.budget.left -= json.length;
+      this.parsedChars += json.length;
+      this.parsed.set(id, e);
+    }
+    return e;
   }
 
   /** The ids of the entities holding the index key `key` (canonical JSON) at `path`. */
@@ -70,6 +100,7 @@ interface Entry {
 export class LookupSnapshots {
   private readonly entries = new Map<Dataset, Entry>();
   private chars = 0;
+  private readonly parseBudget: ParseBudget = { left: MAX_PARSED_CHARS };
   /** How many times a dataset was read whole (tests check that it happens). */
   reads = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -101,6 +132,7 @@ export class LookupSnapshots {
   clear(): void {
     this.entries.clear();
     this.chars = 0;
+    this.parseBudget.left = MAX_PARSED_CHARS;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -109,7 +141,7 @@ export class LookupSnapshots {
     // Make room: snapshots of other datasets go first.
     for (const [other, e] of this.entries) if (other !== ds && e.snapshot !== undefined && this.chars > MAX_CHARS / 2) this.drop(other, e, true);
     const budget = MAX_CHARS - this.chars;
-    const snapshot = new Snapshot();
+    const snapshot = new Snapshot(this.parseBudget);
     let fits = true;
     ds.visitLive((row) => {
       snapshot.chars += row[1].length + row[6].length + ROW_OVERHEAD;
@@ -130,7 +162,10 @@ export class LookupSnapshots {
   }
 
   private drop(ds: Dataset, entry: Entry, keepEntry = false): void {
-    if (entry.snapshot !== undefined) this.chars -= entry.snapshot.chars;
+    if (entry.snapshot !== undefined) {
+      this.chars -= entry.snapshot.chars;
+      this.parseBudget.left += entry.snapshot.parsedChars;
+    }
     entry.snapshot = undefined;
     if (!keepEntry) this.entries.delete(ds);
   }

@@ -455,7 +455,7 @@ export class PumpRunner {
     const writeOut = async (
       out: JsonObject[],
       prepared: readonly PreparedEntity[] | undefined,
-      deps: EntityDependencies[],
+      deps: readonly EntityDependencies[],
       count: number,
       position: ((s: PumpState) => void) | undefined,
     ): Promise<void> => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { JsonObject } from './json.js';
-import type { Dependency } from './dependency-tracking.js';
+import type { EntityDependencies } from './dependency-tracking.js';
+import { DependencyStore } from './dependency-store.js';
 import { OutboxStore } from './outbox.js';
 
 /** The outcome of a finished run, as pump information reports it. */
@@ -59,13 +60,14 @@ export function initialPumpState(): PumpState {
 
 /**
  * Pump state per pipe in its own table (one JSON row per pipe), plus the ids a full run has written, which the
- * run's deletion tracking needs at its end, and what dependency tracking knows (pump_dependencies: the (dataset, join
+ * run's deletion tracking needs at its end, and what dependency tracking knows (dependency-store.ts: the (dataset, join
  * path, key) each source entity looked up; pump_tracking: per joined dataset, the offset its changes are seen up to).
  * Every update is a synchronous read-modify-write, so two runs of one
  * pipe (an incremental run and a rescan) never lose each other's changes.
  */
 export class PumpStateStore {
   private readonly stmts;
+  private readonly deps: DependencyStore;
   /** What outbound sinks would have sent, per pipe and run: part of the pump's state, cleared with it. */
   readonly outbox: OutboxStore;
 
@@ -77,13 +79,10 @@ export class PumpStateStore {
       CREATE TABLE IF NOT EXISTS pump_retries (
         pipe TEXT NOT NULL, eid TEXT NOT NULL, body TEXT NOT NULL, attempts INTEGER NOT NULL, error TEXT NOT NULL,
         PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS pump_dependencies (
-        pipe TEXT NOT NULL, dataset TEXT NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, eid TEXT NOT NULL,
-        PRIMARY KEY (pipe, dataset, path, key, eid)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS pump_dependencies_eid ON pump_dependencies (pipe, eid);
       CREATE TABLE IF NOT EXISTS pump_tracking (
         pipe TEXT NOT NULL, dataset TEXT NOT NULL, seen_until INTEGER NOT NULL, PRIMARY KEY (pipe, dataset)) WITHOUT ROWID;
     `);
+    this.deps = new DependencyStore(db);
     this.stmts = {
       get: db.prepare('SELECT body FROM pump_state WHERE pipe = ?').pluck(),
       put: db.prepare('INSERT INTO pump_state (pipe, body) VALUES (?, ?) ON CONFLICT(pipe) DO UPDATE SET body = excluded.body'),
@@ -99,15 +98,6 @@ export class PumpStateStore {
       retries: db.prepare('SELECT eid, body, attempts FROM pump_retries WHERE pipe = ? ORDER BY eid'),
       countRetries: db.prepare('SELECT count(*) FROM pump_retries WHERE pipe = ?').pluck(),
       clearRetries: db.prepare('DELETE FROM pump_retries WHERE pipe = ?'),
-      hasDeps: db.prepare('SELECT 1 FROM pump_dependencies WHERE pipe = ? LIMIT 1').pluck(),
-      delDepsOf: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ? AND eid IN (SELECT value FROM json_each(?))'),
-      putDeps: db.prepare(
-        `INSERT OR IGNORE INTO pump_dependencies (pipe, dataset, path, key, eid)
-         SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?)`,
-      ),
-      depPaths: db.prepare('SELECT DISTINCT path FROM pump_dependencies WHERE pipe = ? AND dataset = ?').pluck(),
-      dependents: db.prepare('SELECT eid FROM pump_dependencies WHERE pipe = ? AND dataset = ? AND path = ? AND key = ?').pluck(),
-      clearDeps: db.prepare('DELETE FROM pump_dependencies WHERE pipe = ?'),
       startTracking: db.prepare('INSERT OR IGNORE INTO pump_tracking (pipe, dataset, seen_until) VALUES (?, ?, ?)'),
       setTracking: db.prepare(
         'INSERT INTO pump_tracking (pipe, dataset, seen_until) VALUES (?, ?, ?) ON CONFLICT(pipe, dataset) DO UPDATE SET seen_until = excluded.seen_until',
@@ -145,31 +135,24 @@ export class PumpStateStore {
     this.stmts.del.run(pipe);
     this.stmts.clearSeen.run(pipe);
     this.stmts.clearRetries.run(pipe);
-    this.stmts.clearDeps.run(pipe);
+    this.deps.clear(pipe);
     this.stmts.clearTracking.run(pipe);
     this.outbox.clear(pipe);
   }
 
-  /**
-   * Replace what each source entity of a batch depends on (dependency tracking), in two statements; a pipe without
-   * any dependencies yet skips the delete.
-   */
-  replaceDependenciesOf(pipe: string, batch: readonly { eid: string; deps: readonly Dependency[] }[]): void {
-    if (batch.length === 0) return;
-    if (this.stmts.hasDeps.get(pipe) !== undefined) this.stmts.delDepsOf.run(pipe, JSON.stringify(batch.map((b) => b.eid)));
-    const rows: string[][] = [];
-    for (const b of batch) for (const d of b.deps) rows.push([d.dataset, d.path, d.key, b.eid]);
-    if (rows.length > 0) this.stmts.putDeps.run(pipe, JSON.stringify(rows));
+  /** Replace what each source entity of a batch depends on (dependency tracking); see DependencyStore.replace. */
+  replaceDependenciesOf(pipe: string, batch: readonly EntityDependencies[]): void {
+    this.deps.replace(pipe, batch);
   }
 
   /** The join paths (JSON lists) on which the pipe's entities depend on `dataset`. */
   dependencyPaths(pipe: string, dataset: string): string[] {
-    return this.stmts.depPaths.all(pipe, dataset) as string[];
+    return this.deps.paths(pipe, dataset);
   }
 
   /** The source entities that looked up `key` on `path` of `dataset`. */
   dependents(pipe: string, dataset: string, path: string, key: string): string[] {
-    return this.stmts.dependents.all(pipe, dataset, path, key) as string[];
+    return this.deps.dependents(pipe, dataset, path, key);
   }
 
   /** Track a joined dataset's changes after `offset`, unless it is tracked already. */

@@ -1,6 +1,8 @@
 // Dependency tracking of hops: a change in a joined dataset re-queues the source entities that joined to it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
 import { pumpOperation, pushEntities, runPump } from './helpers/api.js';
 
@@ -154,4 +156,110 @@ test('"track-dependencies": false leaves the joined dataset untracked', async ()
   assert.deepEqual((await names('tickets-people'))['t1'], ['Pat']);
   assert.equal((await run('tickets-people-tracked')).processed, 1, 'the same join, tracked');
   assert.deepEqual((await names('tickets-people-tracked'))['t1'], ['Patricia']);
+});
+
+test('an entity tracks each dataset and key it looked up; one processed again with the same keys stays tracked, a deleted one goes', async () => {
+  await push('owners', [
+    { _id: 'w1', name: 'Wes' },
+    { _id: 'w2', name: 'Wyn' },
+  ]);
+  await push('places', [
+    { _id: 'pl1', code: 'OSL', title: 'Oslo' },
+    { _id: 'pl2', code: 'BGO', title: 'Bergen' },
+  ]);
+  await push('boats', [
+    { _id: 'b1', owner: 'w1', home: 'OSL' },
+    { _id: 'b2', owner: 'w1', home: 'BGO' },
+    { _id: 'b3', owner: 'w2', home: 'OSL' },
+  ]);
+  const pipe: Json = {
+    type: 'pipe',
+    _id: 'boats-joined',
+    source: { type: 'dataset', dataset: 'boats' },
+    transform: {
+      type: 'dtl',
+      rules: {
+        default: [
+          ['copy', '*'],
+          ['add', 'owner_name', ['hops', { datasets: ['owners o'], where: ['eq', '_S.owner', 'o._id'], return: 'o.name' }]],
+          ['add', 'place', ['hops', { datasets: ['places p'], where: ['eq', '_S.home', 'p.code'], return: 'p.title' }]],
+        ],
+      },
+    },
+    pump: { mode: 'manual' },
+  };
+  await hub.json('/pipes', { method: 'POST', json: [pipe] });
+  assert.equal((await run('boats-joined')).processed, 3);
+
+  // A change in either joined dataset re-queues the boats that looked up its key, by the key of that join.
+  await push('places', [{ _id: 'pl1', code: 'OSL', title: 'Christiania' }]);
+  assert.equal((await run('boats-joined')).processed, 2, 'b1 and b3 looked up OSL');
+  await push('owners', [{ _id: 'w1', name: 'Wesley' }]);
+  assert.equal((await run('boats-joined')).processed, 2, 'b1 and b2 looked up w1');
+  const latestBoats = await latest('boats-joined');
+  assert.deepEqual(latestBoats.get('b1')?.['place'], ['Christiania']);
+  assert.deepEqual(latestBoats.get('b1')?.['owner_name'], ['Wesley']);
+
+  // b1 was processed twice again with the same keys: it still depends on both.
+  await push('owners', [{ _id: 'w1', name: 'Wes' }]);
+  assert.equal((await run('boats-joined')).processed, 2);
+  await push('places', [{ _id: 'pl1', code: 'OSL', title: 'Oslo' }]);
+  assert.equal((await run('boats-joined')).processed, 2);
+
+  // A boat that changes but keeps its keys keeps its dependencies; a deleted boat has none.
+  await push('boats', [
+    { _id: 'b1', owner: 'w1', home: 'OSL', length: 30 },
+    { _id: 'b3', _deleted: true },
+  ]);
+  assert.equal((await run('boats-joined')).processed, 2);
+  await push('places', [{ _id: 'pl1', code: 'OSL', title: 'Oslo!' }]);
+  assert.equal((await run('boats-joined')).processed, 1, 'only b1 still looks OSL up');
+  assert.deepEqual((await latest('boats-joined')).get('b1')?.['place'], ['Oslo!']);
+});
+
+test('a data folder of an older version, with its dependencies in one wide table, keeps tracking them', async () => {
+  const old = await startHub();
+  try {
+    await pushEntities(old, 'members', [
+      { _id: 'm1', club: 'k1' },
+      { _id: 'm2', club: 'k2' },
+    ]);
+    await pushEntities(old, 'clubs', [
+      { _id: 'k1', name: 'Chess' },
+      { _id: 'k2', name: 'Go' },
+    ]);
+    await old.json('/pipes', { method: 'POST', json: [joinPipe('members-clubs', 'members', { datasets: ['clubs c'], where: ['eq', '_S.club', 'c._id'], return: 'c.name' })] });
+    const first = await runPump<LastRun>(old, 'members-clubs');
+    assert.equal(first.processed, 2);
+    await old.stop();
+
+    // What the older version kept: one row (pipe, dataset, path, key, eid) per dependency.
+    const db = new Database(join(old.dataDir, 'hub.db'));
+    db.exec(`
+      CREATE TABLE pump_dependencies (
+        pipe TEXT NOT NULL, dataset TEXT NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, eid TEXT NOT NULL,
+        PRIMARY KEY (pipe, dataset, path, key, eid)) WITHOUT ROWID;
+      CREATE INDEX pump_dependencies_eid ON pump_dependencies (pipe, eid);
+      INSERT INTO pump_dependencies SELECT t.pipe, t.dataset, t.path, d.key, d.eid FROM pump_deps d JOIN pump_dep_trackers t ON t.num = d.tracker;
+      DROP TABLE pump_deps;
+      DROP TABLE pump_dep_trackers;
+    `);
+    const rows = db.prepare('SELECT count(*) FROM pump_dependencies').pluck().get();
+    db.close();
+    assert.equal(rows, 2);
+
+    const reopened = await startHub({ dataDir: old.dataDir });
+    try {
+      await pushEntities(reopened, 'clubs', [{ _id: 'k2', name: 'Weiqi' }]);
+      const again = await runPump<LastRun>(reopened, 'members-clubs');
+      assert.equal(again.processed, 1, 'm2 joined k2');
+      const list = await reopened.json<Json[]>('/datasets/members-clubs/entities?history=false');
+      assert.deepEqual(list.find((e) => e['_id'] === 'm2')?.['customer_name'], ['Weiqi']);
+    } finally {
+      await reopened.stop();
+    }
+  } finally {
+    await old.stop();
+    removeDir(old.dataDir);
+  }
 });

@@ -3,7 +3,7 @@
 // (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
 // write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
 
-import type { Dependency } from '../dependency-tracking.js';
+import type { EntityDependencies } from '../dependency-tracking.js';
 import type { PreparedEntity } from '../entity.js';
 import type { NamespaceSettings } from '../dtl/index.js';
 
@@ -39,7 +39,7 @@ export interface WorkerBatch {
   readonly position: string | undefined;
   /** The sink entities, prepared as Dataset.write prepares them. */
   readonly prepared: PreparedEntity[];
-  readonly deps: { eid: string; deps: Dependency[] }[];
+  readonly deps: readonly EntityDependencies[];
   /** Joined datasets the pipe started tracking in this batch, with the offset their changes are read from. */
   readonly tracking: { dataset: string; offset: number }[];
   readonly sourceMs: number;

@@ -2,14 +2,11 @@
 // entity what its hops looked up when the pipe does dependency tracking. The pump runs it on its own thread or in a
 // pipe worker (pipe-workers/worker.ts): the same code either way.
 
-import type { Dependency } from '../dependency-tracking.js';
+import type { EntityDependencies } from '../dependency-tracking.js';
 import type { JsonObject } from '../json.js';
 import type { PipeRuntime } from '../pipe-runtime.js';
 
-export interface EntityDependencies {
-  eid: string;
-  deps: Dependency[];
-}
+export type { EntityDependencies };
 
 /** Appends what the pipe gives its sink for `entities` to `out`; returns the dependencies recorded (none without tracking). */
 export function transformBatch(runtime: PipeRuntime, entities: readonly JsonObject[], out: JsonObject[]): EntityDependencies[] {

@@ -1,0 +1,168 @@
+// What dependency tracking knows: for each pipe, the (joined dataset, join path, key) each source entity looked up.
+//
+// - A (pipe, dataset, path) is a tracker with a small number (pump_dep_trackers). A dependency is one narrow row
+//   (tracker, key, eid) of a WITHOUT ROWID table ordered for the dependency phase's question (which entities looked
+//   this key up), with an index by entity for replacing what an entity depends on.
+// - A batch is written as a difference: the rows its entities have are read (one statement per tracker of the pipe),
+//   and only rows that appear or go are written. An entity that looks up the same keys as before (a re-run, the
+//   dependency phase, a change that leaves its join keys alone) writes nothing.
+// - Trackers are read per batch, never cached: a batch rolled back takes its new trackers with it.
+// - Data folders of older versions kept one wide row per dependency (pump_dependencies); they are moved over on open.
+
+import type { Db } from './database.js';
+import type { EntityDependencies } from './dependency-tracking.js';
+
+/** Rows per multi-row insert. */
+const CHUNK = 100;
+
+interface TrackerRow {
+  num: number;
+  dataset: string;
+  path: string;
+}
+
+export class DependencyStore {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS pump_dep_trackers (
+        num INTEGER PRIMARY KEY, pipe TEXT NOT NULL, dataset TEXT NOT NULL, path TEXT NOT NULL, UNIQUE (pipe, dataset, path));
+      CREATE TABLE IF NOT EXISTS pump_deps (
+        tracker INTEGER NOT NULL, key TEXT NOT NULL, eid TEXT NOT NULL, PRIMARY KEY (tracker, key, eid)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS pump_deps_eid ON pump_deps (tracker, eid);
+    `);
+    migrateWideRows(db);
+    this.stmts = {
+      trackers: db.prepare('SELECT num, dataset, path FROM pump_dep_trackers WHERE pipe = ?'),
+      addTracker: db.prepare('INSERT INTO pump_dep_trackers (pipe, dataset, path) VALUES (?, ?, ?)'),
+      current: db.prepare('SELECT key, eid FROM pump_deps WHERE tracker = ? AND eid IN (SELECT value FROM json_each(?))').raw(),
+      insert: db.prepare('INSERT OR IGNORE INTO pump_deps (tracker, key, eid) VALUES (?, ?, ?)'),
+      insertChunk: db.prepare(`INSERT OR IGNORE INTO pump_deps (tracker, key, eid) VALUES ${Array<string>(CHUNK).fill('(?, ?, ?)').join(', ')}`),
+      remove: db.prepare('DELETE FROM pump_deps WHERE tracker = ? AND key = ? AND eid = ?'),
+      paths: db
+        .prepare('SELECT path FROM pump_dep_trackers t WHERE pipe = ? AND dataset = ? AND EXISTS (SELECT 1 FROM pump_deps WHERE tracker = t.num)')
+        .pluck(),
+      dependents: db
+        .prepare('SELECT d.eid FROM pump_dep_trackers t JOIN pump_deps d ON d.tracker = t.num WHERE t.pipe = ? AND t.dataset = ? AND t.path = ? AND d.key = ?')
+        .pluck(),
+      clearRows: db.prepare('DELETE FROM pump_deps WHERE tracker IN (SELECT num FROM pump_dep_trackers WHERE pipe = ?)'),
+      clearTrackers: db.prepare('DELETE FROM pump_dep_trackers WHERE pipe = ?'),
+    };
+  }
+
+  /**
+   * Make what each entity of the batch depends on what the batch says (an empty list: nothing). Call inside a
+   * transaction. An entity listed twice takes its last entry.
+   */
+  replace(pipe: string, batch: readonly EntityDependencies[]): void {
+    if (batch.length === 0) return;
+    const trackers = new Map<string, Map<string, number>>();
+    let anyTracker = false;
+    for (const t of this.stmts.trackers.all(pipe) as TrackerRow[]) {
+      let paths = trackers.get(t.dataset);
+      if (paths === undefined) trackers.set(t.dataset, (paths = new Map()));
+      paths.set(t.path, t.num);
+      anyTracker = true;
+    }
+    const trackerOf = (dataset: string, path: string): number => {
+      let paths = trackers.get(dataset);
+      if (paths === undefined) trackers.set(dataset, (paths = new Map()));
+      let num = paths.get(path);
+      if (num === undefined) {
+        num = Number(this.stmts.addTracker.run(pipe, dataset, path).lastInsertRowid);
+        paths.set(path, num);
+      }
+      return num;
+    };
+
+    // What the batch says, per entity: its (tracker, key) pairs without repeats.
+    const next = new Map<string, [number, string][]>();
+    for (const { eid, deps } of batch) {
+      if (deps.length <= 1) {
+        const d = deps[0];
+        next.set(eid, d === undefined ? [] : [[trackerOf(d.dataset, d.path), d.key]]);
+        continue;
+      }
+      const seen = new Set<string>();
+      const pairs: [number, string][] = [];
+      for (const d of deps) {
+        const num = trackerOf(d.dataset, d.path);
+        const pair = `${num}\u0000${d.key}`;
+        if (seen.has(pair)) continue;
+        seen.add(pair);
+        pairs.push([num, d.key]);
+      }
+      next.set(eid, pairs);
+    }
+
+    // What the store has for these entities now (nothing before the pipe's first tracker).
+    const before = new Map<string, Set<string>>();
+    if (anyTracker) {
+      const eids = JSON.stringify([...next.keys()]);
+      for (const paths of trackers.values()) {
+        for (const num of paths.values()) {
+          for (const [key, eid] of this.stmts.current.all(num, eids) as [string, string][]) {
+            let set = before.get(eid);
+            if (set === undefined) before.set(eid, (set = new Set()));
+            set.add(`${num}\u0000${key}`);
+          }
+        }
+      }
+    }
+
+    const added: (number | string)[] = [];
+    for (const [eid, pairs] of next) {
+      const had = before.get(eid);
+      if (had === undefined) {
+        for (const [num, key] of pairs) added.push(num, key, eid);
+        continue;
+      }
+      const now = new Set<string>();
+      for (const [num, key] of pairs) {
+        const pair = `${num}\u0000${key}`;
+        now.add(pair);
+        if (!had.has(pair)) added.push(num, key, eid);
+      }
+      for (const pair of had) {
+        if (now.has(pair)) continue;
+        const cut = pair.indexOf('\u0000');
+        this.stmts.remove.run(Number(pair.slice(0, cut)), pair.slice(cut + 1), eid);
+      }
+    }
+    const chunk = CHUNK * 3;
+    let i = 0;
+    for (; i + chunk <= added.length; i += chunk) this.stmts.insertChunk.run(added.slice(i, i + chunk));
+    for (; i < added.length; i += 3) this.stmts.insert.run(added[i], added[i + 1], added[i + 2]);
+  }
+
+  /** The join paths (JSON lists) on which the pipe's entities depend on `dataset`. */
+  paths(pipe: string, dataset: string): string[] {
+    return this.stmts.paths.all(pipe, dataset) as string[];
+  }
+
+  /** The source entities that looked up `key` on `path` of `dataset`. */
+  dependents(pipe: string, dataset: string, path: string, key: string): string[] {
+    return this.stmts.dependents.all(pipe, dataset, path, key) as string[];
+  }
+
+  /** Forget what the pipe's entities depend on. */
+  clear(pipe: string): void {
+    this.stmts.clearRows.run(pipe);
+    this.stmts.clearTrackers.run(pipe);
+  }
+}
+
+/** Move the wide rows of older versions (pump_dependencies: pipe, dataset, path, key, eid) to the trackers' rows. */
+function migrateWideRows(db: Db): void {
+  const wide = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pump_dependencies'").get();
+  if (wide === undefined) return;
+  db.transaction(() => {
+    db.exec(`
+      INSERT OR IGNORE INTO pump_dep_trackers (pipe, dataset, path) SELECT DISTINCT pipe, dataset, path FROM pump_dependencies;
+      INSERT OR IGNORE INTO pump_deps (tracker, key, eid)
+        SELECT t.num, d.key, d.eid FROM pump_dependencies d JOIN pump_dep_trackers t ON t.pipe = d.pipe AND t.dataset = d.dataset AND t.path = d.path;
+      DROP TABLE pump_dependencies;
+    `);
+  })();
+}
