@@ -318,6 +318,16 @@ export class Dataset {
     return result!;
   }
 
+  /**
+   * Leave entities with the tripped circuit breaker, as uncommitted entities, and record the trip: what writePrepared
+   * does for one batch, for a push written in several (whose earlier batches were taken back).
+   */
+  holdTripped(batches: Iterable<readonly PreparedEntity[]>, force: boolean, info: string): void {
+    const s = this.stmts;
+    for (const batch of batches) for (const p of batch) s.insertPending.run(p.id, p.deleted ? 1 : 0, p.hash, p.body, force ? 1 : 0);
+    s.trip.run(info);
+  }
+
   private writeInTransaction(prepared: readonly PreparedEntity[], options: WriteOptions): WriteResult {
     const row = this.row();
     if (row.cb_tripped === 1) {

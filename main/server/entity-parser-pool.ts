@@ -54,14 +54,15 @@ export class EntityParserPool {
     this.workers.push(slot);
   }
 
-  async parse(data: Buffer): Promise<PreparedEntities> {
-    if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data));
+  /** `first`: the number of the body's first entity in messages (a part of a large push). */
+  async parse(data: Buffer, first = 0): Promise<PreparedEntities> {
+    if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data, first));
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     const outcome = await new Promise<ParseOutcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       slot.busy++;
-      slot.worker.postMessage({ id, data });
+      slot.worker.postMessage({ id, data, first });
     });
     return outcomeToBatch(outcome);
   }

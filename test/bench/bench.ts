@@ -34,7 +34,7 @@
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
  * (HTTP errors, count mismatches, a re-post that wrote something).
  *
- * Optional environment: BENCH_ENTITIES (count), UI_BENCH_ENTITIES (the explorer's dataset), BENCH_HUB_NODE_ARGS (extra node flags for the hub child, e.g.
+ * Optional environment: BENCH_ONLY=ingest (the baseline, ingest and re-post only), BENCH_ENTITIES (count), UI_BENCH_ENTITIES (the explorer's dataset), BENCH_HUB_NODE_ARGS (extra node flags for the hub child, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_KEEP=1 (keep the temp dirs). The JSON includes each phase's start/end
  * on the monotonic clock (microseconds, the clock V8 stamps .cpuprofile samples with) so a profile can be cut by phase.
  */
@@ -379,6 +379,38 @@ function table(rows: string[][]): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** BENCH_ONLY=ingest: ingest and re-post (both modes) against the baseline, with the hub's CPU seconds; no results file. */
+async function ingestPart(
+  bodies: readonly Uint8Array[],
+  count: number,
+  baseRate: number,
+  dirs: string[],
+  problems: string[],
+  setHub: (h: Hub | undefined) => void,
+): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
+  dirs.push(dataDir);
+  const hub = await startHub(dataDir);
+  setHub(hub);
+  const pid = hub.child.pid!;
+  const api = client(hub);
+  for (const id of ['bench', 'bench_seq']) {
+    await api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
+  }
+  const runs: [string, PushRun][] = [];
+  runs.push(['ingest', await push(api, pid, 'bench', bodies, 2, count, baseRate)]);
+  runs.push(['ingest', await push(api, pid, 'bench_seq', bodies, 1, count, baseRate)]);
+  runs.push(['re-post', await push(api, pid, 'bench', bodies, 2, count, baseRate)]);
+  runs.push(['re-post', await push(api, pid, 'bench', bodies, 1, count, baseRate)]);
+  for (const [label, r] of runs) {
+    console.log(`${label} (${r.mode}): ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, ${r.ratio.toFixed(2)}x baseline, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
+    if (r.received !== count) problems.push(`${label} (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
+    if (r.written !== (label === 'ingest' ? count : 0)) problems.push(`${label} (${r.mode}): the hub wrote ${r.written} entities`);
+  }
+  for (const p of problems) console.error(`- ${p}`);
+  return problems.length > 0 ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   const count = envCount();
   const keep = process.env['BENCH_KEEP'] === '1';
@@ -438,6 +470,10 @@ async function main(): Promise<number> {
       `durability: synchronous=FULL vs NORMAL, 10,000 per commit ${fmtInt(base.rate)} vs ${fmtInt(baseNormal.rate)} entities/s; ` +
         `100 per commit ${fmtInt(smallFull.rate)} vs ${fmtInt(smallNormal.rate)} entities/s`,
     );
+
+    // BENCH_ONLY=ingest: the baseline, ingest and re-post only (a quicker loop when working on the receiver).
+    const ingestOnly = process.env['BENCH_ONLY'] === 'ingest';
+    if (ingestOnly) return await ingestPart(bodies, count, base.rate, dirs, problems, (h) => (hub = h));
 
     // DTL transform in this process, on the same entities (see dtl-bench.ts)
     const dtlMono = monoMicros();
