@@ -107,6 +107,20 @@ describe('streamed JSON Push', () => {
     assert.deepEqual([small.received, small.written], [1, 1]);
   });
 
+  test('a batch that names an entity twice is written in order: the second version counts against the first', async () => {
+    await receiverPipe('twice');
+    await postOk('twice', JSON.stringify([{ _id: 'd', v: 1 }]));
+    // 20 entities (large enough for the batched lookup): "d" changed at #2 and changed back at #15.
+    const batch = entities(20, 'f').map((e) => ({ _id: e._id, v: 0 })) as { _id: string; v: number }[];
+    batch[2] = { _id: 'd', v: 2 };
+    batch[15] = { _id: 'd', v: 1 };
+    const reply = await postOk('twice', JSON.stringify(batch));
+    assert.equal(reply.written, 20, 'both versions of "d" are written, with the 18 new entities');
+    const d = await hub.json<{ v: number; _previous: number | null }[]>('/datasets/twice/entities?history=true');
+    // Compaction keeps the last two versions: the batch's two, in its order.
+    assert.deepEqual(d.filter((e) => (e as unknown as { _id: string })._id === 'd').map((e) => e.v), [2, 1]);
+  });
+
   test('a streamed push goes through the pipe transform and keeps full-sync semantics', async () => {
     await receiverPipe('shaped', { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'tag', ['concat', '_S._id', '!']]] } } });
     await postOk('shaped', JSON.stringify(entities(8_000, 's')));
