@@ -121,6 +121,16 @@ describe('streamed JSON Push', () => {
     assert.deepEqual(d.filter((e) => (e as unknown as { _id: string })._id === 'd').map((e) => e.v), [2, 1]);
   });
 
+  test('a streamed push that trips the circuit breaker in a later part writes none of its parts and leaves them all pending', async () => {
+    await receiverPipe('guarded', { sink: { type: 'dataset', dataset: 'guarded', circuit_breaker_threshold_count: 15_000 } });
+    // 25,000 new entities: the first 10,000 stay under the threshold, the next part takes the run past it.
+    const e = await expectError(await post('guarded', JSON.stringify(entities(25_000, 'g'))), 409, 'a push of 25,000 changes with a threshold of 15,000');
+    assert.match(e.error, /circuit breaker/);
+    const info = await hub.json<{ count: number; 'circuit-breaker': { tripped: boolean; 'pending-count': number } }>('/datasets/guarded');
+    assert.equal(info.count, 0, 'not even the first part was written');
+    assert.deepEqual([info['circuit-breaker'].tripped, info['circuit-breaker']['pending-count']], [true, 25_000]);
+  });
+
   test('a streamed push goes through the pipe transform and keeps full-sync semantics', async () => {
     await receiverPipe('shaped', { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'tag', ['concat', '_S._id', '!']]] } } });
     await postOk('shaped', JSON.stringify(entities(8_000, 's')));
