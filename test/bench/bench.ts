@@ -477,7 +477,10 @@ async function ingestPart(
     if (r.written !== (label === 'ingest' ? count : 0)) problems.push(`${label} (${r.mode}): the hub wrote ${r.written} entities`);
   }
   if (process.env['BENCH_STREAM'] !== '0') {
-    for (const [id, times] of [['stream1', 1], ['stream4', 4]] as const) {
+    // BENCH_STREAM_TIMES: the bodies' sizes in multiples of BENCH_ENTITIES (default 1,4).
+    const sizes = (process.env['BENCH_STREAM_TIMES'] ?? '1,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    for (const times of sizes) {
+      const id = `stream${times}`;
       await api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
       console.log(streamedLine(await streamedPush(hub, id, entities, times)));
     }
