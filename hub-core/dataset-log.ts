@@ -394,6 +394,16 @@ export class Dataset {
     return result!;
   }
 
+  /**
+   * Leave entities with the tripped circuit breaker, as uncommitted entities, and record the trip: what writePrepared
+   * does for one batch, for a push written in several (whose earlier batches were taken back).
+   */
+  holdTripped(batches: Iterable<readonly PreparedEntity[]>, force: boolean, info: string): void {
+    const s = this.stmts;
+    for (const batch of batches) for (const p of batch) s.insertPending.run(p.id, p.deleted ? 1 : 0, p.hash, p.body, force ? 1 : 0);
+    s.trip.run(info);
+  }
+
   private writeInTransaction(prepared: readonly PreparedEntity[], options: WriteOptions): WriteResult {
     const row = this.row();
     if (row.cb_tripped === 1) {
@@ -435,14 +445,20 @@ export class Dataset {
     const cutoff = ageCutoff(compaction, Math.floor(ts / 1000));
     let floor: number | undefined;
     let removed = 0;
-    // The latest versions of a large batch's ids come in one statement; a small batch asks per entity.
-    const known = prepared.length >= BATCH_LATEST ? this.latestOf(prepared) : undefined;
-    for (const p of prepared) {
+    // The latest hashes of a large batch's ids come in one statement, in the batch's order; a small batch asks per
+    // entity. Only an entity whose hash differs is looked up further (its offset and deleted flag). Entities this batch
+    // wrote already are compared with what it wrote (an id twice in one batch).
+    const hashes = prepared.length >= BATCH_LATEST ? this.latestHashes(prepared) : undefined;
+    const wrote = hashes !== undefined ? new Map<string, [number, string, number]>() : undefined;
+    for (let i = 0; i < prepared.length; i++) {
+      const p = prepared[i]!;
       if (seen) seen(p.id);
       let cur: [number, string, number] | undefined;
-      if (known !== undefined) {
-        cur = known.get(p.id);
-        if (cur !== undefined && cur[1] === p.hash && !force) continue;
+      if (hashes !== undefined) {
+        const mine = wrote!.size > 0 ? wrote!.get(p.id) : undefined;
+        const latestHash = mine !== undefined ? mine[1] : hashes[i];
+        if (latestHash === p.hash && !force) continue;
+        cur = mine ?? (latestHash === null ? undefined : (s.latest.get(p.id) as [number, string, number]));
       } else {
         // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
         const latestHash = s.latestHash.get(p.id) as string | undefined;
@@ -460,7 +476,7 @@ export class Dataset {
       } else s.insertLatest.run(p.id, seq, p.hash, deleted);
       if (deleted) dead++;
       else live++;
-      known?.set(p.id, [seq, p.hash, deleted]);
+      wrote?.set(p.id, [seq, p.hash, deleted]);
       if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id);
       written++;
       if (cur && compaction.sink) {
@@ -484,20 +500,17 @@ export class Dataset {
     return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
   }
 
-  /** id -> [offset, hash, deleted] of the latest versions of the batch's entities that have one. */
-  private latestOf(prepared: readonly PreparedEntity[]): Map<string, [number, string, number]> | undefined {
+  /** The hash of the latest version of each of the batch's entities (null: none yet), in the batch's order. */
+  private latestHashes(prepared: readonly PreparedEntity[]): (string | null)[] | undefined {
     const ids = new Array<string>(prepared.length);
     for (let i = 0; i < prepared.length; i++) {
       const id = prepared[i]!.id;
-      // An id with UTF-16 surrogates might not come back from SQLite's JSON as it was bound: ask per entity.
+      // An id with UTF-16 surrogates might not reach SQLite's JSON as it was bound: ask per entity.
       if (SURROGATE.test(id)) return undefined;
       ids[i] = id;
     }
-    const known = new Map<string, [number, string, number]>();
-    for (const [eid, seq, hash, deleted] of this.stmts.latestOf.all(JSON.stringify(ids)) as [string, number, string, number][]) {
-      known.set(eid, [seq, hash, deleted]);
-    }
-    return known;
+    const hashes = this.stmts.latestHashes.all(JSON.stringify(ids)) as (string | null)[];
+    return hashes.length === prepared.length ? hashes : undefined;
   }
 
   /**
@@ -836,7 +849,7 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     livePage: raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
-    latestOf: raw(`SELECT eid, seq, hash, deleted FROM ${t.latest} WHERE eid IN (SELECT value FROM json_each(?))`),
+    latestHashes: db.prepare(`SELECT l.hash FROM json_each(?) AS j LEFT JOIN ${t.latest} AS l ON l.eid = j.value ORDER BY j.key`).pluck(),
     insertLatest: db.prepare(`INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)`),
     updateLatest: db.prepare(`UPDATE ${t.latest} SET seq = ?, hash = ?, deleted = ? WHERE eid = ?`),
     updateCounts: db.prepare(`UPDATE datasets SET max_updated = ?, live_count = ?, deleted_count = ? WHERE num = ${num}`),

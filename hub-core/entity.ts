@@ -74,6 +74,26 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+// The entities of a batch mostly share one shape: the previous key list's sorted order is reused when the keys match.
+let lastKeys: readonly string[] = [];
+let lastSorted: readonly string[] = [];
+
+function sortedKeyList(keys: string[]): readonly string[] {
+  if (keys.length === lastKeys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== lastKeys[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return lastSorted;
+  }
+  lastKeys = keys;
+  lastSorted = keys.slice().sort();
+  return lastSorted;
+}
+
 export function prepareEntity(value: unknown, index = 0): PreparedEntity {
   if (!isJsonObject(value)) {
     throw new EntityError(`entity #${index} is not a JSON object`, index);
@@ -94,7 +114,7 @@ export function prepareEntity(value: unknown, index = 0): PreparedEntity {
     throw new EntityError(`entity #${index} (${id}): _deleted must be a boolean`, index);
   }
   const deleted = del === true;
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeyList(Object.keys(value));
   const content: Record<string, unknown> = {};
   for (const k of keys) {
     if (k === '_id' || k === '_deleted' || MAINTAINED_PROPERTIES.has(k)) continue;

@@ -92,7 +92,7 @@ export class Hub {
       options.clock,
     );
     this.pipes.attachPumps(this.pumps);
-    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes, this.config);
+    this.receiver = new JsonPushReceiver(this.db, this.pipes, this.pumps.runtimes, this.config, join(dataDir, 'push-spool'));
     this.runAll = new RunAllService(this);
     let nodeId = this.kv.get('node_id');
     if (!nodeId) {

@@ -6,7 +6,21 @@ import type { ConfigStore } from './config-store.js';
 import { DtlRuntimeError } from './dtl/index.js';
 import type { JsonObject } from './json.js';
 import { HubError, badRequest, conflict } from './errors.js';
-import type { WriteResult } from './dataset-log.js';
+import { CircuitBreakerTripped, type WriteResult } from './dataset-log.js';
+import { PushSpool } from './push-spool.js';
+
+/** Entities per write of a staged push. */
+const STAGED_BATCH = 10_000;
+
+/** A push whose body arrives in parts (see {@link JsonPushReceiver.staged}). */
+export interface StagedPush {
+  /** Transform and keep one part; throws (400) when the transform fails on one of them. */
+  add(entities: readonly PreparedEntity[]): void;
+  /** Entities kept so far (after the transform). */
+  readonly count: number;
+  commit(params: PushParams): PushResult;
+  discard(): void;
+}
 
 /** The query parameters of the JSON Push protocol. */
 export interface PushParams {
@@ -39,7 +53,10 @@ export class JsonPushReceiver {
     private readonly pipes: PipeRegistry,
     private readonly runtimes: PipeRuntimes,
     config: ConfigStore,
+    /** Where large pushes are kept while they arrive (emptied here: a push the hub stopped in is gone). */
+    private readonly spoolDir?: string,
   ) {
+    if (spoolDir !== undefined) PushSpool.clear(spoolDir);
     // However a pipe goes (its endpoint, a replaced config group, a workspace reload), its push state goes with it.
     // Announced inside the deleting transaction: act once it is over, and only if the pipe is really gone.
     config.onChange((change) => {
@@ -86,7 +103,8 @@ export class JsonPushReceiver {
     return out;
   }
 
-  receive(pipeId: string, body: unknown, params: PushParams): PushResult {
+  /** The pipe's runtime, when it may receive: an http_endpoint source and no configuration errors. */
+  private receiving(pipeId: string): PipeRuntime {
     const runtime = this.runtimes.of(this.pipes.require(pipeId));
     const pipe = runtime.pipe;
     if (pipe.source.type !== 'http_endpoint') {
@@ -95,6 +113,11 @@ export class JsonPushReceiver {
     if (!runtime.isValid) {
       throw conflict(`pipe ${JSON.stringify(pipeId)} has configuration errors`, runtime.errors.map((e) => e.msg).join('; '));
     }
+    return runtime;
+  }
+
+  receive(pipeId: string, body: unknown, params: PushParams): PushResult {
+    const runtime = this.receiving(pipeId);
     let prepared: readonly PreparedEntity[];
     if (body instanceof PreparedEntities) prepared = body.entities;
     else {
@@ -103,6 +126,40 @@ export class JsonPushReceiver {
       prepared = values.map((v, i) => prepareEntity(v, i));
     }
     prepared = this.transformed(runtime, prepared);
+    return this.write(pipeId, () => [prepared], params, false);
+  }
+
+  /**
+   * A large push, received in parts: each part is transformed as it arrives and kept in a spool file; `commit` writes
+   * them all in one transaction (all or nothing, as for one request) and `discard` forgets them. Either ends the push.
+   */
+  staged(pipeId: string): StagedPush {
+    if (this.spoolDir === undefined) throw new Error('this receiver has no folder for large pushes');
+    const runtime = this.receiving(pipeId);
+    const spool = new PushSpool(this.spoolDir);
+    return {
+      add: (entities) => spool.append(this.transformed(runtime, entities)),
+      get count() {
+        return spool.count;
+      },
+      commit: (params) => {
+        try {
+          // The pipe may have changed while the body arrived.
+          this.receiving(pipeId);
+          return this.write(pipeId, () => spool.batches(STAGED_BATCH), params, true);
+        } finally {
+          spool.discard();
+        }
+      },
+      discard: () => spool.discard(),
+    };
+  }
+
+  /**
+   * Write the batches in one transaction. Several batches (a staged push) that trip the circuit breaker leave all their
+   * entities with it, none written, as one request's batch would.
+   */
+  private write(pipeId: string, batches: () => Iterable<readonly PreparedEntity[]>, params: PushParams, several: boolean): PushResult {
     const dataset = this.pipes.sinkDataset(pipeId);
 
     // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip
@@ -122,10 +179,24 @@ export class JsonPushReceiver {
         ? ((stmt) => (id: string) => void stmt.run(pipeId, id))(this.db.prepare('INSERT OR IGNORE INTO push_seen (pipe, eid) VALUES (?, ?)'))
         : undefined;
       const run = { changes: state?.changes ?? 0, baseCount: state?.base_count ?? dataset.row().live_count };
-      let result: WriteResult;
+      const options = { force: params.force === true, run, ...(markSeen ? { seen: markSeen } : {}) };
+      const result: WriteResult = { received: 0, written: 0, unchanged: 0, maxUpdated: dataset.row().max_updated };
+      const add = (r: WriteResult): void => {
+        result.received += r.received;
+        result.written += r.written;
+        result.unchanged += r.unchanged;
+        result.maxUpdated = r.maxUpdated;
+      };
       try {
-        result = dataset.writePrepared(prepared, { force: params.force === true, run, ...(markSeen ? { seen: markSeen } : {}) });
+        if (!several) for (const b of batches()) add(dataset.writePrepared(b, options));
+        else {
+          // A savepoint: a trip in a later batch takes the earlier ones back too.
+          this.db.transaction(() => {
+            for (const b of batches()) add(dataset.writePrepared(b, options));
+          })();
+        }
       } catch (e) {
+        if (several && e instanceof CircuitBreakerTripped) dataset.holdTripped(batches(), params.force === true, e.detail ?? '');
         return abort(e);
       }
       if (state) this.db.prepare('UPDATE push_sequences SET changes = ? WHERE pipe = ?').run(run.changes, pipeId);

@@ -5,8 +5,13 @@
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
 export const MASKED = '********';
-/** Shorter values are not masked: hiding every "a" or "42" in a log would say nothing and hide everything. */
-const MIN_LENGTH = 4;
+/**
+ * Every secret value is masked, however short. A value shorter than this is masked only where it stands on its own
+ * (no letter or digit right before or after it): a two-letter password "ed" is hidden in "password=ed&" or
+ * "with ed", but "refused" stays readable. Hiding it inside words would garble every message, and would tell the
+ * reader where the value occurs in them, which says more about it than leaving those words alone.
+ */
+const WHOLE_WORD_BELOW = 4;
 
 export type Mask = (text: string) => string;
 
@@ -14,18 +19,20 @@ export type Mask = (text: string) => string;
 export function secretMask(values: Iterable<string>): Mask {
   const forms = new Set<string>();
   for (const v of values) {
-    if (v.length < MIN_LENGTH) continue;
+    if (v.length === 0) continue;
     forms.add(v);
     forms.add(encodeURIComponent(v));
     forms.add(encodeURI(v));
     forms.add(JSON.stringify(v).slice(1, -1));
     // A secret URL: its path, query and credentials are what a remote or an error quotes back on their own.
-    for (const part of urlParts(v)) if (part.length >= MIN_LENGTH) forms.add(part);
+    for (const part of urlParts(v)) forms.add(part);
   }
   if (forms.size === 0) return (text) => text;
   // Longest first, so a value that contains another is hidden whole.
   const sorted = [...forms].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(sorted.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const escape = (f: string): string => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const alternatives = sorted.map((f) => (f.length < WHOLE_WORD_BELOW ? `(?<![\\p{L}\\p{N}])${escape(f)}(?![\\p{L}\\p{N}])` : escape(f)));
+  const pattern = new RegExp(alternatives.join('|'), 'gu');
   return (text) => text.replace(pattern, MASKED);
 }
 

@@ -88,6 +88,32 @@ test('previews of a runaway transform answer 4xx in words, and the hub goes on',
   assert.equal(ok.results[0]?.entities?.[0]?.['k'], 5);
 });
 
+test('a transform that builds a huge string ("join", "concat", "ljust") fails in words before making it', async () => {
+  const hundred = 'x'.repeat(100);
+  const cases: [string, unknown][] = [
+    ['join', ['join', '', ['map', hundred, ['range', 0, 1000000]]]],
+    ['concat', ['concat', ['map', hundred, ['range', 0, 1000000]]]],
+    ['ljust', ['ljust', 500000000, 'x', 'a']],
+    ['replace', ['replace', 'x', hundred, ['join', '', ['map', hundred, ['range', 0, 10000]]]]],
+  ];
+  for (const [fn, expression] of cases) {
+    const res = await hub.fetch('/dtl/preview', {
+      method: 'POST',
+      body: JSON.stringify({ transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 's', expression]] } }, entities: [{ _id: 'a' }] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    const body = await expectError(res, 422, `a 100-million-character string made by ${fn}`);
+    assert.match(body.error, /string longer than the hub allows/);
+    assert.match(String(body.detail), new RegExp(`"${fn}" would make a string of \\d+ characters`));
+  }
+  // Strings of fair size are made as before.
+  const ok = await hub.json<{ results: { entities?: Json[] }[] }>('/dtl/preview', {
+    method: 'POST',
+    json: { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 's', ['length', ['join', '-', ['map', 'ab', ['range', 0, 100000]]]]]] } }, entities: [{ _id: 'a' }] },
+  });
+  assert.equal(ok.results[0]?.entities?.[0]?.['s'], 299999);
+});
+
 test('a pipe during whose runs the hub dies twice in a row is disabled at the next start, in words', async () => {
   const { startHub, removeDir, tempDir } = await import('./helpers/hub-process.js');
   const data = tempDir('datahub-crashloop-');

@@ -79,6 +79,33 @@ test("a failing json sink whose system URL and header are secrets, and a remote 
   }
 });
 
+test('a secret of two characters is masked where it stands on its own, and words that contain it stay readable', async () => {
+  // The remote quotes the Authorization header (the short secret) back in its refusal.
+  const remote: Server = createServer((req, res) => {
+    res.writeHead(403, { 'content-type': 'text/plain' });
+    res.end(`refused: the token ${req.headers.authorization ?? ''} is not accepted`);
+  });
+  await new Promise<void>((r) => remote.listen(0, '127.0.0.1', r));
+  try {
+    const port = (remote.address() as AddressInfo).port;
+    await hub.json('/systems', { method: 'POST', json: [{ _id: 'short', type: 'system:url', base_url: `http://127.0.0.1:${port}/`, headers: { Authorization: '$SECRET(tiny)' } }] });
+    await hub.json('/systems/short/secrets', { method: 'PUT', json: { tiny: 'ed' } });
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'out-short', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'a' }] }, sink: { type: 'json', system: 'short', url: 'in' }, pump: { max_retries_per_entity: 0 } }],
+    });
+    const run = await runPump<{ status: string; reason_why_stopped: string | null }>(hub, 'out-short', 'start', 15_000);
+    assert.equal(run.status, 'failed');
+    const reason = run.reason_why_stopped ?? '';
+    assert.match(reason, /the token \*{8} is not accepted/, `the secret is masked: ${reason}`);
+    assert.match(reason, /refused/, `"refused" (which holds "ed") is left readable: ${reason}`);
+    assert.doesNotMatch(reason, /(?<![a-z])ed(?![a-z])/i, reason);
+    assert.doesNotMatch(await text(hub, `${p('out-short')}/log`), /token ed /);
+  } finally {
+    await new Promise((r) => remote.close(r));
+  }
+});
+
 test('an API error about a system built from secrets masks them', async () => {
   // A value composed of text and a secret, as the service's documentation allows in system configuration.
   await hub.json('/systems', { method: 'POST', json: [{ _id: 'bad-url', type: 'system:url', base_url: 'http://[$SECRET(broken)]/' }] });

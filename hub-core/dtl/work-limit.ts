@@ -34,6 +34,26 @@ export class DtlLimitError extends HubError {
   }
 }
 
+/**
+ * The longest string a transform may make, in characters. Strings are where the other bounds do not look: one native
+ * call ("join" of a long list, "concat", "ljust" to a huge width) can build hundreds of megabytes and hold the event
+ * loop for seconds between two checkpoints. So the functions that make strings ask first (`spendString`) and fail in
+ * words past this length; within it, the characters count as work (one unit per 64), so the time bound sees them.
+ */
+export const MAX_STRING_LENGTH = 64 * 1024 * 1024;
+const CHARS_PER_UNIT = 64;
+
+/** Count a string of `length` characters a function is about to make (throws past {@link MAX_STRING_LENGTH}). */
+export function spendString(run: WorkState, length: number, fn: string): void {
+  if (length > MAX_STRING_LENGTH) {
+    throw new DtlLimitError(
+      'the transform makes a string longer than the hub allows',
+      `"${fn}" would make a string of ${length} characters; the bound is ${MAX_STRING_LENGTH} (64 Mi) characters. Look for a "join" or "concat" over a list that grows with the data.`,
+    );
+  }
+  if (length >= CHARS_PER_UNIT) spend(run, Math.floor(length / CHARS_PER_UNIT));
+}
+
 /** Count `units` of work for a transform's run (`ctx.run`). */
 export function spend(run: WorkState, units: number): void {
   run.work += units;

@@ -28,6 +28,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'body-limit': { type: 'string' },
+      'push-limit': { type: 'string' },
       'request-timeout': { type: 'string' },
       'secrets-key': { type: 'string' },
       log: { type: 'boolean' },
@@ -44,6 +45,8 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   }
   const bodyLimit = values['body-limit'] !== undefined ? Number(values['body-limit']) : undefined;
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) throw new UsageError('--body-limit must be an integer of at least 1024 bytes');
+  const pushLimit = values['push-limit'] !== undefined ? Number(values['push-limit']) : undefined;
+  if (pushLimit !== undefined && (!Number.isInteger(pushLimit) || pushLimit < 1024)) throw new UsageError('--push-limit must be an integer of at least 1024 bytes');
   const timeoutText = values['request-timeout'];
   const requestTimeout = timeoutText !== undefined ? Number(timeoutText) : undefined;
   if (requestTimeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeoutText ?? '') && requestTimeout >= 1)) {
@@ -59,6 +62,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
     port: port(values.port, DEFAULT_PORT),
     logger: values.log === true,
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+    ...(pushLimit !== undefined ? { pushLimit } : {}),
     ...(requestTimeout !== undefined ? { requestTimeout: Math.round(requestTimeout * 1000) } : {}),
   };
   if (mode === 'start' && options.workspace === undefined) options.workspace = sampleWorkspace(options.dataDir);

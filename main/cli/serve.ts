@@ -36,6 +36,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   bodyLimit?: number;
+  /** Largest streamed JSON Push body in bytes. */
+  pushLimit?: number;
   /** Milliseconds a client has to send a whole request. */
   requestTimeout?: number;
   logger?: boolean;
@@ -98,6 +100,7 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       desktop: { dataDir, connections: new ConnectionStore(dataDir, new OsKeychain()), workspaceDir: options.workspace !== undefined ? resolve(options.workspace) : undefined },
       logger: options.logger ?? false,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+      ...(options.pushLimit !== undefined ? { pushLimit: options.pushLimit } : {}),
       ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
     });
     await app.listen({ host: options.host, port: options.port });

@@ -5,9 +5,10 @@ import { DTL_USAGE } from './dtl.js';
 import { PROJECT_TEST_USAGE, PROJECT_RUN_USAGE } from './project.js';
 
 const SERVE = `  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>]
-               [--request-timeout <seconds>] [--secrets-key keychain|file] [--log] [--workers <n>]
+               [--push-limit <bytes>] [--request-timeout <seconds>] [--secrets-key keychain|file] [--log] [--workers <n>]
       Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
-      --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1, --body-limit 67108864 (64 MB),
+      --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1, --body-limit 67108864 (64 MB; a larger
+      JSON Push body is streamed, up to --push-limit 4294967296, 4 GB),
       --request-timeout 120 (a request whose body has not fully arrived by then is answered 408 and closed).
       A token for the API is written to <data>/access-token. With --workspace, the project's node/ folder
       (pipes/, systems/, node-metadata.conf.json, test-env.json) is loaded, watched, and API edits are written back.

@@ -53,6 +53,8 @@ export interface ServerOptions {
   host: string;
   /** Largest request body in bytes. */
   bodyLimit?: number;
+  /** Largest streamed JSON Push body in bytes (a push larger than bodyLimit is read as it arrives). */
+  pushLimit?: number;
   /** Milliseconds a client has to send a whole request (a stalled upload is answered 408 and closed). */
   requestTimeout?: number;
   logger?: boolean;
@@ -170,7 +172,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(
     async (api) => {
-      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser, workspaceDir: options.desktop?.workspaceDir };
+      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser, workspaceDir: options.desktop?.workspaceDir, pushLimit: options.pushLimit };
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
       await api.register(datasetProfileRoutes, ctx);

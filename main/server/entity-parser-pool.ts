@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import { PreparedEntities } from '../../hub-core/entity.js';
-import { outcomeToBatch, parseEntityBody, type ParseOutcome } from './entity-parse.js';
+import { outcomeToBatch, parseEntityBody, unpackOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
 
 /** Bodies below this size are parsed on the main thread: a worker round trip would cost more. */
 const INLINE_LIMIT = 256 * 1024;
@@ -17,7 +17,8 @@ interface Pending {
 function defaultPoolSize(): number {
   const configured = Number(process.env['DATAHUB_PARSE_WORKERS']);
   if (Number.isInteger(configured) && configured >= 0) return configured;
-  return Math.max(1, Math.min(4, availableParallelism() - 1));
+  // At least two: while the main thread only compares hashes (an unchanged re-post), two requests parse at once.
+  return Math.max(2, Math.min(4, availableParallelism() - 1));
 }
 
 /** A small pool of worker threads that parse and hash entity batches. */
@@ -34,12 +35,12 @@ export class EntityParserPool {
     const worker = new Worker(new URL('./entity-parse-worker.js', import.meta.url));
     worker.unref();
     const slot = { worker, busy: 0 };
-    worker.on('message', (msg: { id: number; outcome?: ParseOutcome; crash?: string }) => {
+    worker.on('message', (msg: { id: number; outcome?: WireOutcome; crash?: string }) => {
       slot.busy--;
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
-      if (msg.outcome) p.resolve(msg.outcome);
+      if (msg.outcome) p.resolve(unpackOutcome(msg.outcome));
       else p.reject(new Error(`entity parser failed: ${msg.crash ?? 'unknown error'}`));
     });
     worker.on('error', (err) => {
@@ -54,14 +55,15 @@ export class EntityParserPool {
     this.workers.push(slot);
   }
 
-  async parse(data: Buffer): Promise<PreparedEntities> {
-    if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data));
+  /** `first`: the number of the body's first entity in messages (a part of a large push). */
+  async parse(data: Buffer, first = 0): Promise<PreparedEntities> {
+    if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data, first));
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     const outcome = await new Promise<ParseOutcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       slot.busy++;
-      slot.worker.postMessage({ id, data });
+      slot.worker.postMessage({ id, data, first });
     });
     return outcomeToBatch(outcome);
   }

@@ -7,6 +7,8 @@ export interface RouteContext {
   hub: Hub;
   tokens: TokenService;
   entityParser: EntityParserPool;
+  /** The largest streamed JSON Push body in bytes (`--push-limit`). */
+  pushLimit?: number | undefined;
   /** The workspace folder the hub was opened on (`serve --workspace`), if any: its tests judge a draft's impact. */
   workspaceDir?: string | undefined;
 }

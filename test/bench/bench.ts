@@ -34,7 +34,7 @@
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
  * (HTTP errors, count mismatches, a re-post that wrote something).
  *
- * Optional environment: BENCH_ENTITIES (count), UI_BENCH_ENTITIES (the explorer's dataset), BENCH_HUB_NODE_ARGS (extra node flags for the hub child, e.g.
+ * Optional environment: BENCH_ONLY=ingest (the baseline, ingest and re-post only), BENCH_ENTITIES (count), UI_BENCH_ENTITIES (the explorer's dataset), BENCH_HUB_NODE_ARGS (extra node flags for the hub child, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_KEEP=1 (keep the temp dirs). The JSON includes each phase's start/end
  * on the monotonic clock (microseconds, the clock V8 stamps .cpuprofile samples with) so a profile can be cut by phase.
  */
@@ -380,6 +380,116 @@ function table(rows: string[][]): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+interface StreamedPush {
+  entities: number;
+  bodyMB: number;
+  seconds: number;
+  rate: number;
+  rssBeforeMB: number;
+  rssPeakMB: number;
+  hubCpuSeconds: number;
+}
+
+/**
+ * One JSON Push body of `entities.length * times` entities (ids suffixed per round), generated while it is sent, far
+ * over the in-memory limit: the hub streams it. The hub's RSS is sampled throughout; its growth should not follow the
+ * body's size.
+ */
+async function streamedPush(hub: Hub, pipe: string, entities: readonly BenchEntity[], times: number): Promise<StreamedPush> {
+  const pid = hub.child.pid!;
+  await new Promise((r) => setTimeout(r, 2 * RSS_INTERVAL_MS));
+  const before = readRssKB(pid) ?? 0;
+  const sampler = new RssSampler(pid);
+  const cpu0 = readCpuSeconds(pid);
+  let bytes = 0;
+  let round = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (round >= times) {
+        controller.enqueue(Buffer.from(']'));
+        controller.close();
+        return;
+      }
+      const r = round++;
+      for (let i = 0; i < entities.length; i += 1000) {
+        const part = entities.slice(i, i + 1000).map((e) => JSON.stringify({ ...e, _id: `${e._id}-${r}` }));
+        const chunk = Buffer.from((r === 0 && i === 0 ? '[' : ',') + part.join(','));
+        bytes += chunk.length;
+        controller.enqueue(chunk);
+      }
+    },
+  });
+  const t0 = now();
+  const res = await fetch(`${hub.api}/receivers/${pipe}/entities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  const text = await res.text();
+  const seconds = (now() - t0) / 1000;
+  const samples = await sampler.stop();
+  if (!res.ok) throw new BenchError(`streamed push -> HTTP ${res.status}: ${text.slice(0, 500)}`);
+  const reply = JSON.parse(text) as PushReply;
+  const n = entities.length * times;
+  if (reply.written !== n) throw new BenchError(`streamed push: wrote ${reply.written}, expected ${n}`);
+  return {
+    entities: n,
+    bodyMB: bytes / 1024 / 1024,
+    seconds,
+    rate: n / seconds,
+    rssBeforeMB: before / 1024,
+    rssPeakMB: Math.max(before, ...samples.map((x) => x.kB)) / 1024,
+    hubCpuSeconds: readCpuSeconds(pid) - cpu0,
+  };
+}
+
+const streamedLine = (s: StreamedPush): string =>
+  `streamed push of one ${s.bodyMB.toFixed(0)} MB body (${fmtInt(s.entities)} entities): ${s.seconds.toFixed(2)} s, ${fmtInt(s.rate)} entities/s, ` +
+  `hub RSS ${s.rssBeforeMB.toFixed(0)} MB before, peak ${s.rssPeakMB.toFixed(0)} MB (+${(s.rssPeakMB - s.rssBeforeMB).toFixed(0)} MB), hub ${s.hubCpuSeconds.toFixed(2)} CPU s`;
+
+/** BENCH_ONLY=ingest: ingest and re-post (both modes) against the baseline, with the hub's CPU seconds; no results file. */
+async function ingestPart(
+  entities: readonly BenchEntity[],
+  bodies: readonly Uint8Array[],
+  count: number,
+  baseRate: number,
+  dirs: string[],
+  problems: string[],
+  setHub: (h: Hub | undefined) => void,
+): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
+  dirs.push(dataDir);
+  const hub = await startHub(dataDir);
+  setHub(hub);
+  const pid = hub.child.pid!;
+  const api = client(hub);
+  for (const id of ['bench', 'bench_seq']) {
+    await api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
+  }
+  const runs: [string, PushRun][] = [];
+  runs.push(['ingest', await push(api, pid, 'bench', bodies, 2, count, baseRate)]);
+  runs.push(['ingest', await push(api, pid, 'bench_seq', bodies, 1, count, baseRate)]);
+  runs.push(['re-post', await push(api, pid, 'bench', bodies, 2, count, baseRate)]);
+  runs.push(['re-post', await push(api, pid, 'bench', bodies, 1, count, baseRate)]);
+  for (const [label, r] of runs) {
+    console.log(`${label} (${r.mode}): ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, ${r.ratio.toFixed(2)}x baseline, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
+    if (r.received !== count) problems.push(`${label} (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
+    if (r.written !== (label === 'ingest' ? count : 0)) problems.push(`${label} (${r.mode}): the hub wrote ${r.written} entities`);
+  }
+  if (process.env['BENCH_STREAM'] !== '0') {
+    // BENCH_STREAM_TIMES: the bodies' sizes in multiples of BENCH_ENTITIES (default 1,4).
+    const sizes = (process.env['BENCH_STREAM_TIMES'] ?? '1,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    for (const times of sizes) {
+      const id = `stream${times}`;
+      await api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
+      console.log(streamedLine(await streamedPush(hub, id, entities, times)));
+    }
+  }
+  for (const p of problems) console.error(`- ${p}`);
+  return problems.length > 0 ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   const count = envCount();
   const keep = process.env['BENCH_KEEP'] === '1';
@@ -439,6 +549,10 @@ async function main(): Promise<number> {
       `durability: synchronous=FULL vs NORMAL, 10,000 per commit ${fmtInt(base.rate)} vs ${fmtInt(baseNormal.rate)} entities/s; ` +
         `100 per commit ${fmtInt(smallFull.rate)} vs ${fmtInt(smallNormal.rate)} entities/s`,
     );
+
+    // BENCH_ONLY=ingest: the baseline, ingest and re-post only (a quicker loop when working on the receiver).
+    const ingestOnly = process.env['BENCH_ONLY'] === 'ingest';
+    if (ingestOnly) return await ingestPart(entities, bodies, count, base.rate, dirs, problems, (h) => (hub = h));
 
     // DTL transform in this process, on the same entities (see dtl-bench.ts)
     const dtlMono = monoMicros();

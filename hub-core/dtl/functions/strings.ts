@@ -10,6 +10,7 @@ import { expression, valuesFunction, one, oneOrMore, optional, type FunctionExam
 import { asList, firstOf, isDict, isPlainString, kindOf, mapValues, toText, type DtlValue } from '../values.js';
 import { compileWildcard, type NameMatcher } from '../wildcard.js';
 import { firstString } from './util.js';
+import { spendString } from '../work-limit.js';
 
 const FAMILY = 'strings';
 
@@ -139,12 +140,21 @@ function justify(name: string, left: boolean, examples: FunctionExample[]): Func
           if (!isPlainString(x)) return undefined;
           const missing = w - charCount(x);
           if (missing <= 0) return x;
+          spendString(ctx.run, x.length + missing * f.length, name);
           const pad = f.repeat(missing);
           return left ? x + pad : pad + x;
         });
       };
     },
   });
+}
+
+/** How many times `replaceAll` would replace `from` in `s` (an empty `from` matches around every character). */
+function occurrences(s: string, from: string): number {
+  if (from === '') return s.length + 1;
+  let n = 0;
+  for (let i = s.indexOf(from); i >= 0; i = s.indexOf(from, i + from.length)) n++;
+  return n;
 }
 
 function integerOf(v: DtlValue): number | undefined {
@@ -188,16 +198,27 @@ export const stringFunctions: FunctionSpec[] = [
     compile(b, cc) {
       const args = b.many('VALUES').map((a) => cc.expr(a));
       return (ctx) => {
-        let out = '';
+        // The parts first, their length counted before the string is made.
+        const parts: string[] = [];
+        let length = 0;
         for (const e of args) {
           const v = e(ctx);
           if (typeof v === 'string') {
-            if (isPlainString(v)) out += v;
+            if (isPlainString(v)) {
+              parts.push(v);
+              length += v.length;
+            }
           } else if (Array.isArray(v)) {
-            for (const x of v) if (isPlainString(x)) out += x;
+            for (const x of v) {
+              if (isPlainString(x)) {
+                parts.push(x);
+                length += x.length;
+              }
+            }
           }
         }
-        return out;
+        spendString(ctx.run, length, 'concat');
+        return parts.length === 1 ? parts[0]! : parts.join('');
       };
     },
   }),
@@ -243,7 +264,14 @@ export const stringFunctions: FunctionSpec[] = [
       const values = cc.expr(b.one('VALUES'));
       return (ctx) => {
         const parts: string[] = [];
-        for (const x of asList(values(ctx))) if (isPlainString(x)) parts.push(x);
+        let length = 0;
+        for (const x of asList(values(ctx))) {
+          if (isPlainString(x)) {
+            parts.push(x);
+            length += x.length;
+          }
+        }
+        spendString(ctx.run, length + Math.max(0, parts.length - 1) * sep.length, 'join');
         return parts.join(sep);
       };
     },
@@ -360,7 +388,12 @@ export const stringFunctions: FunctionSpec[] = [
         if (typeof first.node !== 'string') cc.error(first, 'OLD_STRING of "replace" must be a literal string (or give a dict of replacements and no NEW_STRING)');
         const from = first.node as string;
         const to = newArg.node as string;
-        return (ctx) => mapValues(values(ctx), (x) => (isPlainString(x) ? x.replaceAll(from, () => to) : undefined));
+        return (ctx) =>
+          mapValues(values(ctx), (x) => {
+            if (!isPlainString(x)) return undefined;
+            if (to.length > from.length) spendString(ctx.run, x.length + occurrences(x, from) * (to.length - from.length), 'replace');
+            return x.replaceAll(from, () => to);
+          });
       }
       // The documentation does not say how overlapping keys interact: each key is replaced in turn, in the dict's order.
       const replacements = cc.expr(first);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
-import type { PreparedEntities } from '../../../hub-core/entity.js';
+import { PushBody, pushBodyValidator, readPushBody, usePushBodyParser, DEFAULT_PUSH_LIMIT } from '../push-body.js';
 import { anyObject, bool, str, replies } from '../schemas.js';
 import { entitiesBody } from './datasets.js';
+import type { PushParams } from '../../../hub-core/json-push.js';
 
 interface PushQuery {
   sequence_id?: string;
@@ -15,12 +15,16 @@ interface PushQuery {
   force?: boolean;
 }
 
-export async function receiverRoutes(app: FastifyInstance, { hub, entityParser }: RouteContext): Promise<void> {
-  useEntityBodyParser(app, entityParser);
-  app.post<{ Params: { pipe_id: string }; Querystring: PushQuery; Body: PreparedEntities }>('/receivers/:pipe_id/entities', {
+export async function receiverRoutes(app: FastifyInstance, { hub, entityParser, pushLimit }: RouteContext): Promise<void> {
+  // Bodies reach the handler unread: a large one is streamed (see push-body.ts).
+  usePushBodyParser(app);
+  app.post<{ Params: { pipe_id: string }; Querystring: PushQuery; Body: PushBody }>('/receivers/:pipe_id/entities', {
     schema: {
       tags: ['receivers'],
       summary: 'JSON Push: write entities into a pipe with an http_endpoint source',
+      description:
+        'The body is a JSON array of entities (or one entity), or JSON lines (Content-Type application/x-ndjson). A body larger than the ' +
+        'body limit is read as it arrives and written in one transaction at the end: all or nothing, up to the push limit.',
       params: { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } },
       querystring: {
         type: 'object',
@@ -29,10 +33,11 @@ export async function receiverRoutes(app: FastifyInstance, { hub, entityParser }
       body: entitiesBody,
       response: replies({ 200: anyObject, 409: { $ref: 'Error#' }, 413: { $ref: 'Error#' } }),
     },
-    validatorCompiler: entityBatchValidator,
+    validatorCompiler: pushBodyValidator,
     handler: async (req) => {
       const q = req.query;
-      const result = hub.receiver.receive(req.params.pipe_id, req.body, {
+      const pipeId = req.params.pipe_id;
+      const params: PushParams = {
         ...(q.sequence_id !== undefined ? { sequenceId: q.sequence_id } : {}),
         ...(q.request_id !== undefined ? { requestId: q.request_id } : {}),
         ...(q.previous_request_id !== undefined ? { previousRequestId: q.previous_request_id } : {}),
@@ -40,8 +45,10 @@ export async function receiverRoutes(app: FastifyInstance, { hub, entityParser }
         isFirst: q.is_first === true,
         isLast: q.is_last === true,
         force: q.force === true,
-      });
-      return result;
+      };
+      const limits = { bodyLimit: app.initialConfig.bodyLimit ?? DEFAULT_PUSH_LIMIT, pushLimit: pushLimit ?? DEFAULT_PUSH_LIMIT };
+      const body = await readPushBody(req.body, entityParser, limits, () => hub.receiver.staged(pipeId));
+      return 'whole' in body ? hub.receiver.receive(pipeId, body.whole, params) : body.staged.commit(params);
     },
   });
 }

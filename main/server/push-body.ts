@@ -1,0 +1,166 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import AjvCompiler from '@fastify/ajv-compiler';
+import type { EntityParserPool } from './entity-parser-pool.js';
+import { EntitySplitter } from './entity-splitter.js';
+import { HubError } from '../../hub-core/errors.js';
+import type { PreparedEntities } from '../../hub-core/entity.js';
+import type { StagedPush } from '../../hub-core/json-push.js';
+
+/** Bodies up to this size (or the body limit, when lower) are read whole and parsed at once; larger ones stream. */
+export const STREAM_ABOVE = 8 * 1024 * 1024;
+/** The largest streamed JSON Push body by default (`--push-limit`). */
+export const DEFAULT_PUSH_LIMIT = 4 * 1024 * 1024 * 1024;
+/** A streamed push is parsed in parts of about this many bytes (or entities). */
+const PART_BYTES = 2 * 1024 * 1024;
+const PART_ENTITIES = 10_000;
+
+const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/json-seq'];
+
+/** A JSON Push body, not read yet: the route reads it whole or streams it. */
+export class PushBody {
+  constructor(
+    readonly stream: Readable,
+    /** JSON lines: entities one after another rather than an array. */
+    readonly lines: boolean,
+    readonly declaredLength: number | undefined,
+  ) {}
+}
+
+/** In this plugin context JSON (and JSON lines) bodies reach the route unread, as a {@link PushBody}. */
+export function usePushBodyParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  const parser = (lines: boolean) => (req: { headers: Record<string, string | string[] | undefined> }, payload: Readable, done: (err: Error | null, body?: unknown) => void): void => {
+    const header = req.headers['content-length'];
+    const length = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
+    done(null, new PushBody(payload, lines, req.headers['content-encoding'] === undefined ? length : undefined));
+  };
+  app.addContentTypeParser('application/json', parser(false));
+  app.addContentTypeParser(NDJSON, parser(true));
+}
+
+const defaultValidator = AjvCompiler()({}, { customOptions: { coerceTypes: 'array', allErrors: false } });
+
+/** The route's validator: the body is checked as it is read; params and query as usual. */
+export const pushBodyValidator: FastifySchemaCompiler<unknown> = (def) => {
+  if (def.httpPart !== 'body') return defaultValidator(def);
+  return (data: unknown) =>
+    data instanceof PushBody ? { value: data } : { error: new Error('the body must be JSON (Content-Type: application/json): an array of entities') };
+};
+
+export interface PushLimits {
+  /** Bodies larger than this stream (and each entity must fit in it). */
+  bodyLimit: number;
+  /** The largest streamed body. */
+  pushLimit: number;
+}
+
+export type PushBodyResult = { whole: PreparedEntities } | { staged: StagedPush };
+
+/**
+ * Read a push body. A small one is read whole and parsed (in a worker when large enough) as before; a larger one, or
+ * JSON lines, is cut into entities as it arrives, parsed a part at a time and handed to `stage()` part by part, so
+ * memory stays bounded by the part size, not by the body. Nothing is written here: the caller commits the staged push.
+ */
+export async function readPushBody(body: PushBody, parser: EntityParserPool, limits: PushLimits, stage: () => StagedPush): Promise<PushBodyResult> {
+  const whole = Math.min(limits.bodyLimit, STREAM_ABOVE);
+  if (body.declaredLength !== undefined && body.declaredLength > limits.pushLimit) throw tooLarge(limits.pushLimit);
+  const chunks = body.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const next = async (): Promise<Buffer | undefined> => {
+    try {
+      const r = await chunks.next();
+      return r.done ? undefined : r.value;
+    } catch (e) {
+      if (e instanceof HubError) throw e;
+      throw new HubError(400, 'the request body could not be read', e instanceof Error ? e.message : String(e));
+    }
+  };
+  // The head: as much as a whole-body request may hold.
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes <= whole) {
+    const chunk = await next();
+    if (chunk === undefined) {
+      ended = true;
+      break;
+    }
+    head.push(chunk);
+    headBytes += chunk.length;
+  }
+  if (ended && !body.lines) return { whole: await parser.parse(Buffer.concat(head, headBytes)) };
+
+  const staged = stage();
+  try {
+    const splitter = new EntitySplitter(body.lines, limits.bodyLimit);
+    let part: Buffer[] = [];
+    let partBytes = 0;
+    let first = 0;
+    let received = 0;
+    let pending: Promise<void> | undefined;
+    const flush = async (): Promise<void> => {
+      const elements = part;
+      const from = first;
+      first += elements.length;
+      part = [];
+      partBytes = 0;
+      // One part is parsed while the next is read; at most one waits.
+      if (pending) await pending;
+      pending = parsePart(parser, elements, from).then((batch) => staged.add(batch.entities));
+      // Awaited at the next part or the end; until then a failure must not count as unhandled.
+      pending.catch(() => undefined);
+    };
+    const feed = async (chunk: Buffer, start: boolean): Promise<void> => {
+      received += chunk.length;
+      if (received > limits.pushLimit) throw tooLarge(limits.pushLimit);
+      // A byte order mark before the body is allowed, as in a small body.
+      const bytes = start && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? chunk.subarray(3) : chunk;
+      const out: Buffer[] = [];
+      splitter.push(bytes, out);
+      for (const e of out) {
+        part.push(e);
+        partBytes += e.length;
+        if (part.length >= PART_ENTITIES || partBytes >= PART_BYTES) await flush();
+      }
+    };
+    const firstChunk = head.length > 0 ? Buffer.concat(head, headBytes) : Buffer.alloc(0);
+    head.length = 0;
+    await feed(firstChunk, true);
+    if (!ended) {
+      for (let chunk = await next(); chunk !== undefined; chunk = await next()) await feed(chunk, false);
+    }
+    splitter.end();
+    if (part.length > 0) await flush();
+    if (pending) await pending;
+    return { staged };
+  } catch (e) {
+    staged.discard();
+    // Leave the rest of the body unread: Node discards it once the answer is sent.
+    throw e;
+  }
+}
+
+async function parsePart(parser: EntityParserPool, elements: readonly Buffer[], first: number): Promise<PreparedEntities> {
+  const pieces: Buffer[] = [OPEN];
+  for (let i = 0; i < elements.length; i++) {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(elements[i]!);
+  }
+  pieces.push(CLOSE);
+  try {
+    return await parser.parse(Buffer.concat(pieces), first);
+  } catch (e) {
+    if (e instanceof HubError && e.message === 'malformed JSON') {
+      throw new HubError(400, e.message, `in entities #${first} to #${first + elements.length - 1}: ${e.detail ?? ''}`);
+    }
+    throw e;
+  }
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+function tooLarge(limit: number): HubError {
+  return new HubError(413, 'request body too large', `a JSON Push body may be at most ${limit} bytes (--push-limit); send it in several requests`);
+}
