@@ -25,6 +25,7 @@ import { configRoutes } from './routes/config.js';
 import { envSecretRoutes } from './routes/env-secrets.js';
 import { dtlRoutes } from './routes/dtl.js';
 import { configSchemaRoutes } from './routes/config-schema.js';
+import { configSearchRoutes } from './routes/config-search.js';
 import { nodeRoutes } from './routes/node.js';
 import { registryRoutes } from './routes/registry.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
@@ -190,6 +191,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(envSecretRoutes, ctx);
       await api.register(dtlRoutes, ctx);
       await api.register(configSchemaRoutes);
+      await api.register(configSearchRoutes, ctx);
     },
     { prefix: '/api' },
   );

@@ -41,6 +41,8 @@ export interface PaletteActions {
   reload(): void;
   toggleSidebar(): void;
   showShortcuts(): void;
+  /** Which pipes read a dataset, call a function, use a system, secret or variable. */
+  searchConfigs(): void;
   /** Present only while a remote instance is shown. */
   backToLocal?: () => void;
 }
@@ -64,6 +66,7 @@ export function paletteItems(
     items.push({ key: `action:${key}`, kind: 'action', label, run, ...(hint ? { hint } : {}) });
   };
   action('new-pipe', 'New pipe', actions.newPipe);
+  action('search-configs', 'Search configs… (datasets, functions, systems, secrets, variables)', actions.searchConfigs, shortcutText('Shift+F'));
   action('new-system', 'New system', actions.newSystem);
   action('run-tests', 'Run workspace tests', actions.runTests);
   action('export-json', 'Export config (JSON)', () => actions.exportConfig('json'));
