@@ -62,7 +62,7 @@ export interface ServerOptions {
   /** One-time login codes for the browser UI. */
   loginCodes?: LoginCodes;
   /** The desktop host's routes (/desktop/...); left out, the server is a plain instance API. */
-  desktop?: Omit<DesktopContext, 'hub'>;
+  desktop?: Omit<DesktopContext, 'hub' | 'workspaceDir'>;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
@@ -171,7 +171,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(
     async (api) => {
-      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser, workspaceDir: options.desktop?.workspaceDir };
+      const workspaces = options.desktop?.workspaces;
+      const ctx: RouteContext = {
+        hub: options.hub,
+        tokens: options.tokens,
+        entityParser,
+        get workspaceDir() {
+          return workspaces?.dir;
+        },
+      };
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
       await api.register(datasetProfileRoutes, ctx);
@@ -199,7 +207,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(registryRoutes, { prefix: '/registry', hub: options.hub, tokens: options.tokens, entityParser });
 
   if (options.desktop) {
-    const desktop: DesktopContext = { hub: options.hub, ...options.desktop };
+    const { dataDir, connections, workspaces } = options.desktop;
+    const desktop: DesktopContext = {
+      hub: options.hub,
+      dataDir,
+      connections,
+      workspaces,
+      get workspaceDir() {
+        return workspaces.dir;
+      },
+    };
     await app.register(async (scope) => desktopPlugin(scope, desktop), { prefix: '/desktop' });
   }
 

@@ -43,6 +43,8 @@ export interface PaletteActions {
   showShortcuts(): void;
   /** Which pipes read a dataset, call a function, use a system, secret or variable. */
   searchConfigs(): void;
+  /** Present only where this hub can open another folder (the local hub). */
+  openFolder?: () => void;
   /** Present only while a remote instance is shown. */
   backToLocal?: () => void;
 }
@@ -75,6 +77,7 @@ export function paletteItems(
   action('reload', 'Reload', actions.reload);
   action('sidebar', 'Toggle sidebar', actions.toggleSidebar, shortcutText('B'));
   action('shortcuts', 'Keyboard shortcuts', actions.showShortcuts, '?');
+  if (actions.openFolder) action('open-folder', 'Open workspace folder…', actions.openFolder);
   if (actions.backToLocal) action('local', 'Back to this computer', actions.backToLocal);
 
   for (const p of data.pipes) {
