@@ -6,7 +6,7 @@ import { configFilePath } from './workspace-layout.js';
 import { updatedFileText } from './json-format.js';
 import { configFiles, readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
-import { isJsonObject } from './json.js';
+import { canonicalJson, isJsonObject } from './json.js';
 
 export type { WorkspaceProblem };
 
@@ -254,10 +254,33 @@ export class Workspace {
       if (!found) next.push(entity);
       value = next;
     }
-    const text = updatedFileText(previous, value);
+    // A new file for a pipe renamed or duplicated from one in this folder starts from that file's text (its layout).
+    const text = updatedFileText(previous ?? (list ? undefined : this.layoutOf(change.kind, change.entity)), value);
     if (previous === text) return;
     this.writeFile(file, text);
     this.files.set(key, file);
+  }
+
+  /**
+   * The text of the file of another entity of this kind that this one copies (the same configuration but for its id
+   * and sink: a rename or a duplicate), when that file holds just it; else undefined.
+   */
+  private layoutOf(kind: ConfigKind, entity: ConfigEntity): string | undefined {
+    const rest = (e: ConfigEntity): string => canonicalJson({ ...e, _id: undefined, sink: undefined });
+    const wanted = rest(entity);
+    for (const [key, file] of this.files) {
+      if (!key.startsWith(`${kind}:`) || key === `${kind}:${entity._id}`) continue;
+      const other = this.hub.config.get(kind, key.slice(kind.length + 1));
+      if (!other || rest(other) !== wanted) continue;
+      try {
+        const text = readFileSync(join(this.nodeDir, file), 'utf8');
+        const parsed: unknown = JSON.parse(text);
+        if (isJsonObject(parsed) && canonicalJson(parsed) === canonicalJson(other)) return text;
+      } catch {
+        // Unreadable: no layout to copy.
+      }
+    }
+    return undefined;
   }
 
   /** Replace a file atomically (undefined: delete it), remembering the write so its events are not reloads. */

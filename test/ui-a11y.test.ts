@@ -172,6 +172,27 @@ const VIEWS: ViewCase[] = [
       await p.keyboard.press('?');
     },
   },
+  {
+    name: 'config search',
+    hash: '#/pipes',
+    ready: testId('pipe-row'),
+    open: async (p) => {
+      await p.keyboard.press('Control+Shift+F');
+      await p.getByTestId('config-search-input').fill('shout');
+      await p.getByTestId('config-search-match').first().waitFor();
+    },
+  },
+  {
+    name: 'open workspace folder',
+    hash: '#/config',
+    ready: testId('workspace-open-button'),
+    open: async (p) => {
+      await p.getByTestId('workspace-open-button').click();
+      await p.getByTestId('workspace-path').fill('/nowhere/at/all');
+      await p.getByTestId('workspace-check').click();
+      await p.getByTestId('workspace-open-error').waitFor();
+    },
+  },
 ];
 
 /** A dialog or panel was opened: the next view starts from a fresh page. */

@@ -92,10 +92,13 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
         `${load.problems.length ? `, ${load.problems.length} problem(s)` : ''}; watching for changes\n`,
     );
     for (const p of load.problems) process.stdout.write(`  ${p.file}: ${p.msg}\n`);
-    running.workspace.onReload = (reloaded) => {
-      for (const p of reloaded.problems) process.stdout.write(`Workspace reload: ${p.file}: ${p.msg}\n`);
-    };
   }
+  running.workspaces.onReload = (reloaded) => {
+    for (const p of reloaded.problems) process.stdout.write(`Workspace reload: ${p.file}: ${p.msg}\n`);
+  };
+  running.workspaces.onSwitch = (workspace, opened) => {
+    process.stdout.write(`Workspace ${workspace.nodeDir} opened from the workbench: ${opened.pipes} pipes, ${opened.systems} systems${opened.problems.length ? `, ${opened.problems.length} problem(s)` : ''}\n`);
+  };
   process.stdout.write(`Datahub hub API listening at ${running.url}/api (data: ${running.hub.dataDir}; token: ${running.hub.dataDir}/access-token)\n`);
   process.stdout.write(`Open the UI with this one-time link: ${running.loginUrl()}\n`);
 }

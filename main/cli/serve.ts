@@ -4,7 +4,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Hub } from '../../hub-core/hub.js';
-import { Workspace } from '../../hub-core/workspace.js';
+import type { Workspace } from '../../hub-core/workspace.js';
+import { WorkspaceHost } from '../server/workspace-host.js';
 import { TokenService } from '../server/auth.js';
 import { buildServer } from '../server/app.js';
 import { ConnectionStore } from '../remote/connections.js';
@@ -50,7 +51,9 @@ export interface RunningHub {
   app: FastifyInstance;
   url: string;
   token: string;
-  workspace: Workspace | undefined;
+  /** The workspace open now (the workbench may open another folder: see `workspaces`). */
+  readonly workspace: Workspace | undefined;
+  workspaces: WorkspaceHost;
   /** A one-time URL that signs a browser in to the UI. */
   loginUrl(): string;
   close(): Promise<void>;
@@ -87,8 +90,8 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
   try {
     const secretsKey = options.secretsKey === 'keychain' ? await keychainSecretsKey(dataDir, new OsKeychain()) : undefined;
     hub = new Hub(dataDir, secretsKey !== undefined ? { secretsKey } : {});
-    const workspace = options.workspace !== undefined ? new Workspace(hub, resolve(options.workspace)) : undefined;
-    workspace?.open();
+    const workspaces = new WorkspaceHost(hub);
+    if (options.workspace !== undefined) workspaces.start(options.workspace);
     const tokens = TokenService.open(dataDir, hub.nodeId);
     const token = await tokens.writeAccessToken(dataDir);
     const loginCodes = new LoginCodes();
@@ -97,7 +100,7 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       tokens,
       loginCodes,
       host: options.host,
-      desktop: { dataDir, connections: new ConnectionStore(dataDir, new OsKeychain()), workspaceDir: options.workspace !== undefined ? resolve(options.workspace) : undefined },
+      desktop: { dataDir, connections: new ConnectionStore(dataDir, new OsKeychain()), workspaces },
       logger: options.logger ?? false,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
       ...(options.pushLimit !== undefined ? { pushLimit: options.pushLimit } : {}),
@@ -115,11 +118,14 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       hub: running,
       app,
       token,
-      workspace,
+      get workspace() {
+        return workspaces.workspace;
+      },
+      workspaces,
       url: `http://${shownHost}:${port}`,
       loginUrl: () => `http://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/login?code=${loginCodes.create()}`,
       async close() {
-        workspace?.close();
+        workspaces.close();
         await running.stopPumps();
         await app.close();
         running.close();

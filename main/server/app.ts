@@ -25,6 +25,7 @@ import { configRoutes } from './routes/config.js';
 import { envSecretRoutes } from './routes/env-secrets.js';
 import { dtlRoutes } from './routes/dtl.js';
 import { configSchemaRoutes } from './routes/config-schema.js';
+import { configSearchRoutes } from './routes/config-search.js';
 import { nodeRoutes } from './routes/node.js';
 import { registryRoutes } from './routes/registry.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
@@ -63,7 +64,7 @@ export interface ServerOptions {
   /** One-time login codes for the browser UI. */
   loginCodes?: LoginCodes;
   /** The desktop host's routes (/desktop/...); left out, the server is a plain instance API. */
-  desktop?: Omit<DesktopContext, 'hub'>;
+  desktop?: Omit<DesktopContext, 'hub' | 'workspaceDir'>;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
@@ -172,7 +173,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(
     async (api) => {
-      const ctx: RouteContext = { hub: options.hub, tokens: options.tokens, entityParser, workspaceDir: options.desktop?.workspaceDir, pushLimit: options.pushLimit };
+      const workspaces = options.desktop?.workspaces;
+      const ctx: RouteContext = {
+        hub: options.hub,
+        tokens: options.tokens,
+        entityParser,
+        pushLimit: options.pushLimit,
+        get workspaceDir() {
+          return workspaces?.dir;
+        },
+      };
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
       await api.register(datasetProfileRoutes, ctx);
@@ -192,6 +202,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(envSecretRoutes, ctx);
       await api.register(dtlRoutes, ctx);
       await api.register(configSchemaRoutes);
+      await api.register(configSearchRoutes, ctx);
     },
     { prefix: '/api' },
   );
@@ -199,7 +210,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(registryRoutes, { prefix: '/registry', hub: options.hub, tokens: options.tokens, entityParser });
 
   if (options.desktop) {
-    const desktop: DesktopContext = { hub: options.hub, ...options.desktop };
+    const { dataDir, connections, workspaces } = options.desktop;
+    const desktop: DesktopContext = {
+      hub: options.hub,
+      dataDir,
+      connections,
+      workspaces,
+      get workspaceDir() {
+        return workspaces.dir;
+      },
+    };
     await app.register(async (scope) => desktopPlugin(scope, desktop), { prefix: '/desktop' });
   }
 

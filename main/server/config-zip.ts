@@ -1,12 +1,19 @@
 import { zipSync, unzipSync, strToU8, strFromU8 } from 'fflate';
 import type { ConfigEntity } from '../../hub-core/config-store.js';
-import { configFileName, configFileText } from '../../hub-core/workspace-layout.js';
+import { configFileName } from '../../hub-core/workspace-layout.js';
+import { fileTextKeepingLayout, workspaceFileTexts } from '../../hub-core/workspace-texts.js';
+import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { badRequest } from '../../hub-core/errors.js';
 import { parseConfigText } from '../../hub-core/config-json.js';
 
-export function configToZip(entities: readonly ConfigEntity[]): Uint8Array {
+/**
+ * One `.conf.json` file per entity. With the open workspace folder, an entity whose file is there keeps that file's
+ * text (the same bytes when unchanged); the others get the layout of the service's tooling.
+ */
+export function configToZip(entities: readonly ConfigEntity[], workspaceDir?: string): Uint8Array {
+  const texts = workspaceDir === undefined ? new Map<string, string>() : workspaceFileTexts(workspaceNodeDir(workspaceDir));
   const files: Record<string, Uint8Array> = {};
-  for (const e of entities) files[configFileName(e)] = strToU8(configFileText(e));
+  for (const e of entities) files[configFileName(e)] = strToU8(fileTextKeepingLayout(texts, e));
   return zipSync(files, { level: 6 });
 }
 

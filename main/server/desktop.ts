@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Hub } from '../../hub-core/hub.js';
 import type { ConnectionStore } from '../remote/connections.js';
+import type { WorkspaceHost } from './workspace-host.js';
 import { portalRoutes } from './routes/desktop-portal.js';
 import { remoteRoutes } from './routes/desktop-remote.js';
 import { workspaceRoutes } from './routes/desktop-workspace.js';
@@ -11,13 +12,15 @@ import { downloadRoutes } from './routes/desktop-download.js';
 import { rulesSyncRoutes } from './routes/desktop-rules-sync.js';
 import { configFileRoutes } from './routes/desktop-config-files.js';
 import { registryConnectionRoutes } from './routes/desktop-registries.js';
+import { workspaceOpenRoutes } from './routes/desktop-workspace-open.js';
 
 export interface DesktopContext {
   hub: Hub;
   dataDir: string;
   connections: ConnectionStore;
-  /** The workspace folder the hub was opened on, if any. */
-  workspaceDir: string | undefined;
+  /** The workspace folder open now, if any (the workbench may switch it: `workspaces`). */
+  readonly workspaceDir: string | undefined;
+  workspaces: WorkspaceHost;
 }
 
 export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
@@ -28,4 +31,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => rulesSyncRoutes(scope, ctx));
   await app.register(async (scope) => configFileRoutes(scope, ctx));
   await app.register(async (scope) => registryConnectionRoutes(scope, ctx));
+  await app.register(async (scope) => workspaceOpenRoutes(scope, ctx));
 }

@@ -15,7 +15,8 @@ function bodyEntities(body: unknown): unknown {
   return Buffer.isBuffer(body) ? configFromZip(new Uint8Array(body)) : body;
 }
 
-export async function configRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+export async function configRoutes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
+  const { hub } = ctx;
   const tags = ['config'];
   const configBody = { description: 'an array of configuration entities, or a zip archive of *.conf.json files (Content-Type: application/zip)' };
 
@@ -24,7 +25,7 @@ export async function configRoutes(app: FastifyInstance, { hub }: RouteContext):
     handler: async (req, reply) => {
       const entities = hub.groupConfig('');
       if (wantsZip(req)) {
-        return reply.type('application/zip').header('Content-Disposition', 'attachment; filename="datahub-config.zip"').send(Buffer.from(configToZip(entities)));
+        return reply.type('application/zip').header('Content-Disposition', 'attachment; filename="datahub-config.zip"').send(Buffer.from(configToZip(entities, ctx.workspaceDir)));
       }
       return entities;
     },
@@ -55,7 +56,7 @@ export async function configRoutes(app: FastifyInstance, { hub }: RouteContext):
     },
     handler: async (req, reply) => {
       const entities = hub.groupConfig(req.params.group);
-      if (wantsZip(req)) return reply.type('application/zip').send(Buffer.from(configToZip(entities)));
+      if (wantsZip(req)) return reply.type('application/zip').send(Buffer.from(configToZip(entities, ctx.workspaceDir)));
       return entities;
     },
   });

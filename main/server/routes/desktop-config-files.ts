@@ -57,8 +57,41 @@ const pipeOfFile = (file: string): string | null => {
   return m ? decodeURIComponent(m[1]!) : null;
 };
 
+type RawJson = { rawJSON?: (text: string) => unknown };
+
+/** JSON text parsed with every number kept as written (1.0, 1e3): formatting must not change a value's text. */
+function parseKeepingNumbers(text: string): unknown {
+  const raw = (JSON as RawJson).rawJSON;
+  const reviver = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+    raw && typeof value === 'number' && context?.source !== undefined && context.source !== String(value) ? raw(context.source) : value;
+  return JSON.parse(text, reviver as (this: unknown, key: string, value: unknown) => unknown);
+}
+
 export async function configFileRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
   const tags = ['desktop'];
+
+  app.post<{ Body: { text: string } }>(
+    '/config-format',
+    {
+      schema: {
+        tags,
+        summary: "A JSON text in the layout of the service's tooling (`sesam format`), as workspace files are written: the editor's Format command",
+        body: { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } },
+        response: replies({ 200: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } }),
+      },
+    },
+    async (req) => {
+      let value: unknown;
+      try {
+        value = parseKeepingNumbers(req.body.text);
+      } catch (err) {
+        const msg = err instanceof Error ? err.message : String(err);
+        const line = errorLine(msg, req.body.text);
+        throw new HubError(400, 'the text is not valid JSON', line === null ? msg : `line ${line}: ${msg}`);
+      }
+      return { text: sesamLayout(value) };
+    },
+  );
   app.get<{ Querystring: { kind: ConfigKind; id: string } }>(
     '/config-file',
     {

@@ -147,7 +147,8 @@ function judgeInWorker(dir: string, names: string[], draft: ConfigEntity): { don
   return { done, stop: () => void worker.terminate() };
 }
 
-export async function pipeImpactRoutes(app: FastifyInstance, { hub, workspaceDir }: RouteContext): Promise<void> {
+export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
+  const { hub } = ctx;
   const tags = ['pipes'];
   const jobs = new Map<string, { job: ImpactJob; cancel: boolean; stop?: () => void }>();
 
@@ -208,6 +209,8 @@ export async function pipeImpactRoutes(app: FastifyInstance, { hub, workspaceDir
           job.result = result;
           if (req.query.tests !== false) {
             job.progress = { ...job.progress, phase: 'tests' };
+            // The folder open now: the workbench may have opened another since the hub started.
+            const workspaceDir = ctx.workspaceDir;
             const which = testsToJudge(hub, workspaceDir, id, draft);
             if ('reason' in which) job.tests = { judged: false, reason: which.reason, tests: [] };
             else {

@@ -19,6 +19,11 @@ self.MonacoEnvironment = {
   getWorker: (_id: string, label: string) => (label === 'json' ? new JsonWorker({ name: 'json' }) : new EditorWorker({ name: 'editor' })),
 };
 
+// The JSON language's own formatters are off: Format (ConfigEditor, lib/config-format.ts) lays a document out as
+// workspace files are written, not one DTL token per line, and pasting keeps the pasted layout. Its color swatches
+// are off too: a config has no colors.
+jsonDefaults.setModeConfiguration({ ...jsonDefaults.modeConfiguration, documentFormattingEdits: false, documentRangeFormattingEdits: false, colors: false });
+
 const applyTheme = (): void => monaco.editor.setTheme(isDark() ? 'vs-dark' : 'vs');
 applyTheme();
 window.addEventListener(THEME_EVENT, applyTheme);

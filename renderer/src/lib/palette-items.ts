@@ -43,6 +43,10 @@ export interface PaletteActions {
   reload(): void;
   toggleSidebar(): void;
   showShortcuts(): void;
+  /** Which pipes read a dataset, call a function, use a system, secret or variable. */
+  searchConfigs(): void;
+  /** Present only where this hub can open another folder (the local hub). */
+  openFolder?: () => void;
   /** Present only while a remote instance is shown. */
   backToLocal?: () => void;
 }
@@ -66,6 +70,7 @@ export function paletteItems(
     items.push({ key: `action:${key}`, kind: 'action', label, run, ...(hint ? { hint } : {}) });
   };
   action('new-pipe', 'New pipe', actions.newPipe);
+  action('search-configs', 'Search configs… (datasets, functions, systems, secrets, variables)', actions.searchConfigs, shortcutText('Shift+F'));
   action('new-system', 'New system', actions.newSystem);
   action('publish-dataset', 'Publish a dataset…', actions.publishDataset);
   action('run-tests', 'Run workspace tests', actions.runTests);
@@ -75,6 +80,7 @@ export function paletteItems(
   action('reload', 'Reload', actions.reload);
   action('sidebar', 'Toggle sidebar', actions.toggleSidebar, shortcutText('B'));
   action('shortcuts', 'Keyboard shortcuts', actions.showShortcuts, '?');
+  if (actions.openFolder) action('open-folder', 'Open workspace folder…', actions.openFolder);
   if (actions.backToLocal) action('local', 'Back to this computer', actions.backToLocal);
 
   for (const p of data.pipes) {
