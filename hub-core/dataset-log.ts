@@ -109,6 +109,8 @@ type RawRow = [number, string, number, number | null, number, string, string];
 export type LogRow = Readonly<RawRow>;
 
 const DEFAULT_PAGE = 2000;
+/** The most offsets one step of whole-log compaction reads. */
+export const WHOLE_STEP_OFFSETS = 50_000;
 const LIVE_PAGE = 5000;
 /** From this many entities on, a write reads the batch's latest versions in one statement. */
 const BATCH_LATEST = 16;
@@ -254,7 +256,7 @@ export class Dataset {
 
   /**
    * One step of whole-log compaction, in one transaction: the entities whose latest version lies after `cursor` (and
-   * at or before `end`, the pass's snapshot), at most `limit` of them. Returns where the next step starts (undefined
+   * at or before `end`, the pass's snapshot), at most `limit` of them and within WHOLE_STEP_OFFSETS offsets. Returns where the next step starts (undefined
    * when the pass is over), the versions removed and those left behind (by the dependency-tracking floor or the age).
    */
   compactWholeStep(cursor: number, end: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
@@ -262,7 +264,10 @@ export class Dataset {
       const c = this.compaction();
       const floor = this.compactionFloor();
       const cutoff = ageCutoff(c, nowMs);
-      const rows = this.stmts.wholePage.all(cursor, end, limit) as [number, number][];
+      // A step reads a bounded range of offsets, matched or not: a long stretch of entities written once (nothing to
+      // remove) would otherwise be read whole in one step, holding up every reader and writer meanwhile.
+      const upTo = Math.min(end, cursor + WHOLE_STEP_OFFSETS);
+      const rows = this.stmts.wholePage.all(cursor, upTo, limit) as [number, number][];
       let removed = 0;
       let heldOff = 0;
       for (const [seq, prev] of rows) {
@@ -271,7 +276,8 @@ export class Dataset {
         heldOff += r.heldOff;
       }
       if (removed > 0) this.stmts.countVersions.run(-removed, removed, nowMs * 1000);
-      return { next: rows.length < limit ? undefined : rows[rows.length - 1]![0], removed, heldOff };
+      const next = rows.length === limit ? rows[rows.length - 1]![0] : upTo < end ? upTo : undefined;
+      return { next, removed, heldOff };
     })();
   }
 
