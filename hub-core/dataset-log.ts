@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
+import { backgroundFromVersions, type DiskUsageCounter } from './disk-usage.js';
 import { ageCutoff, compactChain, compactsWhole, expiresByAge, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';
 
 export interface DatasetRow {
@@ -108,6 +109,8 @@ type RawRow = [number, string, number, number | null, number, string, string];
 export type LogRow = Readonly<RawRow>;
 
 const DEFAULT_PAGE = 2000;
+/** The most offsets one step of whole-log compaction reads. */
+export const WHOLE_STEP_OFFSETS = 50_000;
 const LIVE_PAGE = 5000;
 /** From this many entities on, a write reads the batch's latest versions in one statement. */
 const BATCH_LATEST = 16;
@@ -139,11 +142,14 @@ export class Dataset {
   private indexCache: { idx: number; path: string[]; expression: string }[] | undefined;
   private changes = 0;
   private bytesCache: { versions: number; changes: number; at: number; bytes: number } | undefined;
+  /** A background count of bytesOnDisk under way (large datasets). */
+  private counting = false;
 
   constructor(
     private readonly db: Db,
     row: DatasetRow,
     private readonly compactionFloor: CompactionFloor = () => Number.POSITIVE_INFINITY,
+    private readonly usage?: DiskUsageCounter,
   ) {
     this.num = row.num;
     this.name = row.name;
@@ -266,7 +272,7 @@ export class Dataset {
 
   /**
    * One step of whole-log compaction, in one transaction: the entities whose latest version lies after `cursor` (and
-   * at or before `end`, the pass's snapshot), at most `limit` of them. Returns where the next step starts (undefined
+   * at or before `end`, the pass's snapshot), at most `limit` of them and within WHOLE_STEP_OFFSETS offsets. Returns where the next step starts (undefined
    * when the pass is over), the versions removed and those left behind (by the dependency-tracking floor or the age).
    */
   compactWholeStep(cursor: number, end: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
@@ -274,7 +280,10 @@ export class Dataset {
       const c = this.compaction();
       const floor = this.compactionFloor();
       const cutoff = ageCutoff(c, nowMs);
-      const rows = this.stmts.wholePage.all(cursor, end, limit) as [number, number][];
+      // A step reads a bounded range of offsets, matched or not: a long stretch of entities written once (nothing to
+      // remove) would otherwise be read whole in one step, holding up every reader and writer meanwhile.
+      const upTo = Math.min(end, cursor + WHOLE_STEP_OFFSETS);
+      const rows = this.stmts.wholePage.all(cursor, upTo, limit) as [number, number][];
       let removed = 0;
       let heldOff = 0;
       for (const [seq, prev] of rows) {
@@ -283,7 +292,8 @@ export class Dataset {
         heldOff += r.heldOff;
       }
       if (removed > 0) this.stmts.countVersions.run(-removed, removed, nowMs * 1000);
-      return { next: rows.length < limit ? undefined : rows[rows.length - 1]![0], removed, heldOff };
+      const next = rows.length === limit ? rows[rows.length - 1]![0] : upTo < end ? upTo : undefined;
+      return { next, removed, heldOff };
     })();
   }
 
@@ -353,14 +363,35 @@ export class Dataset {
     this.db.prepare(`UPDATE dataset_versions SET compacted_ts = ? WHERE dataset = ${this.num}`).run(nowMs * 1000);
   }
 
-  /** Bytes of the pages this dataset's tables and indexes use in the database file (counted at most every 5 s). */
+  /**
+   * Bytes of the pages this dataset's tables and indexes use in the database file (counted at most every 5 s). A
+   * dataset of more than backgroundFromVersions() versions is counted in a worker thread (disk-usage.ts): until that
+   * count is in, the answer is the last count, or the database's used pages shared out by stored versions, scaled to
+   * the versions stored now.
+   */
   bytesOnDisk(): number {
     const versions = (this.stmts.versions.get() as { versions: number } | undefined)?.versions ?? 0;
     const c = this.bytesCache;
-    if (c !== undefined && c.versions === versions && c.changes === this.changes && Date.now() - c.at < 5000) return c.bytes;
-    const bytes = this.stmts.bytes.get() as number;
-    this.bytesCache = { versions, changes: this.changes, at: Date.now(), bytes };
-    return bytes;
+    const fresh = c !== undefined && c.versions === versions && c.changes === this.changes && Date.now() - c.at < 5000;
+    if (fresh) return c.bytes;
+    if (this.usage === undefined || versions <= backgroundFromVersions()) {
+      const bytes = this.stmts.bytes.get() as number;
+      this.bytesCache = { versions, changes: this.changes, at: Date.now(), bytes };
+      return bytes;
+    }
+    if (!this.counting) {
+      this.counting = true;
+      const asked = { versions, changes: this.changes };
+      void this.usage
+        .count([this.tables.log, this.tables.latest, this.tables.idx, `${this.tables.idx}_seq`, this.tables.pending])
+        .then((bytes) => {
+          if (bytes !== undefined) this.bytesCache = { ...asked, at: Date.now(), bytes };
+        })
+        .finally(() => (this.counting = false));
+    }
+    if (c !== undefined) return Math.round((c.bytes * versions) / Math.max(1, c.versions));
+    const used = (this.stmts.usedBytes.get() as number) * (versions / Math.max(1, this.stmts.allVersions.get() as number));
+    return Math.round(used);
   }
 
   /** Validate every entity first, then write the batch in one transaction: all or nothing. */
@@ -877,6 +908,8 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     compactedUntil: db.prepare(`SELECT compacted_until FROM dataset_versions WHERE dataset = ${num}`).pluck(),
     setCompactedUntil: db.prepare(`UPDATE dataset_versions SET compacted_until = ? WHERE dataset = ${num}`),
     bytes: db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN ('${t.log}', '${t.latest}', '${t.idx}', '${t.idx}_seq', '${t.pending}')`).pluck(),
+    usedBytes: db.prepare('SELECT (page_count - freelist_count) * page_size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()').pluck(),
+    allVersions: db.prepare('SELECT coalesce(sum(versions), 0) FROM dataset_versions').pluck(),
     deleteLog: db.prepare(`DELETE FROM ${t.log} WHERE seq = ?`),
     agedPage: raw(`SELECT seq, eid, deleted, superseded, ts FROM ${t.log} WHERE seq > ? ORDER BY seq LIMIT ?`),
     oldestTs: db.prepare(`SELECT ts FROM ${t.log} ORDER BY seq LIMIT 1`).pluck(),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './database.js';
 import { Dataset, type DatasetRow } from './dataset-log.js';
+import { DiskUsageCounter } from './disk-usage.js';
 import { badRequest, notFound } from './errors.js';
 
 /** All datasets of a hub, by name. Dataset objects are cached: they hold prepared statements. */
@@ -9,7 +10,17 @@ export class DatasetStore {
   /** The offset a dataset's compaction must not go past (set by the pumps: dependency tracking holds it off). */
   private compactionFloor: (name: string) => number = () => Number.POSITIVE_INFINITY;
 
-  constructor(private readonly db: Db) {}
+  /** Counts the bytes on disk of large datasets off the event loop (none for an in-memory database). */
+  private readonly usage: DiskUsageCounter | undefined;
+
+  constructor(private readonly db: Db) {
+    this.usage = db.memory ? undefined : new DiskUsageCounter(db.name);
+  }
+
+  /** Ends the disk-usage worker (Hub.close). */
+  close(): void {
+    this.usage?.close();
+  }
 
   names(): string[] {
     return (this.db.prepare('SELECT name FROM datasets ORDER BY name').pluck().all() as string[]);
@@ -24,7 +35,7 @@ export class DatasetStore {
     if (cached) return cached;
     const row = this.db.prepare('SELECT * FROM datasets WHERE name = ?').get(name) as DatasetRow | undefined;
     if (!row) return undefined;
-    const ds = new Dataset(this.db, row, () => this.compactionFloor(name));
+    const ds = new Dataset(this.db, row, () => this.compactionFloor(name), this.usage);
     this.cache.set(name, ds);
     return ds;
   }

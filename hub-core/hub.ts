@@ -144,6 +144,7 @@ export class Hub {
 
   close(): void {
     this.profiles.close();
+    this.datasets.close();
     this.pumps.closeNow();
     if (this.db.open) this.db.close();
   }

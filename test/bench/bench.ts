@@ -29,6 +29,10 @@
  *                   whatever BENCH_ENTITIES says; test/bench/ui-bench.ts): time from navigation to the first rows
  *                   (target < 1 s) and the longest main-thread task while scrolling far into it and after the
  *                   Newest first, Show deleted and subset toggles (target < 100 ms).
+ *   9. scale    - when BENCH_ENTITIES > 2,000,000 (issue 22.5; test/bench/scale-bench.ts): ingest with the rate of every
+ *                   million (target: the last >= 0.8x the first), the data folder per stored version, JSON Pull with the
+ *                   hub's RSS (target: growth < 100 MB) and the explorer's first rows (target < 1 s) run at the full count,
+ *                   generated as a stream; every other part runs at BENCH_SCALE_CAP (default 1,000,000), and says so.
  * Also logs the CPU seconds of the baseline and of the hub in each phase, and the load average: on a shared machine
  * wall-clock rates swing, CPU seconds much less.
  * Prints a table and writes bench-results/hub.json. Exit 0 when it measured (even on a MISS); exit 1 on errors
@@ -44,18 +48,20 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawInsertBaseline } from './baseline.js';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { generate, type BenchEntity } from './bench-data.js';
+import { pullCount, type PullCount } from './pull-count.js';
+import { readCpuSeconds, readRssKB, RssSampler, RSS_INTERVAL_MS } from './hub-stats.js';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
 import { changingBenchRows, runChangingBench } from './changing-bench.js';
 import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
+import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
 const BATCH = 10_000;
-const RSS_INTERVAL_MS = 50;
 
 const TARGETS = {
   ingestRatio: 0.5,
@@ -76,61 +82,6 @@ function envCount(): number {
 
 const now = (): number => performance.now();
 const monoMicros = (): number => Number(process.hrtime.bigint() / 1000n);
-
-// ---------------------------------------------------------------------------------------------------------------
-// Data
-
-interface BenchEntity {
-  _id: string;
-  name: string;
-  email: string;
-  age: number;
-  city: string;
-  tags: string[];
-  active: boolean;
-}
-
-const FIRST = ['Alice', 'Bob', 'Carla', 'Dmitri', 'Eva', 'Farouk', 'Greta', 'Hiro', 'Ingrid', 'Jonas', 'Kari', 'Lars', 'Mona', 'Nils', 'Olga', 'Per'];
-const LAST = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Pedersen', 'Nilsen', 'Kristiansen', 'Jensen', 'Karlsen', 'Berg', 'Haugen'];
-const CITIES = ['Oslo', 'Bergen', 'Trondheim', 'Stavanger', 'Tromsø', 'Drammen', 'Fredrikstad', 'Kristiansand', 'Ålesund', 'Bodø'];
-const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
-
-/** Deterministic PRNG (mulberry32) so every run uses the same data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function generate(count: number): BenchEntity[] {
-  const r = rng(42);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const width = Math.max(7, String(count - 1).length);
-  const out = new Array<BenchEntity>(count);
-  for (let i = 0; i < count; i++) {
-    const first = pick(FIRST);
-    const last = pick(LAST);
-    out[i] = {
-      _id: 'e' + String(i).padStart(width, '0'),
-      name: `${first} ${last}`,
-      email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@example.com`,
-      age: 18 + Math.floor(r() * 70),
-      city: pick(CITIES),
-      tags: [pick(TAGS), pick(TAGS)],
-      active: r() < 0.7,
-    };
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// 1. Baseline
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // The hub child process and its RSS
@@ -190,64 +141,6 @@ async function stopHub(hub: Hub): Promise<number | null> {
   return result;
 }
 
-function readRssKB(pid: number): number | undefined {
-  try {
-    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat (USER_HZ = 100). */
-function readCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/** Samples in a worker thread so a busy bench thread never delays them: flat [Date.now(), kB, ...]. */
-const SAMPLER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
-const samples = [];
-const file = '/proc/' + workerData.pid + '/status';
-const sample = () => {
-  try {
-    const m = /VmRSS:\\s+(\\d+)\\s+kB/.exec(readFileSync(file, 'utf8'));
-    if (m) samples.push(Date.now(), Number(m[1]));
-  } catch {}
-};
-sample();
-const timer = setInterval(sample, workerData.interval);
-parentPort.on('message', () => {
-  clearInterval(timer);
-  sample();
-  parentPort.postMessage(samples);
-});
-`;
-
-class RssSampler {
-  private readonly worker: Worker;
-  constructor(pid: number) {
-    this.worker = new Worker(SAMPLER, { eval: true, workerData: { pid, interval: RSS_INTERVAL_MS } });
-  }
-  async stop(): Promise<{ t: number; kB: number }[]> {
-    const flat = await new Promise<number[]>((resolve, reject) => {
-      this.worker.once('message', resolve);
-      this.worker.once('error', reject);
-      this.worker.postMessage('stop');
-    });
-    await this.worker.terminate();
-    const out: { t: number; kB: number }[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ t: flat[i]!, kB: flat[i + 1]! });
-    return out;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
@@ -271,37 +164,12 @@ function client(hub: Hub) {
       if (!res.ok) throw new BenchError(`${method} ${path} -> HTTP ${res.status}: ${text.slice(0, 2000)}`);
       return (text === '' ? undefined : JSON.parse(text)) as T;
     },
-    async pull(path: string): Promise<{ count: number; bytes: number; firstByteSeconds: number }> {
-      const t0 = now();
-      const res = await fetch(hub.api + path, { headers });
-      if (!res.ok || !res.body) throw new BenchError(`GET ${path} -> HTTP ${res.status}: ${(await res.text()).slice(0, 2000)}`);
-      const reader = res.body.getReader();
-      const needle = Buffer.from('"_id":');
-      let count = 0;
-      let bytes = 0;
-      let firstByteSeconds = -1;
-      let tail: Buffer = Buffer.alloc(0);
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (firstByteSeconds < 0) firstByteSeconds = (now() - t0) / 1000;
-        const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-        bytes += chunk.length;
-        // "_id": cannot overlap itself, so a match across the boundary lies within 5 bytes either side of it.
-        if (tail.length > 0) count += occurrences(Buffer.concat([tail, chunk.subarray(0, needle.length - 1)]), needle);
-        count += occurrences(chunk, needle);
-        tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (needle.length - 1))));
-      }
-      return { count, bytes, firstByteSeconds };
+    async pull(path: string): Promise<PullCount> {
+      return pullCount(hub.api + path, headers);
     },
   };
 }
 
-function occurrences(buf: Buffer, needle: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(needle); i >= 0; i = buf.indexOf(needle, i + needle.length)) n++;
-  return n;
-}
 
 interface PushRun {
   mode: string;
@@ -491,7 +359,10 @@ async function ingestPart(
 }
 
 async function main(): Promise<number> {
-  const count = envCount();
+  const requested = envCount();
+  // Scale mode (issue 22.5): above SCALE_FROM only what scale-bench.ts measures runs at the full count.
+  const scaled = requested > SCALE_FROM;
+  const count = scaled ? Math.min(scaleCap(), requested) : requested;
   const keep = process.env['BENCH_KEEP'] === '1';
   const problems: string[] = [];
   const dirs: string[] = [];
@@ -520,6 +391,16 @@ async function main(): Promise<number> {
   try {
     const load0 = loadavg()[0]!;
     console.log(`Datahub hub bench: ${fmtInt(count)} entities, batches of ${fmtInt(BATCH)} (node ${process.version}, ${availableParallelism()} CPUs, load average ${load0.toFixed(2)})`);
+    let scale: ScaleBenchResult | undefined;
+    if (scaled) {
+      console.log(
+        `scale mode: ${fmtInt(requested)} entities (more than ${fmtInt(SCALE_FROM)}): ingest with the rate of every million, the data folder per stored version, ` +
+          `JSON Pull with the hub's RSS and the explorer's first rows run at ${fmtInt(requested)}; every other part at ${fmtInt(count)} (BENCH_SCALE_CAP)`,
+      );
+      scale = await runScaleBench(requested);
+      problems.push(...scale.problems);
+      for (const r of scaleBenchRows(scale)) console.log(r.filter((c) => c !== '').join(' | '));
+    }
     const t = now();
     const entities = generate(count);
     const bodies: Uint8Array[] = [];
@@ -702,9 +583,11 @@ async function main(): Promise<number> {
       ...changingBenchRows(changing),
       ...parallelBenchRows(parallel),
       ...uiBenchRows(ui),
+      ...(scale ? scaleBenchRows(scale) : []),
     ];
     console.log('');
     console.log(table(rows));
+    if (scale) console.log(`scale mode: the "scale:" rows ran at ${fmtInt(requested)} entities, every other row at ${fmtInt(count)}.`);
     console.log('* = the better of the two modes (2 requests in flight / sequential); it is the one judged against the target.');
     console.log('** = in-process: filter + copy + 5 adds (concat, if, lower, datetime-parse) compiled once, vs a hand-written TS function doing the same work; "hand" = DTL rate / hand-written rate.');
     console.log(`hub RSS: ${fmtMB(startedKB)} after start, ${fmtMB(beforePullKB)} just before the pull, ${fmtMB(pullPeakKB)} peak during the pull, ${fmtMB(peakKB)} peak overall.`);
@@ -768,6 +651,7 @@ async function main(): Promise<number> {
       changing,
       parallel,
       ui,
+      scale,
       problems,
     };
     const outDir = join(REPO, 'bench-results');

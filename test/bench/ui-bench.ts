@@ -17,7 +17,7 @@
  */
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
 import { launchChromium } from '../helpers/browser.js';
 
@@ -174,6 +174,29 @@ async function jumpPages(page: Page, pages: number): Promise<void> {
   }
 }
 
+/**
+ * A page signed in to the hub with a one-time login link (the one it printed, or a fresh one from POST
+ * /api/login-url: a printed link expires), with the probe installed for every navigation.
+ */
+export async function signedInPage(browser: Browser, link: string, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('crash', () => problems.push('ui bench: the page crashed'));
+  page.on('pageerror', (e) => problems.push(`ui bench: page error: ${e.message}`));
+  await page.goto(link);
+  await page.goto('about:blank');
+  await page.addInitScript(PROBE);
+  return page;
+}
+
+/** Open a dataset in the explorer on a fresh page load: ms from navigation start to the first entity row. */
+export async function firstRows(page: Page, hubUrl: string, dataset: string, timeoutMs = 30_000): Promise<{ firstRowsMs: number; longestLoadTaskMs: number }> {
+  await page.goto(`${hubUrl}/#/datasets/${encodeURIComponent(dataset)}`);
+  await page.getByTestId('entity-row').first().waitFor({ timeout: timeoutMs });
+  await until(page, 'window.__bench.firstRows >= 0', timeoutMs);
+  const loaded = await probe(page);
+  return { firstRowsMs: loaded.firstRows, longestLoadTaskMs: Math.max(0, ...loaded.longTasks.map(([, d]) => d)) };
+}
+
 export async function runUiBench(count: number): Promise<UiBenchResult> {
   const problems: string[] = [];
   const hub = await startHub();
@@ -191,20 +214,10 @@ export async function runUiBench(count: number): Promise<UiBenchResult> {
       problems.push(`ui bench: the dataset holds ${info.count} + ${info['deleted-count']} deleted entities, expected ${count - deleted} + ${deleted}`);
     }
 
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('crash', () => problems.push('ui bench: the page crashed'));
-    page.on('pageerror', (e) => problems.push(`ui bench: page error: ${e.message}`));
     const link = /one-time link: (\S+)/.exec(hub.output());
     if (!link) throw new Error(`the hub printed no login link:\n${hub.output()}`);
-    await page.goto(link[1]!);
-    await page.goto('about:blank');
-    await page.addInitScript(PROBE);
-    await page.goto(`${hub.url}/#/datasets/${DATASET}`);
-    await page.getByTestId('entity-row').first().waitFor({ timeout: 30_000 });
-    await until(page, 'window.__bench.firstRows >= 0', 30_000);
-    const loaded = await probe(page);
-    const firstRowsMs = loaded.firstRows;
-    const longestLoadTaskMs = Math.max(0, ...loaded.longTasks.map(([, d]) => d));
+    const page = await signedInPage(browser, link[1]!, problems);
+    const { firstRowsMs, longestLoadTaskMs } = await firstRows(page, hub.url, DATASET);
 
     // Scroll through a large range.
     const grid = page.getByTestId('entities');
