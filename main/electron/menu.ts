@@ -24,6 +24,7 @@ const VIEW_ITEMS: { view: WorkbenchView; label: string }[] = [
   { view: 'config', label: 'Node config' },
   { view: 'tests', label: 'Tests' },
   { view: 'remote', label: 'Remote' },
+  { view: 'registry', label: 'Registry' },
 ];
 
 export interface MenuOptions {
@@ -63,7 +64,8 @@ export function buildMenu(appName: string, recent: readonly RecentWorkspaceInfo[
       submenu: [
         ...VIEW_ITEMS.map(({ view, label }, i): MenuItemConstructorOptions => ({
           label,
-          accelerator: `CmdOrCtrl+${i + 1}`,
+          // Nine digits: the tenth view has no shortcut (the sidebar shows none either).
+          ...(i < 9 ? { accelerator: `CmdOrCtrl+${i + 1}` } : {}),
           click: () => actions.command({ kind: 'navigate', view }),
         })),
         { type: 'separator' },
