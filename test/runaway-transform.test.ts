@@ -68,6 +68,12 @@ test('previews of a runaway transform answer 4xx in words, and the hub goes on',
   const dtl = await hub.fetch('/dtl/preview', { method: 'POST', body: JSON.stringify({ transform: RUNAWAY, entities: ENTITIES }), headers: { 'content-type': 'application/json' } });
   const body = await expectError(dtl, '4xx', '/dtl/preview');
   assert.match(body.error, /memory/);
+  // Right after it, a fair transform that passes the bound's checkpoints is not blamed for the runaway's garbage.
+  const fair = await hub.json<{ results: { entities?: Json[] }[] }>('/dtl/preview', {
+    method: 'POST',
+    json: { transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'k', ['count', ['map', '_.', ['range', 0, 300000]]]]] } }, entities: [{ _id: 'a' }] },
+  });
+  assert.equal(fair.results[0]?.entities?.[0]?.['k'], 300000);
 
   const draft = { _id: 'runaway', type: 'pipe', source: { type: 'embedded', entities: ENTITIES }, transform: RUNAWAY };
   const preview = await hub.fetch('/pipes/runaway/preview', { method: 'POST', body: JSON.stringify(draft), headers: { 'content-type': 'application/json' } });

@@ -76,6 +76,8 @@ function fullCollection(): boolean {
   return true;
 }
 let lastCollection = 0;
+/** The bound stopped a transform since the last collection: its garbage must not stop the next one (a preview right after). */
+let trippedSinceCollection = false;
 
 /**
  * The heap is past the share a transform may bring it to (also checked by a pump before it writes a batch). The heap
@@ -86,14 +88,17 @@ export function heapExhausted(): { used: number; limit: number } | undefined {
   let h = getHeapStatistics();
   if (h.used_heap_size <= h.heap_size_limit * HEAP_SHARE) return undefined;
   const now = Date.now();
-  if (now - lastCollection >= 250) {
+  if (now - lastCollection >= 250 || trippedSinceCollection) {
     lastCollection = now;
+    trippedSinceCollection = false;
     if (fullCollection()) h = getHeapStatistics();
     // Between collections only a heap a little past the share counts: V8's heap_size_limit includes the young
     // generation, so the old space (where a runaway's lists live) runs out well before the limit is reached (with
     // --max-old-space-size=256 the limit reads 448 MB and the process dies at about 270 MB).
   } else if (h.used_heap_size <= h.heap_size_limit * (HEAP_SHARE + 0.05)) return undefined;
-  return h.used_heap_size > h.heap_size_limit * HEAP_SHARE ? { used: h.used_heap_size, limit: h.heap_size_limit } : undefined;
+  if (h.used_heap_size <= h.heap_size_limit * HEAP_SHARE) return undefined;
+  trippedSinceCollection = true;
+  return { used: h.used_heap_size, limit: h.heap_size_limit };
 }
 
 const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
