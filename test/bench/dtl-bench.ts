@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { JsonObject } from '../../hub-core/json.js';
 import { compileTransform } from '../../hub-core/dtl/transform.js';
+import { benchEntityStream } from './bench-data.js';
 
 export const DTL_TARGET_RATIO = 0.3;
 
@@ -187,38 +188,9 @@ export function runDtlBench(input: readonly object[]): DtlBenchResult {
 // ---------------------------------------------------------------------------------------------------------------------
 // Standalone run, with the hub bench's entity shape
 
-const FIRST = ['Alice', 'Bob', 'Carla', 'Dmitri', 'Eva', 'Farouk', 'Greta', 'Hiro', 'Ingrid', 'Jonas', 'Kari', 'Lars', 'Mona', 'Nils', 'Olga', 'Per'];
-const LAST = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Pedersen', 'Nilsen', 'Kristiansen', 'Jensen', 'Karlsen', 'Berg', 'Haugen'];
-const CITIES = ['Oslo', 'Bergen', 'Trondheim', 'Stavanger', 'Tromsø', 'Drammen', 'Fredrikstad', 'Kristiansand', 'Ålesund', 'Bodø'];
-const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
-
-/** Entities of the hub bench's shape (~150 bytes of JSON each), from a fixed seed. */
+/** Entities of the hub bench's shape (~150 bytes of JSON each), from a fixed seed: the same as bench-data.ts streams. */
 export function generateBenchEntities(count: number): JsonObject[] {
-  let a = 42;
-  const r = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const width = Math.max(7, String(count - 1).length);
-  const out: JsonObject[] = [];
-  for (let i = 0; i < count; i++) {
-    const first = pick(FIRST);
-    const last = pick(LAST);
-    out.push({
-      _id: 'e' + String(i).padStart(width, '0'),
-      name: `${first} ${last}`,
-      email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@example.com`,
-      age: 18 + Math.floor(r() * 70),
-      city: pick(CITIES),
-      tags: [pick(TAGS), pick(TAGS)],
-      active: r() < 0.7,
-    });
-  }
-  return out;
+  return Array.from(benchEntityStream(count), (e): JsonObject => ({ ...e }));
 }
 
 export function formatDtlBench(r: DtlBenchResult): string {
