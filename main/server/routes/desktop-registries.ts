@@ -17,6 +17,7 @@ import { upstream } from './desktop-connections.js';
 import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
 import { anyObject, replies, str } from '../schemas.js';
 import { enrich, type EnrichRequest } from '../registry-enrich.js';
+import type { ListQuery } from './registry.js';
 
 export const LOCAL_REGISTRY = 'local';
 
@@ -29,14 +30,6 @@ const registrySchema = {
   properties: { id: str, label: str, url: str, local: { type: 'boolean' }, token: { type: 'boolean', description: 'a token is stored for it' }, created: str },
 } as const;
 const moreErrors = { 403: { $ref: 'Error#' }, 409: { $ref: 'Error#' }, 502: { $ref: 'Error#' }, 503: { $ref: 'Error#' } } as const;
-
-interface ListQuery {
-  q?: string;
-  keyword?: string;
-  license?: string;
-  offset?: number;
-  limit?: number;
-}
 
 /** This hub's own registry address, as the caller reached the hub. */
 export function localRegistryUrl(req: FastifyRequest): string {

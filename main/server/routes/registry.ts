@@ -46,7 +46,8 @@ interface EntryParams {
   dataset_id: string;
 }
 
-interface ListQuery {
+/** The listing's query: text, keyword and licence filters, and a page (the desktop's registry routes take the same). */
+export interface ListQuery {
   q?: string;
   keyword?: string;
   license?: string;
