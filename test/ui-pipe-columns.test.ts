@@ -12,7 +12,14 @@ let browser: Browser;
 let page: Page;
 
 const PIPES = [
-  { _id: 'customer-person-merged-with-crm-and-erp', type: 'pipe', source: { type: 'merge', datasets: ['crm-person c', 'erp-person e'], equality: [] }, pump: { mode: 'manual' } },
+  // Published: the widest id carries the "published" marker too, which must fit beside it.
+  {
+    _id: 'customer-person-merged-with-crm-and-erp',
+    type: 'pipe',
+    source: { type: 'merge', datasets: ['crm-person c', 'erp-person e'], equality: [] },
+    pump: { mode: 'manual' },
+    metadata: { registry: { name: 'People', description: 'Merged people' } },
+  },
   { _id: 'orders', type: 'pipe', source: { type: 'dataset', dataset: 'erp-orders-with-a-long-dataset-name' }, sink: { type: 'dataset', dataset: 'orders-enriched-for-the-warehouse' }, pump: { mode: 'manual' } },
   { _id: 'a', type: 'pipe', source: { type: 'embedded', entities: [] }, pump: { mode: 'manual' } },
 ];
@@ -65,4 +72,15 @@ test('narrower than the text: headings and narrow columns stay whole, only wide 
   // 0 pipe id, 2 source, 3 sink may be cut; the group, state, numbers and config columns keep their text.
   for (const c of cutColumns) assert.ok([0, 2, 3].includes(c), `column ${c} is cut: ${l.cut.join(' | ')}`);
   assert.ok(Math.abs(l.table - l.view) <= 2, `no free width beside cut columns: table ${l.table}px, view ${l.view}px`);
+});
+
+test('a short id keeps its "published" marker whole beside it', async () => {
+  for (const p of PIPES) await hub.fetch(`/pipes/${p._id}`, { method: 'DELETE' });
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'c', type: 'pipe', source: { type: 'embedded', entities: [] }, pump: { mode: 'manual' }, metadata: { registry: { name: 'C' } } }] });
+  await page.setViewportSize({ width: 1400, height: 700 });
+  await page.goto(`${hub.url}/#/pipes`);
+  await page.reload();
+  await page.getByTestId('published-marker').waitFor();
+  await page.waitForTimeout(300);
+  assert.deepEqual((await layout()).cut, []);
 });
