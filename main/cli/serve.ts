@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, chmodSync, cpSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, chmodSync, cpSync, linkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,17 +59,57 @@ export interface RunningHub {
   close(): Promise<void>;
 }
 
-/** One hub per data directory: a second process on the same directory is refused. */
+/**
+ * One hub per data directory: a second process on the same directory is refused. The lock file is made in one step
+ * (a hard link of a file that already holds our pid; or an exclusive create where links are not supported), so two
+ * hubs started at the same moment cannot both find the directory free. A lock left by a process that has died is
+ * taken over.
+ */
 function takeLock(dataDir: string): () => void {
   const file = join(dataDir, 'hub.lock');
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`another hub (pid ${pid}) is using ${dataDir}; stop it or choose another --data directory`);
+  const unlock = (): void => rmSync(file, { force: true });
+  const mine = `${file}.${process.pid}`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (createLock(mine, file)) return unlock;
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8').trim();
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw e;
+      }
+      const pid = Number(text);
+      if (pid === process.pid) return unlock;
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw new Error(`another hub (pid ${pid}) is using ${dataDir}; stop it or choose another --data directory`);
+      }
+      rmSync(file, { force: true });
     }
+    throw new Error(`could not take the lock ${file}: other processes keep taking it`);
+  } finally {
+    rmSync(mine, { force: true });
   }
-  writeFileSync(file, String(process.pid));
-  return () => rmSync(file, { force: true });
+}
+
+/** Create the lock file holding our pid in one step; false when it exists already. */
+function createLock(mine: string, file: string): boolean {
+  try {
+    linkSync(mine, file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw e;
+  }
+  try {
+    writeFileSync(file, readFileSync(mine), { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
 }
 
 function isAlive(pid: number): boolean {
