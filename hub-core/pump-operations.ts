@@ -11,7 +11,7 @@ import type { EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { trackedDatasets } from './dependency-tracking.js';
 import { PipeWorkerPool } from './pipe-workers/pool.js';
-import { pipeWorkerCount, workerMemoryMb } from './pipe-workers/worker-count.js';
+import { pipeWorkerCount, workerMemoryMb, workerNice } from './pipe-workers/worker-count.js';
 import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
 import { scheduledPipe } from './pump-config.js';
@@ -103,7 +103,7 @@ export class PumpService {
       },
       changes,
     );
-    this.workers = new PipeWorkerPool(join(dataDir, 'hub.db'), datasets, pipeWorkerCount(), workerMemoryMb());
+    this.workers = new PipeWorkerPool(join(dataDir, 'hub.db'), datasets, pipeWorkerCount(), workerMemoryMb(), workerNice());
     this.runner = new PumpRunner(pipes, datasets, this.state, this.runtimes, join(dataDir, 'logs'), this.workers);
     this.scheduler = new PumpScheduler(config, this.state, this.runner, dataDir, clock, this.env);
     // However a pipe goes (its endpoint, a replaced config group, a workspace), its pump goes with it. Announced

@@ -408,7 +408,7 @@ function zeroText(n: number): string {
 }
 
 /** Back to the start: position, rescans, dependency tracking and retries go; the disable switch and webhook token stay. */
-function resetPump(hub: Hub, id: string): void {
+export function resetPump(hub: Hub, id: string): void {
   const state = hub.pumps.state;
   const keep = state.get(id);
   state.transaction(() => {

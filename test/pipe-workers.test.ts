@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, useHub } from './helpers/hub-process.js';
 import { pushEntities, runPump } from './helpers/api.js';
@@ -25,6 +26,15 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/** The name and nice value of each thread of a process (Linux). */
+function threadNices(pid: number): { name: string; nice: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // After "pid (comm) ", the 17th field is the nice value.
+    return { name: readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim(), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
   });
 }
 
@@ -110,7 +120,16 @@ describe('a join run in a worker', () => {
     });
     const first = await runPump<{ status: string; processed: number }>(hub, 'trip-cities', 'start', 30_000);
     assert.equal(first.status, 'completed');
-    assert.equal(((await hub.json<Json>('/status'))['pipe_workers'] as Json)['started'], 1, 'the run went to a worker');
+    const workers = (await hub.json<Json>('/status'))['pipe_workers'] as Json;
+    assert.equal(workers['started'], 1, 'the run went to a worker');
+    if (process.platform === 'linux') {
+      // The worker runs below the hub's thread (the one writer, which also answers the API), as /status says.
+      assert.equal(workers['nice'], 10);
+      const threads = threadNices(hub.child.pid!);
+      // One thread runs lower: the pipe worker (the hub's other worker threads, e.g. the JSON parsers, do not).
+      assert.deepEqual(threads.filter((t) => t.nice !== 0), [{ name: 'WorkerThread', nice: 10 }], JSON.stringify(threads));
+      assert.equal(threads.find((t) => t.name === 'MainThread')?.nice, 0);
+    }
     const city = async (id: string): Promise<unknown> => (await hub.json<Json>(`/datasets/trip-cities/entities/${id}`))['city'];
     assert.deepEqual(await city('t1'), ['Bergen']);
     assert.deepEqual(await city('t2'), ['Oslo']);

@@ -22,6 +22,8 @@ export interface PipeWorkersStatus {
   running: number;
   /** Each worker's heap bound. */
   memory_mb: number;
+  /** How far below the hub's thread the workers run, as a nice value (Linux; elsewhere they run at its priority). */
+  nice: number;
   /** Why pipes run on the hub's thread although workers are configured (they could not start here). */
   unavailable?: string;
 }
@@ -109,6 +111,7 @@ export class PipeWorkerPool {
     /** Workers to use; below 2 the pool is off and every pipe runs on the hub's thread. */
     readonly count: number,
     private readonly memoryMb: number,
+    private readonly nice: number,
   ) {}
 
   /** Runs may go to workers. */
@@ -124,6 +127,7 @@ export class PipeWorkerPool {
       started: this.slots.length,
       running,
       memory_mb: this.memoryMb,
+      nice: process.platform === 'linux' ? this.nice : 0,
       ...(this.unavailable !== undefined ? { unavailable: this.unavailable } : {}),
     };
   }
@@ -165,7 +169,7 @@ export class PipeWorkerPool {
 
   private spawn(): Slot {
     const signal = new SharedArrayBuffer(8);
-    const init: WorkerInit = { dbFile: this.dbFile, signal };
+    const init: WorkerInit = { dbFile: this.dbFile, signal, nice: this.nice };
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: init,
       resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },

@@ -12,6 +12,8 @@ export interface WorkerInit {
   readonly dbFile: string;
   /** [state, value]: state 0 while the hub works on a request, 1 answered, 2 failed. */
   readonly signal: SharedArrayBuffer;
+  /** How far below the hub's thread the worker runs (a nice value; thread-priority.ts). */
+  readonly nice: number;
 }
 
 export interface OpenJob {

@@ -17,9 +17,11 @@ import { HubError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './protocol.js';
 
 const init = workerData as WorkerInit;
+lowerThreadPriority(init.nice);
 const port = parentPort!;
 const signal = new Int32Array(init.signal);
 

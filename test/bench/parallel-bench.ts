@@ -7,6 +7,10 @@
  *   one after the other  DATAHUB_PIPE_WORKERS=1: every pipe on the hub's thread, one at a time (as before workers)
  *   serial in a worker   the same order, one pipe at a time, each in a pipe worker (the hub's thread only writes)
  *   in parallel          DATAHUB_PIPE_WORKERS=2: the two chains side by side in two workers
+ * Each hub runs the project twice: a first pass on the hub just started, then, after its pumps are reset and its sink
+ * datasets deleted, two passes of which the faster is measured (a running hub's edit-and-run loop: its workers have
+ * started and compiled their code once; the better of two, so that a busy neighbour decides less). The first passes'
+ * ratio is shown too.
  * The ratio is the one-after-the-other wall time over the parallel one (target >= 1.6x on 2 cores). The sink
  * datasets of the three runs must be identical (the `_hash` of every latest version, in offset order).
  */
@@ -17,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
-import { RUN_ALL_DEFAULTS } from '../../hub-core/run-all-pipes.js';
+import { RUN_ALL_DEFAULTS, resetPump } from '../../hub-core/run-all-pipes.js';
 import { WORKERS_ENV } from '../../hub-core/pipe-workers/worker-count.js';
 import type { JsonObject } from '../../hub-core/json.js';
 import { generateBenchEntities } from './dtl-bench.js';
@@ -34,6 +38,8 @@ export interface ParallelRun {
   mainCpuSeconds: number;
   /** Source entities processed by all pipes. */
   processed: number;
+  /** Wall seconds of the same pass on the hub just started (not judged: workers start and compile during it). */
+  firstSeconds: number;
   fingerprint: string;
 }
 
@@ -44,6 +50,8 @@ export interface ParallelBenchResult {
   serialInWorker: ParallelRun;
   parallel: ParallelRun;
   ratio: number;
+  /** The ratio of the first passes, on hubs just started. */
+  firstRatio: number;
   /**
    * What the CPU times say the ratio is on otherwise idle cores: the serial run's CPU over the parallel run's
    * critical path (the hub thread's CPU, or the process's CPU spread over the cores, whichever is longer). On a
@@ -84,6 +92,29 @@ function threadCpu(): number {
   return usage === undefined ? 0 : (usage.user + usage.system) / 1e6;
 }
 
+/** Run the four pipes: by run-all, or one at a time in the run-all order (each to its end before the next starts). */
+async function runOnce(hub: Hub, mode: string, oneAtATime: boolean): Promise<Omit<ParallelRun, 'mode' | 'fingerprint' | 'firstSeconds'>> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = threadCpu();
+  if (oneAtATime) {
+    for (const id of SINKS) {
+      hub.pumps.runner.start(id, 'incremental', 'manual');
+      while (hub.pumps.runner.isRunning(id)) await new Promise((r) => setTimeout(r, 2));
+    }
+  } else {
+    const run = hub.runAll.start({ ...RUN_ALL_DEFAULTS, extraZeroRuns: 1, maxRunTime: null, resetPipesAndDeleteSinkDatasets: false, deleteInputDatasets: false, checkInputPipes: true });
+    await run.done;
+    if (run.status !== 'success') throw new Error(`${mode}: ${run.additionalInfo ?? run.status}`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const mainCpuSeconds = threadCpu() - main0;
+  let processed = 0;
+  for (const id of SINKS) processed += hub.pumps.state.get(id).lastRun?.status === 'completed' ? (hub.pumps.state.get(id).lastRun?.processed ?? 0) : 0;
+  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, processed };
+}
+
 async function runChains(mode: string, workers: number, entities: readonly JsonObject[], oneAtATime: boolean): Promise<ParallelRun> {
   const before = process.env[WORKERS_ENV];
   process.env[WORKERS_ENV] = String(workers);
@@ -97,31 +128,25 @@ async function runChains(mode: string, workers: number, entities: readonly JsonO
       for (let i = 0; i < entities.length; i += BATCH) ds.write(entities.slice(i, i + BATCH));
     }
     hub.pipes.save(hub.pipes.validate([...chain('left'), ...chain('right')], false));
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const main0 = threadCpu();
-    if (oneAtATime) {
-      // The same pipes in the run-all order, each run to its end before the next starts.
-      for (const id of ['left-a', 'left-b', 'right-a', 'right-b']) {
-        hub.pumps.runner.start(id, 'incremental', 'manual');
-        while (hub.pumps.runner.isRunning(id)) await new Promise((r) => setTimeout(r, 2));
+    // The first pass runs on a hub just started (workers spawned and compiled during it); the one measured runs the
+    // project again from scratch on the same hub, as the edit-and-run loop of a running desktop hub does.
+    const first = await runOnce(hub, mode, oneAtATime);
+    let measured: Awaited<ReturnType<typeof runOnce>> | undefined;
+    for (let pass = 0; pass < 2; pass++) {
+      for (const id of SINKS) {
+        resetPump(hub, id);
+        hub.datasets.delete(id);
       }
-    } else {
-      const run = hub.runAll.start({ ...RUN_ALL_DEFAULTS, extraZeroRuns: 1, maxRunTime: null, resetPipesAndDeleteSinkDatasets: false, deleteInputDatasets: false, checkInputPipes: true });
-      await run.done;
-      if (run.status !== 'success') throw new Error(`${mode}: ${run.additionalInfo ?? run.status}`);
+      const run = await runOnce(hub, mode, oneAtATime);
+      if (run.processed !== first.processed) throw new Error(`${mode}: a later pass processed ${run.processed} entities, the first ${first.processed}`);
+      if (measured === undefined || run.seconds < measured.seconds) measured = run;
     }
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    const mainCpuSeconds = threadCpu() - main0;
-    let processed = 0;
-    for (const id of SINKS) processed += hub.pumps.state.get(id).lastRun?.status === 'completed' ? (hub.pumps.state.get(id).lastRun?.processed ?? 0) : 0;
     const hash = createHash('sha1');
     for (const name of SINKS) {
       hash.update(name);
       for (const page of hub.datasets.require(name).readJson({ history: false, deleted: true })) for (const text of page) hash.update((JSON.parse(text) as JsonObject)['_hash'] as string);
     }
-    return { mode, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, processed, fingerprint: hash.digest('hex') };
+    return { mode, ...measured!, firstSeconds: first.seconds, fingerprint: hash.digest('hex') };
   } finally {
     await hub.stopPumps();
     hub.close();
@@ -140,9 +165,10 @@ export async function runParallelBench(count: number): Promise<ParallelBenchResu
     if (r.fingerprint !== serial.fingerprint) problems.push(`parallel bench: the sink datasets of "${r.mode}" differ from those of "${serial.mode}"`);
   }
   const ratio = serial.seconds / parallel.seconds;
+  const firstRatio = serial.firstSeconds / parallel.firstSeconds;
   const cpus = availableParallelism();
   const cpuRatio = serial.cpuSeconds / Math.max(parallel.mainCpuSeconds, parallel.cpuSeconds / Math.min(cpus, 3));
-  return { entities: count, cpus, serial, serialInWorker, parallel, ratio, cpuRatio, target: PARALLEL_TARGET_RATIO, pass: ratio >= PARALLEL_TARGET_RATIO, problems };
+  return { entities: count, cpus, serial, serialInWorker, parallel, ratio, firstRatio, cpuRatio, target: PARALLEL_TARGET_RATIO, pass: ratio >= PARALLEL_TARGET_RATIO, problems };
 }
 
 /** Rows for bench.ts's table: case, entities, seconds, entities/s, vs baseline, target, result. */
@@ -163,7 +189,7 @@ export function parallelBenchRows(r: ParallelBenchResult): string[][] {
   return [
     row(r.serial, cpu(r.serial), '-', 'info'),
     row(r.serialInWorker, `${ratio(r.serial.seconds / r.serialInWorker.seconds)} one after the other; ${cpu(r.serialInWorker)}`, '-', 'info'),
-    row(r.parallel, `${ratio(r.ratio)} one after the other; ${cpu(r.parallel)}; by CPU time ${ratio(r.cpuRatio)}`, `>= ${r.target}x on ${r.cpus} cores`, r.pass ? 'PASS' : 'MISS'),
+    row(r.parallel, `${ratio(r.ratio)} one after the other; ${cpu(r.parallel)}; by CPU time ${ratio(r.cpuRatio)}; first pass on a new hub ${ratio(r.firstRatio)}`, `>= ${r.target}x on ${r.cpus} cores`, r.pass ? 'PASS' : 'MISS'),
   ];
 }
 
