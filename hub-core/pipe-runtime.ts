@@ -98,6 +98,8 @@ export class PipeRuntime {
    * dataset sink is given one (dtl-functions-transforms.rst, filter).
    */
   readonly keepsFiltered: boolean;
+  /** The sink is a dataset sink. */
+  readonly writesDataset: boolean;
   /** Neither a transform nor a sink step that changes anything: entities pass as they are (JSON Push receivers). */
   readonly passesThrough: boolean;
   private chainCache: CompiledTransform[] | null | undefined;
@@ -138,7 +140,8 @@ export class PipeRuntime {
         : undefined;
     this.transform = value === undefined ? undefined : this.compile(value, '$.transform', this.tracking ?? ctx.lookup);
     this.toSink = sinkStep(this.removesNamespaces);
-    this.keepsFiltered = this.pipe.sink.type === 'dataset' || sinkType(this.pipe.sink.type)?.runs === 'publish';
+    this.writesDataset = this.pipe.sink.type === 'dataset';
+    this.keepsFiltered = this.writesDataset || sinkType(this.pipe.sink.type)?.runs === 'publish';
     this.passesThrough = this.transform === undefined && !this.addsNamespaces && !this.removesNamespaces;
   }
 
@@ -229,10 +232,13 @@ export class PipeRuntime {
 
   /**
    * What the pipe gives its sink for source entities, in order: the transform, then the sink step. Appended to `out`
-   * when given (the pump fills one batch).
+   * when given (the pump fills one batch). `prepared`: what is given to a dataset sink will be prepared for it
+   * (prepareEntity), so the maintained properties need not be taken off here.
    */
-  process(entities: readonly JsonObject[], out: JsonObject[] = []): JsonObject[] {
-    const toSink = this.toSink;
+  process(entities: readonly JsonObject[], out: JsonObject[] = [], prepared = false): JsonObject[] {
+    // What a dataset sink is given is prepared (prepareEntity), which leaves the maintained properties out itself:
+    // the sink step's copy without them is work for nothing there (a `copy *` brings all of them along).
+    const toSink = prepared && this.writesDataset && !this.removesNamespaces ? (e: JsonObject): JsonObject => e : this.toSink;
     const transform = this.transform;
     const ns = this.addsNamespaces ? (this.sourceSettings as NamespaceSettings) : undefined;
     // Without a transform, the bookkeeping the sink step drops is left out while namespacing (one copy, not two).

@@ -8,9 +8,13 @@ import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../dataset-store.js';
 import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../dtl/index.js';
 import { HubError } from '../errors.js';
+import type { PreparedEntity } from '../entity.js';
+import { unpackDependencies, unpackEntities } from './packed-batch.js';
+import type { EntityDependencies } from '../dependency-tracking.js';
 import type { FromWorker, OpenJob, ToWorker, WorkerBatch, WorkerError, WorkerInit } from './protocol.js';
 
-export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job'>;
+/** A worker's batch on the hub's thread, its entities unpacked. */
+export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed' | 'deps'> & { readonly prepared: PreparedEntity[]; readonly deps: EntityDependencies[] };
 export type JobRequest = Omit<OpenJob, 'type' | 'job'>;
 
 export interface PipeWorkersStatus {
@@ -214,7 +218,10 @@ export class PipeWorkerPool {
     }
     const run = slot.jobs.get(msg.job);
     if (!run) return;
-    if (msg.type === 'batch') run.deliver(msg);
+    if (msg.type === 'batch') {
+      const { type: _type, job: _job, packed, deps, ...rest } = msg;
+      run.deliver({ ...rest, prepared: unpackEntities(packed), deps: unpackDependencies(deps) });
+    }
     else if (msg.type === 'end') {
       run.endSourceMs = msg.sourceMs;
       run.deliver(null);

@@ -3,8 +3,7 @@
 // (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
 // write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
 
-import type { EntityDependencies } from '../dependency-tracking.js';
-import type { PreparedEntity } from '../entity.js';
+import type { PackedDependencies, PackedEntities } from './packed-batch.js';
 import type { NamespaceSettings } from '../dtl/index.js';
 
 export interface WorkerInit {
@@ -39,9 +38,10 @@ export interface WorkerBatch {
   /** Source entities read. */
   readonly count: number;
   readonly position: string | undefined;
-  /** The sink entities, prepared as Dataset.write prepares them. */
-  readonly prepared: PreparedEntity[];
-  readonly deps: readonly EntityDependencies[];
+  /** The sink entities, prepared as Dataset.write prepares them (packed-batch.ts). */
+  readonly packed: PackedEntities;
+  /** What each source entity's hops looked up (dependency tracking; packed-batch.ts). */
+  readonly deps: PackedDependencies;
   /** Joined datasets the pipe started tracking in this batch, with the offset their changes are read from. */
   readonly tracking: { dataset: string; offset: number }[];
   readonly sourceMs: number;

@@ -8,18 +8,21 @@ import type { PipeRuntime } from '../pipe-runtime.js';
 
 export type { EntityDependencies };
 
-/** Appends what the pipe gives its sink for `entities` to `out`; returns the dependencies recorded (none without tracking). */
+/**
+ * Appends what the pipe gives its sink for `entities` to `out`; returns the dependencies recorded (none without
+ * tracking). What a dataset sink is given is written through prepareEntity (see PipeRuntime.process).
+ */
 export function transformBatch(runtime: PipeRuntime, entities: readonly JsonObject[], out: JsonObject[]): EntityDependencies[] {
   const tracking = runtime.tracking;
   const deps: EntityDependencies[] = [];
   if (!tracking) {
-    runtime.process(entities, out);
+    runtime.process(entities, out, true);
     return deps;
   }
   // Each source entity on its own, to record what its hops looked up.
   for (const e of entities) {
     tracking.begin();
-    runtime.process([e], out);
+    runtime.process([e], out, true);
     const eid = e['_id'];
     if (typeof eid === 'string') deps.push({ eid, deps: e['_deleted'] === true ? [] : tracking.end() });
     else tracking.end();

@@ -17,6 +17,7 @@ import { HubError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
+import { packDependencies, packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './protocol.js';
 
@@ -70,7 +71,8 @@ interface Job {
 const jobs = new Map<number, Job>();
 
 function post(message: FromWorker): void {
-  port.postMessage(message);
+  if (message.type === 'batch') port.postMessage(message, [message.packed.lengths.buffer, message.packed.deleted.buffer, message.deps.numbers.buffer]);
+  else port.postMessage(message);
 }
 
 function errorOf(e: unknown): WorkerError {
@@ -134,7 +136,8 @@ async function next(id: number, job: Job): Promise<void> {
   const prepared: PreparedEntity[] = new Array<PreparedEntity>(out.length);
   for (let i = 0; i < out.length; i++) prepared[i] = prepareEntity(out[i], i);
   const tracking = job.started.splice(0);
-  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, prepared, deps, tracking, sourceMs, transformMs: performance.now() - t });
+  const packed = packEntities(prepared);
+  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, packed, deps: packDependencies(deps), tracking, sourceMs, transformMs: performance.now() - t });
 }
 
 port.on('message', (msg: ToWorker) => {
