@@ -66,11 +66,25 @@ export interface ReadOptions {
   subset?: unknown;
   uncommitted?: boolean;
   /**
+   * A read of the offsets (since, until] only (forward, without a subset): one part of a source read in parts. With
+   * `history: false`, `snapshot` (at least `until`) is the offset whose latest versions are read, the same for every
+   * part, so that an entity changed in a later part is read there only.
+   */
+  until?: number;
+  snapshot?: number;
+  /**
    * Rows per page of readJson (default 2000). Readers that hand entities on one at a time across event-loop turns
    * (CSV, Excel, XML streams) ask for small pages: a page that outlives a few young-generation collections is
    * promoted, and then the old generation grows with the size of the download until a full collection.
    */
   pageSize?: number;
+}
+
+/** The @end and @snap of a forward or reverse read: the dataset's end, or one part's bounds (ReadOptions.until). */
+function partBounds(options: ReadOptions, end: number): { end: number; snap: number } {
+  if (options.until === undefined) return { end, snap: end };
+  const until = Math.min(end, options.until);
+  return { end: until, snap: Math.max(until, Math.min(end, options.snapshot ?? until)) };
 }
 
 export interface IndexInfo {
@@ -666,8 +680,9 @@ export class Dataset {
     }
     const stmt = this.stmts.page[(reverse ? 4 : 0) + (history ? 0 : 2) + (deleted ? 0 : 1)]!;
     let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
+    const bound = partBounds(options, end);
     for (;;) {
-      const rows = stmt.all({ cursor, end, limit: Math.min(pageSize, remaining) }) as RawRow[];
+      const rows = stmt.all({ cursor, ...bound, limit: Math.min(pageSize, remaining) }) as RawRow[];
       if (rows.length === 0) break;
       remaining -= rows.length;
       cursor = rows[rows.length - 1]![0];
@@ -702,9 +717,10 @@ export class Dataset {
     const end = this.row().max_updated;
     const stmt = this.stmts.textPage[(reverse ? 4 : 0) + (history ? 0 : 2) + (deleted ? 0 : 1)]!;
     let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
+    const bound = partBounds(options, end);
     for (;;) {
       const want = Math.min(TEXT_PAGE, remaining);
-      const [json, last, n] = stmt.get({ cursor, end, limit: want }) as [string | null, number | null, number];
+      const [json, last, n] = stmt.get({ cursor, ...bound, limit: want }) as [string | null, number | null, number];
       if (n === 0 || json === null || last === null) break;
       remaining -= n;
       cursor = last;
@@ -859,14 +875,15 @@ function rowJson(r: LogRow): string {
 function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
   const cols = 'seq, eid, deleted, prev, ts, hash, body';
   const raw = (sql: string): Database.Statement => db.prepare(sql).raw();
-  // Parameters: @cursor, @end the last offset of the read (its snapshot), @limit the page size. `superseded` holds the
-  // offset of the next version (0 while there is none; 1 in databases written before that, which reads the same), so
-  // a latest-versions read keeps a version superseded after its snapshot and returns each entity once.
+  // Parameters: @cursor, @end the last offset of the read, @snap its snapshot (@end, or later for one part of a read in
+  // parts), @limit the page size. `superseded` holds the offset of the next version (0 while there is none; 1 in
+  // databases written before that, which reads the same), so a latest-versions read keeps a version superseded after
+  // its snapshot and returns each entity once.
   const fwd = (extra: string): Database.Statement =>
     raw(`SELECT ${cols} FROM ${t.log} WHERE seq > @cursor AND seq <= @end ${extra} ORDER BY seq LIMIT @limit`);
   const rev = (extra: string): Database.Statement =>
     raw(`SELECT ${cols} FROM ${t.log} WHERE seq < @cursor AND seq <= @end ${extra} ORDER BY seq DESC LIMIT @limit`);
-  const latestOnly = '(superseded = 0 OR superseded > @end)';
+  const latestOnly = '(superseded = 0 OR superseded > @snap)';
   const filters = ['', 'AND deleted = 0', `AND ${latestOnly}`, `AND ${latestOnly} AND deleted = 0`];
   const subsetSql = (extra: string): string =>
     `SELECT b.seq, b.eid, b.deleted, b.prev, b.ts, b.hash, b.body, i.gone FROM ${t.idx} i JOIN ${t.log} b ON b.seq = i.seq

@@ -24,7 +24,8 @@ import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import type { PreparedEntity } from './entity.js';
 import { transformBatch, type EntityDependencies } from './pipe-workers/transform-batch.js';
 import { workerMayRun, workerRequest } from './pipe-workers/eligibility.js';
-import type { PipeWorkerPool } from './pipe-workers/pool.js';
+import type { PipeWorkerPool, WorkerRun } from './pipe-workers/pool.js';
+import { MIN_RANGES, partRanges } from './pipe-workers/split-run.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
@@ -535,12 +536,10 @@ export class PumpRunner {
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
       }
-      const from = since === null || since === '' ? undefined : since;
+      let from = since === null || since === '' ? undefined : since;
       const moveTo = (position: string | undefined): ((s: PumpState) => void) | undefined =>
         src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
-      // A pipe worker reads and transforms while this thread writes (see pipe-workers/); else all of it here.
-      const remote = this.workers !== undefined && workerMayRun(runtime, pipe, run.profile === true) ? await this.workers.start(workerRequest(this.runtimes, runtime, from, batchSize)) : undefined;
-      if (remote) {
+      const drain = async (remote: WorkerRun): Promise<void> => {
         try {
           for (;;) {
             const b = await remote.next();
@@ -557,6 +556,19 @@ export class PumpRunner {
         } finally {
           remote.close();
         }
+      };
+      // A pipe worker reads and transforms while this thread writes (see pipe-workers/); else all of it here. A large
+      // dataset source is read in parts by every idle worker at once (split-run.ts), then what came after the start.
+      let remote: WorkerRun | undefined;
+      if (this.workers !== undefined && workerMayRun(runtime, pipe, run.profile === true)) {
+        const parts = src.parts === true ? this.sourceParts(pipe, from, batchSize) : undefined;
+        const split = parts && (await this.workers.startParts(workerRequest(this.runtimes, runtime, from, batchSize), parts.ranges, parts.end));
+        if (split) {
+          await drain(split);
+          from = String(parts.end);
+        }
+        remote = await this.workers.start(workerRequest(this.runtimes, runtime, from, batchSize));
+        if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);
       while (batches) {
@@ -585,6 +597,22 @@ export class PumpRunner {
       throw e;
     }
     return true;
+  }
+
+  /**
+   * The ranges to read a dataset source's run in, in parts (split-run.ts): the offsets after `from` up to the source's
+   * end now, cut so that a range holds about a batch of latest versions; undefined for a run too small to share.
+   */
+  private sourceParts(pipe: EffectivePipe, from: string | undefined, batchSize: number): { ranges: [number, number][]; end: number } | undefined {
+    const ds = this.datasets.get(pipe.source['dataset'] as string);
+    if (!ds) return undefined;
+    const row = ds.row();
+    const after = parseOffset(from) ?? -1;
+    if (row.max_updated - after < 2 * MIN_RANGES * batchSize) return undefined;
+    // Offsets per entity: the log holds older versions too, and a latest-versions read skips them.
+    const history = pipe.source['include_previous_versions'] === true;
+    const density = history ? 1 : Math.min(16, Math.max(1, (row.max_updated + 1) / Math.max(1, row.live_count + row.deleted_count)));
+    return { ranges: partRanges(after, row.max_updated, batchSize * density), end: row.max_updated };
   }
 
   /**

@@ -10,8 +10,18 @@ import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../dtl/index.
 import { HubError } from '../errors.js';
 import type { PreparedEntity } from '../entity.js';
 import { unpackDependencies, unpackEntities } from './packed-batch.js';
+import { MIN_RANGES, SplitRun } from './split-run.js';
 import type { EntityDependencies } from '../dependency-tracking.js';
 import type { FromWorker, OpenJob, ToWorker, WorkerBatch, WorkerError, WorkerInit } from './protocol.js';
+
+/** What a pump reads a run in workers through: one worker's run, or a run read in parts (split-run.ts). */
+export interface WorkerRun {
+  /** The next batch; undefined at the end; throws the run's failure. */
+  next(): Promise<RemoteBatch | undefined>;
+  close(): void;
+  /** Time the workers spent reading the source after their last batches. */
+  readonly endSourceMs: number;
+}
 
 /** A worker's batch on the hub's thread, its entities unpacked. */
 export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed' | 'deps'> & { readonly prepared: PreparedEntity[]; readonly deps: EntityDependencies[] };
@@ -58,6 +68,11 @@ export class RemoteRun {
     private readonly slot: Slot,
     private readonly detach: () => void,
   ) {}
+
+  /** The worker carrying the run (runs on the same worker share its thread). */
+  get slotOf(): object {
+    return this.slot;
+  }
 
   private request(): void {
     while (!this.ended && this.outstanding + this.ready.length < AHEAD) {
@@ -161,6 +176,28 @@ export class PipeWorkerPool {
     slot.worker.ref();
     slot.worker.postMessage({ type: 'open', job: id, ...request } satisfies ToWorker);
     return run;
+  }
+
+  /**
+   * A run read in parts (split-run.ts) by as many workers as the pool has, each taking every n-th range; undefined
+   * when another run is in a worker (its cores are taken) or fewer than two workers can be had.
+   */
+  async startParts(request: JobRequest, ranges: readonly (readonly [number, number])[], snapshot: number): Promise<SplitRun | undefined> {
+    if (!this.enabled || this.slots.some((s) => s.jobs.size > 0)) return undefined;
+    const width = Math.min(this.count, Math.floor(ranges.length / MIN_RANGES));
+    if (width < 2) return undefined;
+    const shares: RemoteRun[] = [];
+    for (let w = 0; w < width; w++) {
+      const mine = ranges.filter((_, i) => i % width === w);
+      const share = await this.start({ ...request, parts: { ranges: mine, snapshot } });
+      if (share === undefined || (w > 0 && share.slotOf === shares[0]!.slotOf)) {
+        share?.close();
+        for (const s of shares) s.close();
+        return undefined;
+      }
+      shares.push(share);
+    }
+    return new SplitRun(shares, ranges.length);
   }
 
   /** The worker with the fewest runs; a new one while fewer than `count` run and every one is busy. */

@@ -28,6 +28,11 @@ export interface OpenJob {
   readonly tracked: boolean;
   readonly since: string | undefined;
   readonly batchSize: number;
+  /**
+   * A share of a run read in parts (a dataset source; see split-run.ts): these offset ranges (after, up to], each
+   * answered as exactly one batch (maybe empty) whose position is the range's end; `since` is not used.
+   */
+  readonly parts?: { readonly ranges: readonly (readonly [number, number])[]; readonly snapshot: number };
 }
 
 export type ToWorker = OpenJob | { readonly type: 'next'; readonly job: number } | { readonly type: 'close'; readonly job: number };
@@ -38,6 +43,8 @@ export interface WorkerBatch {
   /** Source entities read. */
   readonly count: number;
   readonly position: string | undefined;
+  /** The last batch of a range of a run read in parts. */
+  readonly rangeEnd?: true;
   /** The sink entities, prepared as Dataset.write prepares them (packed-batch.ts). */
   readonly packed: PackedEntities;
   /** What each source entity's hops looked up (dependency tracking; packed-batch.ts). */

@@ -15,7 +15,7 @@ import { prepareEntity, type PreparedEntity } from '../entity.js';
 import { DtlRuntimeError, heapExhausted, memoryLimitError } from '../dtl/index.js';
 import { HubError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import type { SourceBatch } from '../sources/index.js';
+import type { PumpSource, SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
 import { packDependencies, packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
@@ -56,11 +56,13 @@ class WorkerDatasets extends DatasetStore {
   }
 }
 
+type PartBatch = SourceBatch & { rangeEnd?: boolean };
+
 interface Job {
   /** A connection per run: an idle worker holds the database file open nowhere (the hub may delete its folder). */
   readonly db: Database.Database;
   readonly runtime: PipeRuntime;
-  readonly batches: AsyncGenerator<SourceBatch, void, undefined>;
+  readonly batches: AsyncGenerator<PartBatch, void, undefined>;
   readonly started: { dataset: string; offset: number }[];
   /** Requests of one job are answered in order. */
   chain: Promise<void>;
@@ -114,8 +116,24 @@ function openOn(db: Database.Database, msg: OpenJob): Job {
     },
     { tracked: msg.tracked },
   );
-  const batches = runtime.openSource().batches(msg.since, msg.batchSize);
+  const source = runtime.openSource();
+  const batches = msg.parts === undefined ? source.batches(msg.since, msg.batchSize) : partBatches(source, msg.parts, msg.batchSize);
   return { db, runtime, batches, started, chain: Promise.resolve(), closed: false };
+}
+
+/**
+ * The batches of each range of a share of a run read in parts, in order; the last one of a range (empty when the
+ * range holds no entity) is marked and its position is the range's end.
+ */
+async function* partBatches(source: PumpSource, parts: NonNullable<OpenJob['parts']>, batchSize: number): AsyncGenerator<PartBatch, void, undefined> {
+  for (const [after, until] of parts.ranges) {
+    let held: SourceBatch | undefined;
+    for await (const b of source.batches(String(after), batchSize, { until, snapshot: parts.snapshot })) {
+      if (held !== undefined) yield held;
+      held = b;
+    }
+    yield { entities: held?.entities ?? [], position: String(until), rangeEnd: true };
+  }
 }
 
 async function next(id: number, job: Job): Promise<void> {
@@ -137,7 +155,7 @@ async function next(id: number, job: Job): Promise<void> {
   for (let i = 0; i < out.length; i++) prepared[i] = prepareEntity(out[i], i);
   const tracking = job.started.splice(0);
   const packed = packEntities(prepared);
-  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, packed, deps: packDependencies(deps), tracking, sourceMs, transformMs: performance.now() - t });
+  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps: packDependencies(deps), tracking, sourceMs, transformMs: performance.now() - t });
 }
 
 port.on('message', (msg: ToWorker) => {

@@ -13,13 +13,21 @@ export function datasetSource(pipe: EffectivePipe, ctx: SourceContext): PumpSour
   const subset = pipe.source['subset'];
   return {
     incremental: true,
-    async *batches(since, batchSize) {
+    parts: subset === undefined,
+    async *batches(since, batchSize, part) {
       let offset = parseOffset(since);
       for (;;) {
         const ds = ctx.datasets.get(name);
         if (!ds) return;
         const page: JsonObject[] = [];
-        const options = { ...(offset !== undefined ? { since: offset } : {}), history, deleted: true, limit: batchSize, ...(subset !== undefined ? { subset } : {}) };
+        const options = {
+          ...(offset !== undefined ? { since: offset } : {}),
+          history,
+          deleted: true,
+          limit: batchSize,
+          ...(subset !== undefined ? { subset } : {}),
+          ...(part !== undefined && subset === undefined ? { until: part.until, snapshot: part.snapshot } : {}),
+        };
         for (const texts of ds.readJson(options)) {
           for (const text of texts) page.push(JSON.parse(text) as JsonObject);
         }

@@ -47,4 +47,4 @@ export function pipeTemplates(): PipeTemplate[] {
   return SOURCE_TYPE_LIST.flatMap((t): PipeTemplate[] => (t.template ? [{ id: t.type, ...t.template }] : []));
 }
 
-export type { PumpSource, SourceBatch, SourceContext, SourceFactory } from './source.js';
+export type { PumpSource, SourceBatch, SourceContext, SourceFactory, SourcePart } from './source.js';

@@ -14,10 +14,21 @@ export interface SourceBatch {
  */
 export interface PumpSource {
   readonly incremental: boolean;
-  /** Batches from `since` on (undefined: from the start), at most `batchSize` entities each. */
-  batches(since: string | undefined, batchSize: number): AsyncGenerator<SourceBatch, void, undefined>;
+  /**
+   * Batches from `since` on (undefined: from the start), at most `batchSize` entities each; with `part` (sources that
+   * can be read in parts, see `parts`), only up to that offset.
+   */
+  batches(since: string | undefined, batchSize: number, part?: SourcePart): AsyncGenerator<SourceBatch, void, undefined>;
+  /** The source can be read in parts by offset, each part on its own (a dataset source without a subset). */
+  readonly parts?: boolean;
   /** The previous version of a source entity, for DTL's is-changed (sources that keep versions). */
   previousVersion?(entity: JsonObject): JsonObject | undefined;
+}
+
+/** One part of a source read in parts: the offsets up to `until`, the latest versions as of `snapshot`. */
+export interface SourcePart {
+  readonly until: number;
+  readonly snapshot: number;
 }
 
 /** What a source may use of the hub. */
