@@ -8,23 +8,11 @@ import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../dataset-store.js';
 import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../dtl/index.js';
 import { HubError } from '../errors.js';
-import type { PreparedEntity } from '../entity.js';
 import { unpackDependencies, unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
-import type { EntityDependencies } from '../dependency-tracking.js';
-import type { FromWorker, OpenJob, ToWorker, WorkerBatch, WorkerError, WorkerInit } from './protocol.js';
+import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerError, WorkerInit, WorkerRun } from './protocol.js';
 
-/** What a pump reads a run in workers through: one worker's run, or a run read in parts (split-run.ts). */
-export interface WorkerRun {
-  /** The next batch; undefined at the end; throws the run's failure. */
-  next(): Promise<RemoteBatch | undefined>;
-  close(): void;
-  /** Time the workers spent reading the source after their last batches. */
-  readonly endSourceMs: number;
-}
-
-/** A worker's batch on the hub's thread, its entities unpacked. */
-export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed' | 'deps'> & { readonly prepared: PreparedEntity[]; readonly deps: EntityDependencies[] };
+export type { RemoteBatch, WorkerRun };
 export type JobRequest = Omit<OpenJob, 'type' | 'job'>;
 
 export interface PipeWorkersStatus {
@@ -53,7 +41,7 @@ interface Slot {
 const AHEAD = 4;
 
 /** One pump run in a worker: its batches in order, then the end (undefined) or the run's failure. */
-export class RemoteRun {
+export class RemoteRun implements WorkerRun {
   private readonly ready: (RemoteBatch | Error | null)[] = [];
   private waiting: (() => void) | undefined;
   /** Batches asked for and not yet answered. */

@@ -3,6 +3,8 @@
 // (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
 // write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
 
+import type { EntityDependencies } from '../dependency-tracking.js';
+import type { PreparedEntity } from '../entity.js';
 import type { PackedDependencies, PackedEntities } from './packed-batch.js';
 import type { NamespaceSettings } from '../dtl/index.js';
 
@@ -73,3 +75,15 @@ export type FromWorker =
   | { readonly type: 'end'; readonly job: number; readonly sourceMs: number }
   | { readonly type: 'failed'; readonly job: number; readonly error: WorkerError }
   | { readonly type: 'ensure-index'; readonly dataset: string; readonly expression: string };
+
+/** What a pump reads a run in workers through: one worker's run, or a run read in parts (split-run.ts). */
+export interface WorkerRun {
+  /** The next batch; undefined at the end; throws the run's failure. */
+  next(): Promise<RemoteBatch | undefined>;
+  close(): void;
+  /** Time the workers spent reading the source after their last batches. */
+  readonly endSourceMs: number;
+}
+
+/** A worker's batch on the hub's thread, its entities unpacked. */
+export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed' | 'deps'> & { readonly prepared: PreparedEntity[]; readonly deps: EntityDependencies[] };

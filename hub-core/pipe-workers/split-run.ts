@@ -5,7 +5,7 @@
 // began is read after the parts, as by any run.
 
 import { HubError } from '../errors.js';
-import type { RemoteBatch, RemoteRun } from './pool.js';
+import type { RemoteBatch, WorkerRun } from './protocol.js';
 
 /** Ranges a share of a run needs at least for cutting the run up to be worth a second worker. */
 export const MIN_RANGES = 2;
@@ -21,11 +21,11 @@ export function partRanges(after: number, end: number, width: number): [number, 
   return ranges;
 }
 
-export class SplitRun {
+export class SplitRun implements WorkerRun {
   private range = 0;
 
   constructor(
-    private readonly shares: readonly RemoteRun[],
+    private readonly shares: readonly WorkerRun[],
     private readonly ranges: number,
   ) {}
 
