@@ -118,7 +118,56 @@ function prefixed(prefix: string, key: string): string {
  * in the same pass). The same rules as `applyNamespaces` of the DTL, in one pass built for the pump.
  */
 export function addNamespaces(entity: JsonObject, ns: NamespaceSettings, drop?: ReadonlySet<string>): JsonObject {
-  return nsDict(entity, ns.propertyNamespace === null ? null : `${ns.propertyNamespace}:`, ns.identityNamespace, drop);
+  const prefix = ns.propertyNamespace === null ? null : `${ns.propertyNamespace}:`;
+  const keys = Object.keys(entity);
+  const names = shapeNames(keys, prefix, drop);
+  if (names === undefined) return nsDict(entity, prefix, ns.identityNamespace, drop);
+  // The entity has the shape of the one before: its names are known, and only the values are looked at.
+  const out: JsonObject = {};
+  const ins = ns.identityNamespace;
+  for (let i = 0; i < keys.length; i++) {
+    const name = names[i];
+    if (name === null) continue;
+    const key = keys[i]!;
+    let v = entity[key] as JsonValue;
+    if (key.charCodeAt(0) !== 36 /* $ */) v = nsValue(v, prefix, ins);
+    if (key === '_id' && ins !== null && typeof v === 'string' && v.charCodeAt(0) !== 126) v = `${ins}:${v}`;
+    out[name!] = v;
+  }
+  return out;
+}
+
+// The entities of a source mostly share one shape: the top-level names of the last shape are kept, so that an entity
+// with the same keys in the same order needs no look-up per property. null: a property that is dropped.
+let lastShape: { keys: readonly string[]; prefix: string | null; drop: ReadonlySet<string> | undefined; names: (string | null)[] } | undefined;
+
+/** The output name of each key (null: dropped) when no key needs its own handling ("__proto__"); undefined otherwise. */
+function shapeNames(keys: readonly string[], prefix: string | null, drop: ReadonlySet<string> | undefined): readonly (string | null)[] | undefined {
+  const last = lastShape;
+  if (last !== undefined && last.prefix === prefix && last.drop === drop && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== last.keys[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last.names;
+  }
+  const names: (string | null)[] = [];
+  for (const key of keys) {
+    if (key === '__proto__') return undefined;
+    const c = key.charCodeAt(0);
+    if (drop !== undefined && c === 95 && drop.has(key)) names.push(null);
+    else if (c === 36 /* $ */ || c === 95 /* _ */ || prefix === null) names.push(key);
+    else {
+      const name = prefixed(prefix, key);
+      if (name === '__proto__') return undefined;
+      names.push(name);
+    }
+  }
+  lastShape = { keys, prefix, drop, names };
+  return names;
 }
 
 function localPart(text: string): string {

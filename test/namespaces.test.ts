@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { useHub, tempDir, removeDir } from './helpers/hub-process.js';
 import { pushEntities, runPump } from './helpers/api.js';
 import type { JsonObject } from '../hub-core/json.js';
-import { addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/namespaces.js';
+import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/namespaces.js';
+import { MAINTAINED_PROPERTIES } from '../hub-core/entity.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'namespaces');
@@ -273,4 +274,26 @@ describe('datahub test on the namespaces project (expected files written by hand
       removeDir(dir);
     }
   });
+});
+
+test('add_namespaces: entities of one shape in a row, then another shape, each get their own names and values', () => {
+  const ns = { enabled: true, propertyNamespace: 'crm', identityNamespace: 'crm' } as Parameters<typeof addNamespaces>[1];
+  const a = { _id: '1', name: 'Ann', $meta: { raw: true }, _updated: 4, home: { city: 'Oslo' }, tags: [{ t: 'x' }] };
+  const b = { _id: '2', name: 'Bo', $meta: { raw: false }, _updated: 5, home: { city: 'Bergen' }, tags: [] };
+  // Worked out from the rules: "_" and "$" names stay, "$" values are left alone, _id goes into the identity
+  // namespace, other names (nested ones too) into the property namespace; the maintained `_updated` is dropped.
+  const expectA = { _id: 'crm:1', 'crm:name': 'Ann', $meta: { raw: true }, 'crm:home': { 'crm:city': 'Oslo' }, 'crm:tags': [{ 'crm:t': 'x' }] };
+  const expectB = { _id: 'crm:2', 'crm:name': 'Bo', $meta: { raw: false }, 'crm:home': { 'crm:city': 'Bergen' }, 'crm:tags': [] };
+  assert.deepEqual(addNamespaces(a, ns, MAINTAINED_PROPERTIES), expectA);
+  assert.deepEqual(addNamespaces(b, ns, MAINTAINED_PROPERTIES), expectB);
+  // Same keys, but without a drop list this time: `_updated` is kept.
+  assert.deepEqual(addNamespaces(b, ns), { ...expectB, _updated: 5 });
+  // Another shape, then the first again; "__proto__" (an "_" name) stays an ordinary property; a tagged id is left.
+  const odd = JSON.parse('{"_id":"~:other:3","__proto__":{"x":1},"other:n":1}') as JsonObject;
+  const out = addNamespaces(odd, ns);
+  assert.deepEqual(Object.keys(out), ['_id', '__proto__', 'other:n']);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, { 'crm:x': 1 });
+  assert.equal(out['_id'], '~:other:3');
+  assert.deepEqual(addNamespaces(a, ns, MAINTAINED_PROPERTIES), expectA);
+  assert.deepEqual(addNamespaces({ ...a, _id: 7 }, { ...ns, propertyNamespace: null }), { _id: 7, name: 'Ann', $meta: { raw: true }, _updated: 4, home: { city: 'Oslo' }, tags: [{ t: 'x' }] });
 });
