@@ -3,6 +3,7 @@ import sjson from 'secure-json-parse';
 import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/entity.js';
 import { HubError } from '../../hub-core/errors.js';
 import { jsonTextProblem } from '../../hub-core/json.js';
+import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipe-workers/packed-batch.js';
 
 export interface ParseFailure {
   status: number;
@@ -49,50 +50,15 @@ export function parseEntityBody(data: Uint8Array, first = 0): ParseOutcome {
   }
 }
 
-/**
- * Prepared entities as a worker sends them: ids and bodies in one string, hashes in another, lengths and deleted flags
- * in typed arrays. Copying four values into a message is much cheaper than 10,000 small objects, on both sides.
- */
-export interface PackedEntities {
-  text: string;
-  /** Per entity: the id's length, then the body's. */
-  lengths: Int32Array;
-  hashes: string;
-  deleted: Uint8Array;
-}
-
+/** Prepared entities as a worker sends them: packed (hub-core/pipe-workers/packed-batch.ts), not an object each. */
 export type WireOutcome = { ok: true; packed: PackedEntities } | { ok: false; failure: ParseFailure };
 
 export function packOutcome(outcome: ParseOutcome): WireOutcome {
-  if (!outcome.ok) return outcome;
-  const e = outcome.entities;
-  const lengths = new Int32Array(e.length * 2);
-  const deleted = new Uint8Array(e.length);
-  let text = '';
-  let hashes = '';
-  for (let i = 0; i < e.length; i++) {
-    const p = e[i]!;
-    text += p.id + p.body;
-    hashes += p.hash;
-    lengths[2 * i] = p.id.length;
-    lengths[2 * i + 1] = p.body.length;
-    deleted[i] = p.deleted ? 1 : 0;
-  }
-  return { ok: true, packed: { text, lengths, hashes, deleted } };
+  return outcome.ok ? { ok: true, packed: packEntities(outcome.entities) } : outcome;
 }
 
 export function unpackOutcome(wire: WireOutcome): ParseOutcome {
-  if (!wire.ok) return wire;
-  const { text, lengths, hashes, deleted } = wire.packed;
-  const entities = new Array<PreparedEntity>(deleted.length);
-  let at = 0;
-  for (let i = 0; i < entities.length; i++) {
-    const idEnd = at + lengths[2 * i]!;
-    const bodyEnd = idEnd + lengths[2 * i + 1]!;
-    entities[i] = { id: text.slice(at, idEnd), deleted: deleted[i] === 1, body: text.slice(idEnd, bodyEnd), hash: hashes.slice(32 * i, 32 * i + 32) };
-    at = bodyEnd;
-  }
-  return { ok: true, entities };
+  return wire.ok ? { ok: true, entities: unpackEntities(wire.packed) } : wire;
 }
 
 export function outcomeToBatch(outcome: ParseOutcome): PreparedEntities {

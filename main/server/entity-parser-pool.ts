@@ -5,9 +5,12 @@ import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import { PreparedEntities } from '../../hub-core/entity.js';
 import { outcomeToBatch, parseEntityBody, unpackOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
+import { splitEntityArray } from './entity-array-split.js';
 
 /** Bodies below this size are parsed on the main thread: a worker round trip would cost more. */
 const INLINE_LIMIT = 256 * 1024;
+/** Arrays from this size are parsed in two halves by two workers. */
+const SPLIT_LIMIT = 512 * 1024;
 
 interface Pending {
   resolve: (o: ParseOutcome) => void;
@@ -55,17 +58,30 @@ export class EntityParserPool {
     this.workers.push(slot);
   }
 
-  /** `first`: the number of the body's first entity in messages (a part of a large push). */
+  /**
+   * `first`: the number of the body's first entity in messages (a part of a large push). A large array is cut in two
+   * between two entities and the halves are parsed by two workers at once (a client that sends one request at a time
+   * waits for the parse); when a half fails, the body is parsed again whole, so that an error names the entity as
+   * the body numbers it.
+   */
   async parse(data: Buffer, first = 0): Promise<PreparedEntities> {
     if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data, first));
+    const halves = this.workers.length >= 2 && data.length >= SPLIT_LIMIT ? splitEntityArray(data) : undefined;
+    if (halves !== undefined) {
+      const [a, b] = await Promise.all([this.inWorker(halves[0], first), this.inWorker(halves[1], first)]);
+      if (a.ok && b.ok) return new PreparedEntities(a.entities.concat(b.entities));
+    }
+    return outcomeToBatch(await this.inWorker(data, first));
+  }
+
+  private inWorker(data: Uint8Array, first: number): Promise<ParseOutcome> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
-    const outcome = await new Promise<ParseOutcome>((resolve, reject) => {
+    return new Promise<ParseOutcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       slot.busy++;
       slot.worker.postMessage({ id, data, first });
     });
-    return outcomeToBatch(outcome);
   }
 
   async close(): Promise<void> {
