@@ -246,26 +246,33 @@ export class RunAll {
   private async roundInParallel(order: readonly string[], blockers: ReadonlyMap<string, string[]>, limit: number, runPipe: (id: string) => Promise<void>): Promise<void> {
     const done = new Set<string>();
     const started = new Set<string>();
+    const workers = this.hub.pumps.workers;
     let active = 0;
-    await new Promise<void>((resolve, reject) => {
-      const next = (): void => {
-        if (this.stopRequested === null) {
-          for (const id of order) {
-            if (active >= limit) break;
-            if (started.has(id) || !(blockers.get(id) ?? []).every((b) => done.has(b))) continue;
-            started.add(id);
-            active++;
-            runPipe(id).then(() => {
-              done.add(id);
-              active--;
-              next();
-            }, reject);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const next = (): void => {
+          if (this.stopRequested === null) {
+            for (const id of order) {
+              if (active >= limit) break;
+              if (started.has(id) || !(blockers.get(id) ?? []).every((b) => done.has(b))) continue;
+              started.add(id);
+              active++;
+              runPipe(id).then(() => {
+                done.add(id);
+                active--;
+                next();
+              }, reject);
+            }
           }
-        }
-        if (active === 0) resolve();
-      };
-      next();
-    });
+          // Pipes side by side take a worker each; a pipe that runs alone may be read in parts by all of them.
+          workers.readInParts = active <= 1;
+          if (active === 0) resolve();
+        };
+        next();
+      });
+    } finally {
+      workers.readInParts = true;
+    }
   }
 
   private async execute(): Promise<void> {

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, REPO, useHub, type HubProcess } from './helpers/hub-process.js';
+import { CLI, REPO, removeDir, tempDir, useHub, type HubProcess } from './helpers/hub-process.js';
+import { Hub } from '../hub-core/hub.js';
+import { workerRequest } from '../hub-core/pipe-workers/eligibility.js';
 import { pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
@@ -223,4 +225,30 @@ describe('one large pipe read in parts by both workers', () => {
     assert.deepEqual(await sinkLog(parts), await sinkLog(single));
     assert.deepEqual((await parts.json<Json>('/datasets/people-out/entities/p202'))['double'], -404);
   });
+});
+
+test('two runs started at the same moment go to two workers, not both to the first', async () => {
+  const dir = tempDir('datahub-pool-');
+  const before = process.env['DATAHUB_PIPE_WORKERS'];
+  process.env['DATAHUB_PIPE_WORKERS'] = '2';
+  const hub = new Hub(dir);
+  if (before === undefined) delete process.env['DATAHUB_PIPE_WORKERS'];
+  else process.env['DATAHUB_PIPE_WORKERS'] = before;
+  try {
+    hub.datasets.open('few').write([{ _id: 'a' }]);
+    hub.pipes.save(hub.pipes.validate([{ _id: 'copy', type: 'pipe', source: { type: 'dataset', dataset: 'few' }, pump: { mode: 'manual' } }], false));
+    const runtime = hub.pumps.runtimes.of(hub.pipes.require('copy'));
+    const request = workerRequest(hub.pumps.runtimes, runtime, undefined, 100);
+    for (let round = 0; round < 2; round++) {
+      // The first round spawns both workers; the second finds them idle.
+      const [a, b] = await Promise.all([hub.pumps.workers.start(request), hub.pumps.workers.start(request)]);
+      assert.ok(a && b, 'both runs went to workers');
+      assert.notEqual(a.slotOf, b.slotOf, `round ${round + 1}: one run per worker`);
+      a.close();
+      b.close();
+    }
+  } finally {
+    hub.close();
+    removeDir(dir);
+  }
 });

@@ -35,6 +35,13 @@ interface Slot {
   readonly signal: Int32Array;
   readonly jobs: Map<number, RemoteRun>;
   readonly online: Promise<void>;
+  /** Runs given this worker that wait for it to come online (they count as its runs already). */
+  starting: number;
+}
+
+/** The runs a worker carries or is about to. */
+function load(s: Slot): number {
+  return s.jobs.size + s.starting;
 }
 
 /** Batches a worker may run ahead of the hub's writes (asked for up front, so it never waits for the hub). */
@@ -111,6 +118,8 @@ export class PipeWorkerPool {
   private nextJob = 1;
   private unavailable: string | undefined;
   private closed = false;
+  /** A run may be read in parts (off while a run of all pipes runs several pipes side by side). */
+  readInParts = true;
 
   constructor(
     private readonly dbFile: string,
@@ -145,13 +154,17 @@ export class PipeWorkerPool {
    */
   async start(request: JobRequest): Promise<RemoteRun | undefined> {
     if (!this.enabled) return undefined;
-    let slot: Slot;
+    let slot: Slot | undefined;
     try {
+      // Taken at once, so that a run started meanwhile goes to another worker.
       slot = this.pick();
+      slot.starting++;
       await slot.online;
     } catch (e) {
       this.unavailable ??= `the pipe workers could not start: ${e instanceof Error ? e.message : String(e)}`;
       return undefined;
+    } finally {
+      if (slot) slot.starting--;
     }
     if (!this.slots.includes(slot)) return undefined;
     const id = this.nextJob++;
@@ -171,7 +184,7 @@ export class PipeWorkerPool {
    * when another run is in a worker (its cores are taken) or fewer than two workers can be had.
    */
   async startParts(request: JobRequest, ranges: readonly (readonly [number, number])[], snapshot: number): Promise<SplitRun | undefined> {
-    if (!this.enabled || this.slots.some((s) => s.jobs.size > 0)) return undefined;
+    if (!this.enabled || !this.readInParts || this.slots.some((s) => load(s) > 0)) return undefined;
     const width = Math.min(this.count, Math.floor(ranges.length / MIN_RANGES));
     if (width < 2) return undefined;
     const shares: RemoteRun[] = [];
@@ -191,8 +204,8 @@ export class PipeWorkerPool {
   /** The worker with the fewest runs; a new one while fewer than `count` run and every one is busy. */
   private pick(): Slot {
     let best: Slot | undefined;
-    for (const s of this.slots) if (best === undefined || s.jobs.size < best.jobs.size) best = s;
-    if (best !== undefined && (best.jobs.size === 0 || this.slots.length >= this.count)) return best;
+    for (const s of this.slots) if (best === undefined || load(s) < load(best)) best = s;
+    if (best !== undefined && (load(best) === 0 || this.slots.length >= this.count)) return best;
     return this.spawn();
   }
 
@@ -215,7 +228,7 @@ export class PipeWorkerPool {
       });
     });
     online.catch(() => undefined);
-    const slot: Slot = { worker, signal: new Int32Array(signal), jobs: new Map(), online };
+    const slot: Slot = { worker, signal: new Int32Array(signal), jobs: new Map(), online, starting: 0 };
     this.slots.push(slot);
     worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
     const gone = (error: Error): void => {
