@@ -10,7 +10,7 @@
  * Expected stored versions, by the documented rules: on = N after the first write, 2N after every later round;
  * off = N * (rounds + 1).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,7 @@ import { Hub } from '../../hub-core/hub.js';
 import { DEFAULT_COMPACTION } from '../../hub-core/dataset-compaction.js';
 import type { JsonObject } from '../../hub-core/json.js';
 import { generateBenchEntities } from './dtl-bench.js';
+import { folderBytes } from './hub-stats.js';
 
 const BATCH = 10_000;
 const ROUNDS = 6;
@@ -39,16 +40,6 @@ export interface ChangingBenchResult {
 }
 
 const now = (): number => performance.now();
-
-function folderBytes(dir: string): number {
-  let n = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    n += st.isDirectory() ? folderBytes(p) : st.size;
-  }
-  return n;
-}
 
 function runOne(entities: readonly JsonObject[], compaction: boolean): ChangingRound[] {
   const dir = mkdtempSync(join(tmpdir(), 'datahub-changing-bench-'));

@@ -1,9 +1,21 @@
 // What the bench reads about the hub process from /proc (Linux): resident memory and CPU time, and RSS samples taken
-// in a worker thread so a busy bench thread never delays them.
-import { readFileSync } from 'node:fs';
+// in a worker thread so a busy bench thread never delays them; and the size of a data folder on disk.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 export const RSS_INTERVAL_MS = 50;
+
+/** Bytes of every file below `dir`. */
+export function folderBytes(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    n += st.isDirectory() ? folderBytes(p) : st.size;
+  }
+  return n;
+}
 
 export function readRssKB(pid: number): number | undefined {
   try {

@@ -15,12 +15,10 @@
  *   - GET /api/datasets/bench (what the explorer and the Datasets list ask first): its time;
  *   - the data folder: its bytes at the end (the hub stopped, so the WAL is checkpointed) per stored version.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchEntityStream, type BenchEntity } from './bench-data.js';
-import { readCpuSeconds, readRssKB, RssSampler, RSS_INTERVAL_MS } from './hub-stats.js';
+import { folderBytes, readCpuSeconds, readRssKB, RssSampler, RSS_INTERVAL_MS } from './hub-stats.js';
 import { pullCount } from './pull-count.js';
 import { firstRows, signedInPage } from './ui-bench.js';
 import { launchChromium } from '../helpers/browser.js';
@@ -64,16 +62,6 @@ export interface ScaleBenchResult {
   loadAverage: [number, number];
   pass: { ingest: boolean; pullRss: boolean; firstRows: boolean };
   problems: string[];
-}
-
-function folderBytes(dir: string): number {
-  let n = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    n += st.isDirectory() ? folderBytes(p) : st.size;
-  }
-  return n;
 }
 
 /** Await `p`, saying so when it takes longer than a minute (a step of the explorer that hangs). */
