@@ -4,10 +4,9 @@
 // ["copy", "*"].
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
+import { startHub, type HubProcess } from './helpers/hub-process.js';
 import { expectError, runPump } from './helpers/api.js';
-import { ConnectionStore } from '../main/remote/connections.js';
-import { OsKeychain } from '../main/secrets/keychain.js';
+import { forgetConnections, stopAndRemove } from './helpers/connections.js';
 
 type Json = Record<string, unknown>;
 
@@ -63,15 +62,8 @@ before(async () => {
 });
 
 after(async () => {
-  if (b) {
-    const store = new ConnectionStore(b.dataDir, new OsKeychain());
-    for (const c of store.list()) await store.remove(c.id).catch(() => false);
-  }
-  for (const h of [a, b]) {
-    if (!h) continue;
-    await h.stop();
-    removeDir(h.dataDir);
-  }
+  await forgetConnections(b);
+  await stopAndRemove(a, b);
 });
 
 test('B adds A as a registry by its hub address, lists and previews its entries through its own host', async () => {

@@ -12,8 +12,7 @@ import { startHub, removeDir, tempDir, type HubProcess } from './helpers/hub-pro
 import { launchChromium, signIn } from './helpers/browser.js';
 import { seedCrew } from './helpers/crew.js';
 import { axeViolations, describeFindings } from './helpers/axe.js';
-import { ConnectionStore } from '../main/remote/connections.js';
-import { OsKeychain } from '../main/secrets/keychain.js';
+import { forgetConnections, stopAndRemove } from './helpers/connections.js';
 
 let local: HubProcess;
 let remote: HubProcess;
@@ -50,13 +49,8 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (local) {
-    const store = new ConnectionStore(local.dataDir, new OsKeychain());
-    for (const c of store.list()) await store.remove(c.id).catch(() => false);
-  }
-  await Promise.all([local?.stop(), remote?.stop()]);
-  if (local) removeDir(local.dataDir);
-  if (remote) removeDir(remote.dataDir);
+  await forgetConnections(local);
+  await stopAndRemove(local, remote);
   if (folder) removeDir(folder);
 });
 

@@ -8,12 +8,11 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
+import { startHub, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { axeViolations, describeFindings } from './helpers/axe.js';
 import { runPump } from './helpers/api.js';
-import { ConnectionStore } from '../main/remote/connections.js';
-import { OsKeychain } from '../main/secrets/keychain.js';
+import { forgetConnections, stopAndRemove } from './helpers/connections.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,15 +44,8 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (b) {
-    const store = new ConnectionStore(b.dataDir, new OsKeychain());
-    for (const c of store.list()) await store.remove(c.id).catch(() => false);
-  }
-  for (const h of [a, b]) {
-    if (!h) continue;
-    await h.stop();
-    removeDir(h.dataDir);
-  }
+  await forgetConnections(b);
+  await stopAndRemove(a, b);
 });
 
 async function result(p: Page, pattern: RegExp): Promise<string> {

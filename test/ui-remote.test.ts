@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
-import { ConnectionStore } from '../main/remote/connections.js';
-import { OsKeychain } from '../main/secrets/keychain.js';
+import { forgetConnections, stopAndRemove } from './helpers/connections.js';
 
 let local: HubProcess;
 let remote: HubProcess;
@@ -42,13 +41,8 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (local) {
-    const store = new ConnectionStore(local.dataDir, new OsKeychain());
-    for (const c of store.list()) await store.remove(c.id).catch(() => false);
-  }
-  await Promise.all([local?.stop(), remote?.stop()]);
-  if (local) removeDir(local.dataDir);
-  if (remote) removeDir(remote.dataDir);
+  await forgetConnections(local);
+  await stopAndRemove(local, remote);
   removeDir(folder);
 });
 
