@@ -1,6 +1,7 @@
 import type { Db } from './database.js';
+import type { JsonObject } from './json.js';
 import type Database from 'better-sqlite3';
-import { prepareEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
+import { prepareEntity, storedEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from './entity.js';
 import { HubError, conflict, notFound } from './errors.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
 import { backgroundFromVersions, type DiskUsageCounter } from './disk-usage.js';
@@ -119,8 +120,12 @@ export class CircuitBreakerTripped extends HubError {
 }
 
 type RawRow = [number, string, number, number | null, number, string, string];
+/** An uncommitted entity: position, id, deleted, hash, body. */
+type PendingRow = [number, string, number, string, string];
 /** A log row: offset, id, deleted (0/1), previous offset, timestamp, hash, body. */
 export type LogRow = Readonly<RawRow>;
+/** A live latest version as `visitLive` reads it: offset, id, previous offset, ts, hash, body. */
+export type LiveRow = readonly [number, string, number | null, number, string, string];
 
 const DEFAULT_PAGE = 2000;
 /** The most offsets one step of whole-log compaction reads. */
@@ -627,11 +632,14 @@ export class Dataset {
     return this.changes;
   }
 
-  /** Every live latest version as a log row (`logRowJson` makes its JSON), in offset order; false from `visit` stops. */
-  visitLive(visit: (row: LogRow) => boolean): void {
+  /**
+   * Every live latest version as (offset, id, previous offset, ts, hash, body), in offset order (`storedEntity` makes
+   * the entity); false from `visit` stops.
+   */
+  visitLive(visit: (row: LiveRow) => boolean): void {
     let cursor = -1;
     for (;;) {
-      const rows = this.stmts.livePage.all(cursor, LIVE_PAGE) as LogRow[];
+      const rows = this.stmts.livePage.all(cursor, LIVE_PAGE) as LiveRow[];
       for (const r of rows) if (!visit(r)) return;
       if (rows.length < LIVE_PAGE) return;
       cursor = rows[rows.length - 1]![0];
@@ -656,6 +664,36 @@ export class Dataset {
 
   /** Stream the log as JSON texts, page by page, so memory stays flat however large the dataset is. */
   *readJson(options: ReadOptions = {}): Generator<string[], void, undefined> {
+    for (const page of this.rowPages(options)) {
+      if (page.pending === undefined) yield page.rows.map(rowJson);
+      else {
+        yield page.pending.map(([pos, eid, del, hash, body]) => {
+          const json = storedEntityJson(eid, page.end + pos, del === 1, null, 0, hash, body);
+          return json.slice(0, -1) + ',"_uncommitted":true}';
+        });
+      }
+    }
+  }
+
+  /**
+   * The same stream as readJson, as entities: only each version's body is parsed, its maintained properties are set
+   * as they are stored (`storedEntity`). This is how pipes read a dataset source.
+   */
+  *readEntities(options: ReadOptions = {}): Generator<JsonObject[], void, undefined> {
+    for (const page of this.rowPages(options)) {
+      if (page.pending === undefined) yield page.rows.map((r) => storedEntity(r[1], r[0], r[2] === 1, r[3], r[4], r[5], r[6]));
+      else {
+        yield page.pending.map(([pos, eid, del, hash, body]) => {
+          const e = storedEntity(eid, page.end + pos, del === 1, null, 0, hash, body);
+          e['_uncommitted'] = true;
+          return e;
+        });
+      }
+    }
+  }
+
+  /** The pages of readJson and readEntities as log rows (a subset's "gone" row as a deletion), then uncommitted ones. */
+  private *rowPages(options: ReadOptions): Generator<{ rows: RawRow[]; pending?: PendingRow[]; end: number }, void, undefined> {
     const history = options.history ?? true;
     const deleted = options.deleted ?? true;
     const reverse = options.reverse ?? false;
@@ -673,7 +711,7 @@ export class Dataset {
         remaining -= rows.length;
         cursor = rows[rows.length - 1]![0];
         // A "gone" row is the version with which the entity left the subset: it reads as a deletion.
-        yield rows.map((r) => (r[7] === 1 ? rowJson([r[0], r[1], 1, r[3], r[4], r[5], r[6]]) : rowJson(r as unknown as RawRow)));
+        yield { rows: rows.map((r): RawRow => (r[7] === 1 ? [r[0], r[1], 1, r[3], r[4], r[5], r[6]] : (r as unknown as RawRow))), end };
         if (remaining <= 0 || rows.length < pageSize) break;
       }
       return;
@@ -686,17 +724,12 @@ export class Dataset {
       if (rows.length === 0) break;
       remaining -= rows.length;
       cursor = rows[rows.length - 1]![0];
-      yield rows.map(rowJson);
+      yield { rows, end };
       if (remaining <= 0 || rows.length < pageSize) break;
     }
     if (options.uncommitted && !reverse && remaining > 0) {
-      const pending = this.stmts.pendingAll.all(Math.min(remaining, 1_000_000)) as [number, string, number, string, string][];
-      if (pending.length > 0) {
-        yield pending.map(([pos, eid, del, hash, body]) => {
-          const json = storedEntityJson(eid, end + pos, del === 1, null, 0, hash, body);
-          return json.slice(0, -1) + ',"_uncommitted":true}';
-        });
-      }
+      const pending = this.stmts.pendingAll.all(Math.min(remaining, 1_000_000)) as PendingRow[];
+      if (pending.length > 0) yield { rows: [], pending, end };
     }
   }
 
@@ -863,10 +896,6 @@ function toPrepared(p: [number, string, number, string, string, number]): Prepar
 }
 
 /** The stored entity's JSON text of a log row. */
-export function logRowJson(r: LogRow): string {
-  return rowJson(r);
-}
-
 function rowJson(r: LogRow): string {
   const [seq, eid, deleted, prev, ts, hash, body] = r;
   return storedEntityJson(eid, seq, deleted === 1, prev, ts, hash, body);
@@ -894,7 +923,7 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
     latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
-    livePage: raw(`SELECT ${cols} FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
+    livePage: raw(`SELECT seq, eid, prev, ts, hash, body FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
     latestHashes: db.prepare(`SELECT l.hash FROM json_each(?) AS j LEFT JOIN ${t.latest} AS l ON l.eid = j.value ORDER BY j.key`).pluck(),

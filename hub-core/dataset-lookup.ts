@@ -118,6 +118,11 @@ export class DatasetLookup implements DtlLookup {
     return this.expressions.get(name);
   }
 
+  /** The run ahead makes about `count` lookups of each dataset it joins (see lookup-snapshots.ts). */
+  expectLookups(count: number): void {
+    this.snapshots.expected = count;
+  }
+
   /** Forget what was read whole (see lookup-snapshots.ts). */
   clear(): void {
     this.snapshots.clear();
@@ -180,7 +185,7 @@ export class DatasetLookup implements DtlLookup {
       }
     } else {
       if (expression === undefined) {
-        for (const page of ds.readJson({ history: false, deleted: false })) for (const json of page) add(JSON.parse(json) as JsonObject);
+        for (const page of ds.readEntities({ history: false, deleted: false })) for (const e of page) add(e);
       } else {
         const spellings = new Set<string>();
         for (const k of keys) {
@@ -189,9 +194,7 @@ export class DatasetLookup implements DtlLookup {
             const c = canonicalJson(s);
             if (spellings.has(c)) continue;
             spellings.add(c);
-            for (const page of ds.readJson({ subset: ['eq', expression, s], deleted: false })) {
-              for (const json of page) add(JSON.parse(json) as JsonObject);
-            }
+            for (const page of ds.readEntities({ subset: ['eq', expression, s], deleted: false })) for (const e of page) add(e);
           }
         }
       }
@@ -210,7 +213,7 @@ export class DatasetLookup implements DtlLookup {
     const ds = this.store.get(dataset);
     if (ds === undefined) return [];
     const out: JsonObject[] = [];
-    for (const page of ds.readJson({ history: false, deleted: false })) for (const json of page) out.push(JSON.parse(json) as JsonObject);
+    for (const page of ds.readEntities({ history: false, deleted: false })) for (const e of page) out.push(e);
     return out.filter((e) => e['_deleted'] !== true).sort(byId);
   }
 

@@ -132,6 +132,26 @@ export class PreparedEntities {
   constructor(readonly entities: readonly PreparedEntity[]) {}
 }
 
+/**
+ * The stored entity that `JSON.parse(storedEntityJson(...))` gives, built without parsing its maintained properties:
+ * only the body is parsed (for a small entity, those properties are most of its text).
+ */
+export function storedEntity(
+  id: string,
+  updated: number,
+  deleted: boolean,
+  previous: number | null,
+  ts: number,
+  hash: string,
+  body: string,
+): JsonObject {
+  const e: JsonObject = { _id: id, _updated: updated, _deleted: deleted, _previous: previous, _ts: ts, _hash: hash };
+  if (body.length <= 2) return e;
+  const content = JSON.parse(body) as JsonObject;
+  for (const k in content) setOwn(e, k, content[k]);
+  return e;
+}
+
 /** Assemble the stored JSON text of an entity without parsing its body. */
 export function storedEntityJson(
   id: string,

@@ -3,19 +3,24 @@
 //
 // - A dataset is read whole only after enough lookups since its last change (at least MIN_LOOKUPS, and a sixteenth of
 //   its live entities: reading a row whole costs a fraction of a lookup by key, so reading them all costs no more
-//   than those lookups did), so a small incremental run still uses the indexed statements.
+//   than those lookups did), so a small incremental run still uses the indexed statements. A run that says ahead
+//   that it makes at least that many lookups (`expected`: one part of a run read in parts knows its width) has the
+//   dataset read at its first lookup.
 // - A snapshot is valid while the dataset's `changeCount` stays the same; any write in this process moves it on (a
 //   write that was rolled back too, which only costs a reload). It is never read inside a transaction, whose
 //   uncommitted writes could still be rolled back.
 // - Memory is bounded: datasets of more than MAX_ENTITIES live entities are never read whole, all snapshots together
 //   hold at most MAX_CHARS characters of entity text, and they are dropped after IDLE_MS without use.
-// - An entity found is parsed once per snapshot and the same object answers every later lookup of it (looked-up
+// - A snapshot holds each entity's stored properties in columns, and a lookup parses only the body (`storedEntity`).
+//   An entity looked up a second time is kept parsed, and that object answers every later lookup of it (looked-up
 //   entities are never modified, as with MemoryLookup), while the parsed ones of all snapshots together come from at
-//   most MAX_PARSED_CHARS characters of text; past that, each lookup parses its own copy.
+//   most MAX_PARSED_CHARS characters of text; past that, each lookup parses its own copy. An entity looked up once is
+//   not kept: a join on unique keys would only give the collector tens of thousands of objects to trace.
 // - Per join path, the keys are the same as the dataset index's (`indexKeys`: the canonical JSON of each value at the
 //   path, nulls left out), so a lookup through a snapshot finds exactly what the index would have found.
 
-import { logRowJson, type Dataset, type LogRow } from './dataset-log.js';
+import type { Dataset, LiveRow } from './dataset-log.js';
+import { storedEntity } from './entity.js';
 import { indexKeys } from './dataset-index.js';
 import type { JsonObject } from './json.js';
 
@@ -24,8 +29,8 @@ const MAX_ENTITIES = 500_000;
 const MAX_CHARS = 96 * 1024 * 1024;
 const IDLE_MS = 30_000;
 const MAX_PARSED_CHARS = 24 * 1024 * 1024;
-/** What a row holds besides its id and body, counted in characters (offsets, hash, the array). */
-const ROW_OVERHEAD = 100;
+/** What an entity costs besides its id, hash and body, counted in characters (its offsets and the map's entry). */
+const ENTRY_OVERHEAD = 64;
 
 /** Properties the log keeps outside the entity body: the dataset index never sees them. */
 const LOG_PROPERTIES = new Set(['_updated', '_deleted', '_previous', '_ts', '_hash']);
@@ -36,33 +41,50 @@ interface ParseBudget {
 }
 
 export class Snapshot {
-  /** Live latest versions by id, as log rows (their JSON is made when asked for: reading stays cheap). */
-  readonly rows = new Map<string, LogRow>();
+  /** Each live latest version's slot in the columns below, by id. */
+  private readonly slots = new Map<string, number>();
+  // One column per stored property: few objects per entity, little for the collector to trace while a run holds it.
+  private readonly seqs: number[] = [];
+  private readonly prevs: (number | null)[] = [];
+  private readonly stamps: number[] = [];
+  private readonly hashes: string[] = [];
+  private readonly bodies: string[] = [];
   chars = 0;
   /** Characters of the entities kept parsed. */
   parsedChars = 0;
   private readonly parsed = new Map<string, JsonObject>();
+  /** Ids looked up once so far: an entity is kept parsed from its second lookup on (a join of unique keys keeps none). */
+  private readonly once = new Set<string>();
   private readonly byPath = new Map<string, Map<string, string[]>>();
 
   constructor(private readonly budget: ParseBudget = { left: MAX_PARSED_CHARS }) {}
 
-  /** The stored JSON of a live entity, or undefined. */
-  json(id: string): string | undefined {
-    const row = this.rows.get(id);
-    return row === undefined ? undefined : logRowJson(row);
+  add(row: LiveRow): void {
+    this.slots.set(row[1], this.seqs.length);
+    this.seqs.push(row[0]);
+    this.prevs.push(row[2]);
+    this.stamps.push(row[3]);
+    this.hashes.push(row[4]);
+    this.bodies.push(row[5]);
+  }
+
+  private make(id: string, slot: number): JsonObject {
+    return storedEntity(id, this.seqs[slot]!, false, this.prevs[slot]!, this.stamps[slot]!, this.hashes[slot]!, this.bodies[slot]!);
   }
 
   /** A live entity (shared: callers must not modify it), or undefined. */
   entity(id: string): JsonObject | undefined {
     const done = this.parsed.get(id);
     if (done !== undefined) return done;
-    const row = this.rows.get(id);
-    if (row === undefined) return undefined;
-    const json = logRowJson(row);
-    const e = JSON.parse(json) as JsonObject;
-    if (this.budget.left >= json.length) {
-      this.budget.left -= json.length;
-      this.parsedChars += json.length;
+    const slot = this.slots.get(id);
+    if (slot === undefined) return undefined;
+    const e = this.make(id, slot);
+    const size = this.bodies[slot]!.length + ENTRY_OVERHEAD;
+    if (!this.once.has(id)) this.once.add(id);
+    else if (this.budget.left >= size) {
+      this.once.delete(id);
+      this.budget.left -= size;
+      this.parsedChars += size;
       this.parsed.set(id, e);
     }
     return e;
@@ -74,8 +96,8 @@ export class Snapshot {
     let index = this.byPath.get(name);
     if (index === undefined) {
       index = new Map();
-      for (const [id, row] of this.rows) {
-        for (const k of indexKeys(JSON.parse(logRowJson(row)) as JsonObject, path)) {
+      for (const [id, slot] of this.slots) {
+        for (const k of indexKeys(this.make(id, slot), path)) {
           const ids = index.get(k);
           if (ids === undefined) index.set(k, [id]);
           else ids.push(id);
@@ -103,6 +125,8 @@ export class LookupSnapshots {
   private readonly parseBudget: ParseBudget = { left: MAX_PARSED_CHARS };
   /** How many times a dataset was read whole (tests check that it happens). */
   reads = 0;
+  /** About how many lookups of each joined dataset the run ahead makes (0: unknown). */
+  expected = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly inTransaction: () => boolean) {}
@@ -117,7 +141,9 @@ export class LookupSnapshots {
     }
     if (entry === undefined) {
       const live = ds.row().live_count;
-      entry = { changes: ds.changeCount, lookups: 0, threshold: Math.max(MIN_LOOKUPS, Math.ceil(live / 16)), snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
+      const threshold = Math.max(MIN_LOOKUPS, Math.ceil(live / 16));
+      // A run known to make that many lookups reads the dataset at once: the lookups by key before it would be wasted.
+      entry = { changes: ds.changeCount, lookups: 0, threshold: this.expected >= threshold ? 1 : threshold, snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
       this.entries.set(ds, entry);
     }
     entry.used = Date.now();
@@ -144,12 +170,12 @@ export class LookupSnapshots {
     const snapshot = new Snapshot(this.parseBudget);
     let fits = true;
     ds.visitLive((row) => {
-      snapshot.chars += row[1].length + row[6].length + ROW_OVERHEAD;
+      snapshot.chars += row[1].length + row[4].length + row[5].length + ENTRY_OVERHEAD;
       if (snapshot.chars > budget) {
         fits = false;
         return false;
       }
-      snapshot.rows.set(row[1], row);
+      snapshot.add(row);
       return true;
     });
     if (!fits) {

@@ -16,7 +16,7 @@ import type { JsonObject } from './json.js';
 import { HubError } from './errors.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
-import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type RemoteSink, type Sink } from './sinks/index.js';
+import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type LocalSink, type RemoteSink, type Sink } from './sinks/index.js';
 import { changedKeys } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import { maskJson } from './secret-mask.js';
@@ -34,6 +34,16 @@ export const PUMP_SOURCES: ReadonlySet<string> = new Set(SOURCES.keys());
 export { parseOffset };
 export const PUMP_SINKS: ReadonlySet<string> = new Set(SINK_TYPE_LIST.filter((t) => isPumpedSink(t.type)).map((t) => t.type));
 const DEFAULT_BATCH = 1000;
+/** Batches of a pipe worker written in one transaction at most, when they are ready before the writer is. */
+const MERGE_BATCHES = 8;
+
+/** A transformed batch for the dataset sink (prepared by a pipe worker, or entities) and the position it moves to. */
+interface OutBatch {
+  out: JsonObject[];
+  prepared: readonly PreparedEntity[] | undefined;
+  deps: readonly EntityDependencies[];
+  position: ((s: PumpState) => void) | undefined;
+}
 
 export function executionLogName(pipeId: string): string {
   return `system:pump_execution:${pipeId}`;
@@ -497,24 +507,31 @@ export class PumpRunner {
         } else consecutiveErrors = 0;
         return;
       }
+      writeLocal(s, [{ out, prepared, deps, position }]);
+      c.sinkMs += performance.now() - t;
+    };
+    // Transformed batches for the dataset sink written in one transaction, each with its position: when the writer is
+    // behind, the batches the workers have ready share one commit. A batch that trips the circuit breaker ends it.
+    const writeLocal = (s: LocalSink, batches: readonly OutBatch[]): void => {
       let tripped: CircuitBreakerTripped | undefined;
       this.state.transaction(() => {
-        recordDeps();
-        const n = prepared ? prepared.length : out.length;
-        if (n > 0) {
-          try {
-            c.changes += prepared ? s.writePrepared!(prepared) : s.write(out);
-            c.succeeded += n;
-          } catch (e) {
-            // The trip must be committed with the batch's pending entities; rethrown after the commit.
-            if (!(e instanceof CircuitBreakerTripped)) throw e;
-            tripped = e;
-            return;
+        for (const b of batches) {
+          this.state.replaceDependenciesOf(id, b.deps);
+          const n = b.prepared ? b.prepared.length : b.out.length;
+          if (n > 0) {
+            try {
+              c.changes += b.prepared ? s.writePrepared!(b.prepared) : s.write(b.out);
+              c.succeeded += n;
+            } catch (e) {
+              // The trip must be committed with the batch's pending entities; rethrown after the commit.
+              if (!(e instanceof CircuitBreakerTripped)) throw e;
+              tripped = e;
+              return;
+            }
           }
+          if (b.position) this.state.update(id, b.position);
         }
-        if (position) this.state.update(id, position);
       });
-      c.sinkMs += performance.now() - t;
       if (tripped) throw tripped;
     };
 
@@ -547,10 +564,23 @@ export class PumpRunner {
               c.sourceMs += remote.endSourceMs;
               break;
             }
-            c.sourceMs += b.sourceMs;
-            c.transformMs += b.transformMs;
-            for (const t of b.tracking) this.state.startTracking(id, t.dataset, t.offset);
-            await writeOut([], b.prepared, b.deps, b.count, moveTo(b.position));
+            const group = [b];
+            const local = sink!.local ? sink! : undefined;
+            if (local) while (group.length < MERGE_BATCHES && remote.hasBatch()) group.push((await remote.next())!);
+            for (const g of group) {
+              c.sourceMs += g.sourceMs;
+              c.transformMs += g.transformMs;
+              for (const t of g.tracking) this.state.startTracking(id, t.dataset, t.offset);
+            }
+            if (local === undefined || group.length === 1) await writeOut([], b.prepared, b.deps, b.count, moveTo(b.position));
+            else {
+              const heap = heapExhausted();
+              if (heap) throw memoryLimitError(heap);
+              const t = performance.now();
+              for (const g of group) c.processed += g.count;
+              writeLocal(local, group.map((g) => ({ out: [], prepared: g.prepared, deps: g.deps, position: moveTo(g.position) })));
+              c.sinkMs += performance.now() - t;
+            }
             await checkStop();
           }
         } finally {

@@ -37,3 +37,37 @@ test('readJsonText gives exactly the texts of readJson, for every read option', 
     removeDir(dir);
   }
 });
+
+test('readEntities gives the entities of readJson, key order included, for every read option (pipes read sources so)', () => {
+  const dir = tempDir();
+  const hub = new Hub(dir);
+  try {
+    const ds = hub.datasets.open('shapes');
+    ds.ensureIndex('_S.kind');
+    const odd = JSON.parse('{"_id":"proto","__proto__":{"polluted":true},"10":"ten","2":"two","b":1,"a":[{"z":1,"y":2}],"kind":"x"}') as Record<string, unknown>;
+    ds.write([odd, { _id: 'empty' }, { _id: 'plain', kind: 'x', n: 1.5, s: 'æ"\\' }, { _id: 'gone', kind: 'y' }]);
+    ds.write([{ _id: 'plain', kind: 'y', n: 2 }, { _id: 'gone', _deleted: true }]);
+    ds.write(Array.from({ length: 2500 }, (_, i) => ({ _id: `bulk${i}`, kind: i % 2 === 0 ? 'x' : 'y', i })));
+    const variants: ReadOptions[] = [
+      {},
+      { history: false },
+      { history: false, deleted: false },
+      { reverse: true, limit: 7 },
+      { since: 2, limit: 2100 },
+      { subset: ['eq', '_S.kind', 'x'] },
+      { subset: ['eq', '_S.kind', 'x'], deleted: false, since: 1 },
+    ];
+    for (const options of variants) {
+      const expected = [...ds.readJson(options)].flat().map((j) => JSON.stringify(JSON.parse(j)));
+      const got = [...ds.readEntities(options)].flat();
+      assert.deepEqual(got.map((e) => JSON.stringify(e)), expected, `options ${JSON.stringify(options)}`);
+    }
+    const proto = ds.readEntities({ history: false }).next().value!.find((e) => e['_id'] === 'proto')!;
+    assert.equal(Object.getPrototypeOf(proto), Object.prototype, 'a "__proto__" key stays an ordinary property');
+    assert.deepEqual(proto['__proto__'], { polluted: true });
+    assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+  } finally {
+    hub.close();
+    removeDir(dir);
+  }
+});

@@ -153,6 +153,32 @@ describe('a join run in a worker', () => {
   });
 });
 
+describe('a run in workers that trips its sink\'s circuit breaker', () => {
+  const hub = useHub({ env: { DATAHUB_PIPE_WORKERS: '2' } });
+
+  test('keeps the batches before the tripping one, holds that one as uncommitted, and the position stays after the last written', async () => {
+    // 200 entities in batches of 10 with a limit of 55 changes per run: batches 1-5 (50 changes) are written, the
+    // sixth would make 60. The writer may write batches the workers have ready in one transaction; that changes none
+    // of this.
+    await pushEntities(hub, 'many', Array.from({ length: 200 }, (_, i) => ({ _id: `g${String(i).padStart(3, '0')}`, i })));
+    await hub.json('/pipes', {
+      method: 'POST',
+      json: [{ _id: 'guarded-copy', type: 'pipe', batch_size: 10, source: { type: 'dataset', dataset: 'many' }, sink: { circuit_breaker_threshold_count: 55 }, transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'twice', ['multiply', 2, '_S.i']]] } }, pump: { mode: 'manual' } }],
+    });
+    const run = await runPump<{ status: string; reason_why_stopped?: string }>(hub, 'guarded-copy', 'start', 30_000);
+    assert.equal(run.status, 'failed');
+    assert.match(run.reason_why_stopped ?? '', /circuit breaker/);
+    const info = await hub.json<{ count: number; 'circuit-breaker': { tripped: boolean; 'pending-count': number } }>('/datasets/guarded-copy');
+    assert.equal(info.count, 50);
+    assert.equal(info['circuit-breaker'].tripped, true);
+    assert.equal(info['circuit-breaker']['pending-count'], 10);
+    assert.equal((await hub.json<Json>('/datasets/guarded-copy/entities/g049'))['twice'], 98);
+    assert.equal((await hub.fetch('/datasets/guarded-copy/entities/g050')).status, 404);
+    const last = (await hub.json<Json>('/datasets/many/entities/g049'))['_updated'];
+    assert.equal((await hub.json<Json>('/pipes/guarded-copy/pump'))['last-seen'], String(last));
+  });
+});
+
 describe('with --workers 0', () => {
   const hub = useHub({ args: ['--workers', '0'] });
 

@@ -100,6 +100,11 @@ export class RemoteRun implements WorkerRun {
     return item;
   }
 
+  hasBatch(): boolean {
+    const first = this.ready[0];
+    return first !== undefined && first !== null && !(first instanceof Error);
+  }
+
   /** Ends the run in the worker (after the last batch, a stop or a failure). */
   close(): void {
     if (!this.slot.jobs.has(this.id)) return;

@@ -80,6 +80,8 @@ export type FromWorker =
 export interface WorkerRun {
   /** The next batch; undefined at the end; throws the run's failure. */
   next(): Promise<RemoteBatch | undefined>;
+  /** Whether a batch has arrived already (next() then gives it at once). */
+  hasBatch(): boolean;
   close(): void;
   /** Time the workers spent reading the source after their last batches. */
   readonly endSourceMs: number;

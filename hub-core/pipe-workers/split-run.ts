@@ -44,6 +44,10 @@ export class SplitRun implements WorkerRun {
     return b;
   }
 
+  hasBatch(): boolean {
+    return this.range < this.ranges && this.shares[this.range % this.shares.length]!.hasBatch();
+  }
+
   close(): void {
     for (const s of this.shares) s.close();
   }

@@ -28,9 +28,7 @@ export function datasetSource(pipe: EffectivePipe, ctx: SourceContext): PumpSour
           ...(subset !== undefined ? { subset } : {}),
           ...(part !== undefined && subset === undefined ? { until: part.until, snapshot: part.snapshot } : {}),
         };
-        for (const texts of ds.readJson(options)) {
-          for (const text of texts) page.push(JSON.parse(text) as JsonObject);
-        }
+        for (const entities of ds.readEntities(options)) for (const e of entities) page.push(e);
         if (page.length === 0) return;
         offset = page[page.length - 1]!['_updated'] as number;
         yield { entities: page, position: String(offset) };
