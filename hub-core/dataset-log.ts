@@ -610,8 +610,8 @@ export class Dataset {
 
   /** The latest version of one entity, found through the latest-version table (no scan). */
   get(id: string): StoredEntity | undefined {
-    const json = this.getJson(id);
-    return json === undefined ? undefined : (JSON.parse(json) as StoredEntity);
+    const r = this.stmts.latestRow.get(id) as RawRow | undefined;
+    return r === undefined ? undefined : rowEntity(r);
   }
 
   /** The content hash and deleted flag of an entity's latest version (what a write compares with), without reading it. */
@@ -650,7 +650,7 @@ export class Dataset {
   getAt(id: string, offset: number): StoredEntity | undefined {
     const raw = this.stmts.bySeq.get(offset) as RawRow | undefined;
     if (!raw || raw[1] !== id) return undefined;
-    return JSON.parse(rowJson(raw)) as StoredEntity;
+    return rowEntity(raw);
   }
 
   /** Entities in subset `subset` of the latest versions (only via a declared index). */
@@ -681,7 +681,7 @@ export class Dataset {
    */
   *readEntities(options: ReadOptions = {}): Generator<JsonObject[], void, undefined> {
     for (const page of this.rowPages(options)) {
-      if (page.pending === undefined) yield page.rows.map((r) => storedEntity(r[1], r[0], r[2] === 1, r[3], r[4], r[5], r[6]));
+      if (page.pending === undefined) yield page.rows.map(rowEntity);
       else {
         yield page.pending.map(([pos, eid, del, hash, body]) => {
           const e = storedEntity(eid, page.end + pos, del === 1, null, 0, hash, body);
@@ -896,6 +896,11 @@ function toPrepared(p: [number, string, number, string, string, number]): Prepar
 }
 
 /** The stored entity's JSON text of a log row. */
+function rowEntity(r: LogRow): StoredEntity {
+  const [seq, eid, deleted, prev, ts, hash, body] = r;
+  return storedEntity(eid, seq, deleted === 1, prev, ts, hash, body) as StoredEntity;
+}
+
 function rowJson(r: LogRow): string {
   const [seq, eid, deleted, prev, ts, hash, body] = r;
   return storedEntityJson(eid, seq, deleted === 1, prev, ts, hash, body);
@@ -922,6 +927,7 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     latest: raw(`SELECT seq, hash, deleted FROM ${t.latest} WHERE eid = ?`),
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
+    latestRow: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`),
     latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
     livePage: raw(`SELECT seq, eid, prev, ts, hash, body FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),

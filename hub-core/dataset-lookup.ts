@@ -140,9 +140,8 @@ export class DatasetLookup implements DtlLookup {
         const e = snapshot.entity(first);
         return e === undefined ? [] : [e];
       }
-      const json = ds.getJson(first);
-      const e = json === undefined ? undefined : (JSON.parse(json) as JsonObject);
-      return e === undefined || e['_deleted'] === true ? [] : [e];
+      const e = ds.get(first);
+      return e === undefined || e._deleted ? [] : [e];
     }
     const wanted = new Set<string>();
     for (const k of keys) if (k !== null) wanted.add(keyOf(k));

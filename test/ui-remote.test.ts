@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { forgetConnections, stopAndRemove } from './helpers/connections.js';
@@ -45,6 +45,15 @@ after(async () => {
   await stopAndRemove(local, remote);
   removeDir(folder);
 });
+
+/**
+ * Compare, and wait until that comparison is over: an upload compares again by itself when it is done, and a click on
+ * an item of that earlier comparison would be undone when the new one comes in (its selection starts empty).
+ */
+async function compareNow(sync: Locator): Promise<void> {
+  await sync.getByTestId('sync-compare').click();
+  await sync.locator('[data-testid="sync-compare"]:not([disabled])').waitFor();
+}
 
 test('add a remote instance, open it: the pipes list is the remote one and a pump starts on the remote', async () => {
   const panel = page.getByTestId('instance-connections');
@@ -102,7 +111,7 @@ test('download the remote config, change a pipe on disk, compare, upload after c
   pipe.pump['schedule_interval'] = 3600;
   writeFileSync(file, JSON.stringify(pipe, null, 2));
 
-  await sync.getByTestId('sync-compare').click();
+  await compareNow(sync);
   const item = sync.getByTestId('sync-item');
   await item.filter({ hasText: 'welcome' }).waitFor();
   assert.equal(await item.count(), 1, 'exactly the changed pipe differs');
@@ -137,7 +146,7 @@ test('an upload after a colleague changed the remote is refused with a clear mes
   const mine = JSON.parse(readFileSync(file, 'utf8')) as { description?: string };
   mine.description = 'mine';
   writeFileSync(file, JSON.stringify(mine, null, 2));
-  await sync.getByTestId('sync-compare').click();
+  await compareNow(sync);
   const item = sync.getByTestId('sync-item').filter({ hasText: 'welcome' });
   await item.waitFor();
   await item.getByRole('checkbox').check();
@@ -165,7 +174,7 @@ test('an upload after a colleague changed the remote is refused with a clear mes
 test('deleting a pipe on the remote needs an explicit confirmation', async () => {
   const sync = page.getByTestId('sync-panel');
   rmSync(join(folder, 'node', 'pipes', 'welcome.conf.json'));
-  await sync.getByTestId('sync-compare').click();
+  await compareNow(sync);
   const item = sync.getByTestId('sync-item').filter({ hasText: 'welcome' });
   await item.filter({ hasText: 'deletes' }).waitFor();
   assert.equal(await item.getAttribute('data-status'), 'removed');
