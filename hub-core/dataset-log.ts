@@ -133,6 +133,8 @@ export const WHOLE_STEP_OFFSETS = 50_000;
 const LIVE_PAGE = 5000;
 /** From this many entities on, a write reads the batch's latest versions in one statement. */
 const BATCH_LATEST = 16;
+/** Rows per multi-row insert of new entities (see writeInTransaction). */
+const NEW_ROWS_CHUNK = 50;
 const SURROGATE = /[\uD800-\uDFFF]/;
 const TEXT_PAGE = 2000;
 /** keep_versions 0: versions a sink write looks at for removal by age. */
@@ -500,6 +502,21 @@ export class Dataset {
     // wrote already are compared with what it wrote (an id twice in one batch).
     const hashes = prepared.length >= BATCH_LATEST ? this.latestHashes(prepared) : undefined;
     const wrote = hashes !== undefined ? new Map<string, [number, string, number]>() : undefined;
+    // In a large batch, the log and latest rows of new entities go in multi-row inserts (one statement call per row
+    // costs about as much as writing the row). They are written before anything could read them: when an id comes
+    // again in the batch, and at its end.
+    const newLog: (string | number | null)[] = [];
+    const newLatest: (string | number)[] = [];
+    const flushNew = (): void => {
+      let i = 0;
+      for (; i + NEW_ROWS_CHUNK * 7 <= newLog.length; i += NEW_ROWS_CHUNK * 7) s.insertLogChunk.run(newLog.slice(i, i + NEW_ROWS_CHUNK * 7));
+      for (; i < newLog.length; i += 7) s.insertLog.run(newLog.slice(i, i + 7));
+      i = 0;
+      for (; i + NEW_ROWS_CHUNK * 4 <= newLatest.length; i += NEW_ROWS_CHUNK * 4) s.insertLatestChunk.run(newLatest.slice(i, i + NEW_ROWS_CHUNK * 4));
+      for (; i < newLatest.length; i += 4) s.insertLatest.run(newLatest.slice(i, i + 4));
+      newLog.length = 0;
+      newLatest.length = 0;
+    };
     for (let i = 0; i < prepared.length; i++) {
       const p = prepared[i]!;
       if (seen) seen(p.id);
@@ -508,6 +525,7 @@ export class Dataset {
         const mine = wrote!.size > 0 ? wrote!.get(p.id) : undefined;
         const latestHash = mine !== undefined ? mine[1] : hashes[i];
         if (latestHash === p.hash && !force) continue;
+        if (mine !== undefined) flushNew();
         cur = mine ?? (latestHash === null ? undefined : (s.latest.get(p.id) as [number, string, number]));
       } else {
         // The hash alone settles the common cases (unchanged, or new) with the cheapest lookup.
@@ -517,13 +535,17 @@ export class Dataset {
       }
       const seq = ++max;
       const deleted = p.deleted ? 1 : 0;
-      s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);
+      if (cur === undefined && hashes !== undefined) {
+        newLog.push(seq, p.id, deleted, null, ts, p.hash, p.body);
+        newLatest.push(p.id, seq, p.hash, deleted);
+        if (newLog.length >= NEW_ROWS_CHUNK * 7) flushNew();
+      } else s.insertLog.run(seq, p.id, deleted, cur ? cur[0] : null, ts, p.hash, p.body);
       if (cur) {
         s.supersede.run(seq, cur[0]);
         if (cur[2] === 1) dead--;
         else live--;
         s.updateLatest.run(seq, p.hash, deleted, p.id);
-      } else s.insertLatest.run(p.id, seq, p.hash, deleted);
+      } else if (hashes === undefined) s.insertLatest.run(p.id, seq, p.hash, deleted);
       if (deleted) dead++;
       else live++;
       wrote?.set(p.id, [seq, p.hash, deleted]);
@@ -534,6 +556,7 @@ export class Dataset {
         removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor, cutoff).removed;
       }
     }
+    flushNew();
     let expired = 0;
     if (compaction.sink && expiresByAge(compaction)) {
       // keep_versions 0: the versions that have aged go as the sink writes, a bounded number per write.
@@ -934,6 +957,8 @@ function prepareStatements(db: Db, t: Dataset['tables'], num: number) {
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
     latestHashes: db.prepare(`SELECT l.hash FROM json_each(?) AS j LEFT JOIN ${t.latest} AS l ON l.eid = j.value ORDER BY j.key`).pluck(),
     insertLatest: db.prepare(`INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES (?, ?, ?, ?)`),
+    insertLogChunk: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES ${Array<string>(NEW_ROWS_CHUNK).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`),
+    insertLatestChunk: db.prepare(`INSERT INTO ${t.latest} (eid, seq, hash, deleted) VALUES ${Array<string>(NEW_ROWS_CHUNK).fill('(?, ?, ?, ?)').join(', ')}`),
     updateLatest: db.prepare(`UPDATE ${t.latest} SET seq = ?, hash = ?, deleted = ? WHERE eid = ?`),
     updateCounts: db.prepare(`UPDATE datasets SET max_updated = ?, live_count = ?, deleted_count = ? WHERE num = ${num}`),
     setPopulated: db.prepare(`UPDATE datasets SET populated = ? WHERE num = ${num}`),

@@ -14,6 +14,8 @@ import type { EntityDependencies } from './dependency-tracking.js';
 
 /** Rows per multi-row insert. */
 const CHUNK = 100;
+/** Entities a run that began without rows remembers; past that, its batches read what the store has, as others do. */
+const FRESH_MAX = 1_000_000;
 
 interface TrackerRow {
   num: number;
@@ -23,6 +25,12 @@ interface TrackerRow {
 
 export class DependencyStore {
   private readonly stmts;
+  /**
+   * Per pipe whose run began when the pipe had no rows at all: the entities that run has given rows. Only they can
+   * have rows, so a batch reads the store's rows for them alone (a first run, or one after a reset, reads nothing).
+   * An id remembered for a batch that was rolled back only costs a read.
+   */
+  private readonly fresh = new Map<string, Set<string>>();
 
   constructor(db: Db) {
     db.exec(`
@@ -46,9 +54,20 @@ export class DependencyStore {
       dependents: db
         .prepare('SELECT d.eid FROM pump_dep_trackers t JOIN pump_deps d ON d.tracker = t.num WHERE t.pipe = ? AND t.dataset = ? AND t.path = ? AND d.key = ?')
         .pluck(),
+      anyRow: db.prepare('SELECT 1 FROM pump_dep_trackers t WHERE pipe = ? AND EXISTS (SELECT 1 FROM pump_deps WHERE tracker = t.num)').pluck(),
       clearRows: db.prepare('DELETE FROM pump_deps WHERE tracker IN (SELECT num FROM pump_dep_trackers WHERE pipe = ?)'),
       clearTrackers: db.prepare('DELETE FROM pump_dep_trackers WHERE pipe = ?'),
     };
+  }
+
+  /** A run of the pipe begins (see `fresh`); `endRun` when it is over. */
+  beginRun(pipe: string): void {
+    if (this.stmts.anyRow.get(pipe) === undefined) this.fresh.set(pipe, new Set());
+    else this.fresh.delete(pipe);
+  }
+
+  endRun(pipe: string): void {
+    this.fresh.delete(pipe);
   }
 
   /**
@@ -98,8 +117,10 @@ export class DependencyStore {
 
     // What the store has for these entities now (nothing before the pipe's first tracker).
     const before = new Map<string, Set<string>>();
-    if (anyTracker) {
-      const eids = JSON.stringify([...next.keys()]);
+    const fresh = this.fresh.get(pipe);
+    const asked = fresh === undefined ? [...next.keys()] : [...next.keys()].filter((eid) => fresh.has(eid));
+    if (anyTracker && asked.length > 0) {
+      const eids = JSON.stringify(asked);
       for (const paths of trackers.values()) {
         for (const num of paths.values()) {
           for (const [key, eid] of this.stmts.current.all(num, eids) as [string, string][]) {
@@ -130,6 +151,10 @@ export class DependencyStore {
         this.stmts.remove.run(Number(pair.slice(0, cut)), pair.slice(cut + 1), eid);
       }
     }
+    if (fresh !== undefined) {
+      for (const [eid, pairs] of next) if (pairs.length > 0) fresh.add(eid);
+      if (fresh.size > FRESH_MAX) this.fresh.delete(pipe);
+    }
     const chunk = CHUNK * 3;
     let i = 0;
     for (; i + chunk <= added.length; i += chunk) this.stmts.insertChunk.run(added.slice(i, i + chunk));
@@ -148,6 +173,7 @@ export class DependencyStore {
 
   /** Forget what the pipe's entities depend on. */
   clear(pipe: string): void {
+    this.fresh.delete(pipe);
     this.stmts.clearRows.run(pipe);
     this.stmts.clearTrackers.run(pipe);
   }

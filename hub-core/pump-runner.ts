@@ -540,6 +540,7 @@ export class PumpRunner {
       if (run.stopRequested || this.closed) throw new RunStopped();
     };
 
+    if (tracking) this.state.beginDependencyRun(id);
     try {
       const src = runtime.openSource(pipe);
       const rescan = run.kind === 'rescan';
@@ -625,6 +626,8 @@ export class PumpRunner {
     } catch (e) {
       if (e instanceof RunStopped) return false;
       throw e;
+    } finally {
+      if (tracking) this.state.endDependencyRun(id);
     }
     return true;
   }

@@ -140,6 +140,15 @@ export class PumpStateStore {
     this.outbox.clear(pipe);
   }
 
+  /** A run of the pipe begins or ends: see DependencyStore.beginRun. */
+  beginDependencyRun(pipe: string): void {
+    this.deps.beginRun(pipe);
+  }
+
+  endDependencyRun(pipe: string): void {
+    this.deps.endRun(pipe);
+  }
+
   /** Replace what each source entity of a batch depends on (dependency tracking); see DependencyStore.replace. */
   replaceDependenciesOf(pipe: string, batch: readonly EntityDependencies[]): void {
     this.deps.replace(pipe, batch);

@@ -71,3 +71,35 @@ test('readEntities gives the entities of readJson, key order included, for every
     removeDir(dir);
   }
 });
+
+test('a large batch of new entities (written in multi-row inserts) with a new id twice: two versions, the second follows the first', () => {
+  const dir = tempDir();
+  const hub = new Hub(dir);
+  try {
+    const ds = hub.datasets.open('fresh');
+    ds.write([{ _id: 'old', v: 0 }]);
+    // 130 new ids; "twice" new in the middle and again two rows later (still unwritten rows of the same insert)
+    // with another value; "old" changed in between.
+    const batch: Record<string, unknown>[] = Array.from({ length: 130 }, (_, i) => ({ _id: `n${i}`, i }));
+    batch.splice(60, 0, { _id: 'twice', v: 1 }, { _id: 'old', v: 1 }, { _id: 'twice', v: 2 });
+    ds.write(batch);
+    const log = ds.read({});
+    assert.equal(log.length, 1 + 133);
+    assert.deepEqual(log.map((e) => e._updated), Array.from({ length: 134 }, (_, i) => i), 'offsets in write order');
+    const versions = log.filter((e) => e._id === 'twice');
+    assert.deepEqual(versions.map((e) => [e._updated, e._previous, e['v']]), [[61, null, 1], [63, 61, 2]]);
+    assert.equal(ds.read({ history: false }).filter((e) => e._id === 'twice').length, 1, 'the first version is superseded');
+    assert.deepEqual(ds.get('twice'), versions[1]);
+    assert.equal(ds.get('old')?.['v'], 1);
+    assert.equal(ds.get('old')?._previous, 0);
+    assert.equal(ds.get('n129')?.['i'], 129);
+    assert.deepEqual([...ds.readEntities({ history: false })].flat().length, 132, 'latest versions: old, twice, n0-n129');
+    assert.equal(ds.row().live_count, 132);
+    // The same batch again changes nothing.
+    ds.write(batch.filter((e) => !(e['_id'] === 'twice' && e['v'] === 1)));
+    assert.equal(ds.row().max_updated, 133);
+  } finally {
+    hub.close();
+    removeDir(dir);
+  }
+});

@@ -123,6 +123,27 @@ test('a changed or deleted customer re-queues exactly the orders that joined to 
   assert.deepEqual((await names('orders-customers'))['o2'], ['Seen']);
 });
 
+test("a pipe's first run that sees an entity twice keeps only what its last version looked up", async () => {
+  // Every version is read (include_previous_versions), one per batch: v1 of h1 joins k1, v2 joins k2. The run
+  // starts with no dependencies stored, and the second batch must still replace what the first one stored.
+  await push('keys', [
+    { _id: 'k1', label: 'one' },
+    { _id: 'k2', label: 'two' },
+  ]);
+  await push('history', [{ _id: 'h1', key: 'k1' }]);
+  await push('history', [{ _id: 'h1', key: 'k2' }]);
+  const pipe: Json = { ...joinPipe('history-keys', 'history', { datasets: ['keys k'], where: ['eq', '_S.key', 'k._id'], return: 'k.label' }), batch_size: 1 };
+  pipe['source'] = { type: 'dataset', dataset: 'history', include_previous_versions: true };
+  await hub.json('/pipes', { method: 'POST', json: [pipe] });
+  assert.equal((await run('history-keys')).processed, 2, 'both versions of h1');
+  assert.deepEqual(await names('history-keys'), { h1: ['two'] });
+  await push('keys', [{ _id: 'k1', label: 'uno' }]);
+  assert.equal((await run('history-keys')).processed, 0, 'h1 no longer depends on k1');
+  await push('keys', [{ _id: 'k2', label: 'dos' }]);
+  assert.equal((await run('history-keys')).processed, 1, 'h1 depends on k2');
+  assert.deepEqual(await names('history-keys'), { h1: ['dos'] });
+});
+
 test('a changed join key re-queues the entities that joined on the old key as well as the new one', async () => {
   await push('accounts', [
     { _id: 'a1', number: 7, name: 'Seven' },
