@@ -118,9 +118,12 @@ export class DatasetLookup implements DtlLookup {
     return this.expressions.get(name);
   }
 
-  /** The run ahead makes about `count` lookups of each dataset it joins (see lookup-snapshots.ts). */
-  expectLookups(count: number): void {
-    this.snapshots.expected = count;
+  /**
+   * The run ahead makes about `count` lookups of each dataset it joins, `after` of them in its first batch (see
+   * lookup-snapshots.ts).
+   */
+  expectLookups(count: number, after: number): void {
+    this.snapshots.expected = { count, after };
   }
 
   /** Forget what was read whole (see lookup-snapshots.ts). */

@@ -5,7 +5,8 @@
 //   its live entities: reading a row whole costs a fraction of a lookup by key, so reading them all costs no more
 //   than those lookups did), so a small incremental run still uses the indexed statements. A run that says ahead
 //   that it makes at least that many lookups (`expected`: one part of a run read in parts knows its width) has the
-//   dataset read at its first lookup.
+//   dataset read after the lookups of its first batch: that batch reaches the writer, which has nothing else to do
+//   yet, without waiting for the read.
 // - A snapshot is valid while the dataset's `changeCount` stays the same; any write in this process moves it on (a
 //   write that was rolled back too, which only costs a reload). It is never read inside a transaction, whose
 //   uncommitted writes could still be rolled back.
@@ -125,8 +126,8 @@ export class LookupSnapshots {
   private readonly parseBudget: ParseBudget = { left: MAX_PARSED_CHARS };
   /** How many times a dataset was read whole (tests check that it happens). */
   reads = 0;
-  /** About how many lookups of each joined dataset the run ahead makes (0: unknown). */
-  expected = 0;
+  /** About how many lookups of each joined dataset the run ahead makes (0: unknown), and after how many to read it. */
+  expected = { count: 0, after: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly inTransaction: () => boolean) {}
@@ -142,8 +143,9 @@ export class LookupSnapshots {
     if (entry === undefined) {
       const live = ds.row().live_count;
       const threshold = Math.max(MIN_LOOKUPS, Math.ceil(live / 16));
-      // A run known to make that many lookups reads the dataset at once: the lookups by key before it would be wasted.
-      entry = { changes: ds.changeCount, lookups: 0, threshold: this.expected >= threshold ? 1 : threshold, snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
+      // A run known to make that many lookups reads the dataset early: most lookups by key before it would be wasted.
+      const early = this.expected.count >= threshold ? Math.min(threshold, this.expected.after + 1) : threshold;
+      entry = { changes: ds.changeCount, lookups: 0, threshold: early, snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
       this.entries.set(ds, entry);
     }
     entry.used = Date.now();

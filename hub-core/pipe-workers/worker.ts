@@ -102,7 +102,7 @@ function openOn(db: Database.Database, msg: OpenJob): Job {
   const datasets = new WorkerDatasets(db);
   const lookup = new DatasetLookup(datasets);
   // A share of a run read in parts reads about as many entities as its ranges are wide, each making its lookups.
-  if (msg.parts !== undefined) lookup.expectLookups(msg.parts.ranges.reduce((n, [after, until]) => n + until - after, 0));
+  if (msg.parts !== undefined) lookup.expectLookups(msg.parts.ranges.reduce((n, [after, until]) => n + until - after, 0), msg.batchSize);
   const started: { dataset: string; offset: number }[] = [];
   const config = parseConfigText(msg.configText) as ConfigEntity;
   const runtime = new PipeRuntime(

@@ -16,18 +16,23 @@
  * 10,000 per transaction, like bench.ts). Target: the plain pipe >= 0.25x baseline.
  * Then 1% of "people" changes and the chain runs again: the execution log's processed_entities must be that 1% for
  * every pipe (dependency-free incremental runs; the hash dedupe keeps unchanged entities from propagating).
+ * Last, the baseline is taken again and chain-join runs once more from scratch (pump reset, sink deleted): the join's
+ * better rate over the better baseline must be >= 0.3x (issue 22.2), so that one slow moment does not decide it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawInsertBaseline } from './baseline.js';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
 import { executionLogName } from '../../hub-core/pump-runner.js';
+import { resetPump } from '../../hub-core/run-all-pipes.js';
 import type { JsonObject } from '../../hub-core/json.js';
 import { generateBenchEntities } from './dtl-bench.js';
 
 export const CHAIN_TARGET_RATIO = 0.25;
+/** The `hops` join pipe against the raw baseline (issue 22.2). */
+export const JOIN_TARGET_RATIO = 0.3;
 /** The namespaced plain pipe against the plain one: namespacing may cost at most 10% of its throughput. */
 export const NAMESPACED_TARGET_RATIO = 0.9;
 const BATCH = 10_000;
@@ -59,6 +64,11 @@ export interface ChainBenchResult {
   namespacedPair: ChainPipeRun[];
   namespacedPass: boolean;
   incrementalOk: boolean;
+  /** The join pipe's better rate (the chain's run, or a second one from scratch) / the better of two baselines. */
+  joinRatio: number;
+  /** The second join run from scratch and the baseline taken just before it. */
+  joinAgain: { rate: number; baselineRate: number };
+  joinPass: boolean;
   problems: string[];
 }
 
@@ -179,7 +189,22 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
     const pair: ChainPipeRun[] = [];
     for (const p of NS_PAIR) pair.push(await runPipe(hub, p['_id'] as string, base.rate));
     const namespacedRatio = Math.max(namespaced.rate, pair[0]!.rate) / Math.max(plain.rate, pair[1]!.rate);
+
+    // The join once more from scratch (pump reset, sink deleted), right after a second baseline: the better of each
+    // counts, so that one slow moment of a shared machine does not decide the join's ratio alone.
+    const againDir = join(dir, 'again');
+    mkdirSync(againDir);
+    const base2 = rawInsertBaseline(people, againDir);
+    resetPump(hub, 'chain-join');
+    hub.datasets.delete('chain-join');
+    const join2 = await runPipe(hub, 'chain-join', base2.rate);
+    if (join2.processed !== count) problems.push(`chain-join: processed ${join2.processed} of ${count} when run again from scratch`);
+    const join1 = full.find((r) => r.id === 'chain-join')!;
+    const joinRatio = Math.max(join1.rate, join2.rate) / Math.max(base.rate, base2.rate);
     return {
+      joinRatio,
+      joinAgain: { rate: join2.rate, baselineRate: base2.rate },
+      joinPass: joinRatio >= JOIN_TARGET_RATIO,
       namespacedRatio,
       namespacedPair: pair,
       namespacedPass: namespacedRatio >= NAMESPACED_TARGET_RATIO,
@@ -212,6 +237,11 @@ export function chainBenchRows(r: ChainBenchResult): string[][] {
       const second = r.namespacedPair.map((x) => fmt(x.rate)).join(' vs ');
       const vsPlain = `${ratio(r.namespacedRatio)} of chain-plain (best of this and a second pair run the other way: ${second}/s)`;
       rows.push([`chain pump: ${p.id} (namespaced)`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), `${ratio(p.ratio)}; ${vsPlain}`, `>= ${NAMESPACED_TARGET_RATIO}x chain-plain`, r.namespacedPass ? 'PASS' : 'MISS']);
+      continue;
+    }
+    if (p.id === 'chain-join') {
+      const again = `again from scratch ${fmt(r.joinAgain.rate)}/s against a baseline of ${fmt(r.joinAgain.baselineRate)}/s; the better rate over the better baseline ${ratio(r.joinRatio)}`;
+      rows.push([`chain pump: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), `${ratio(p.ratio)}; ${again}`, `>= ${JOIN_TARGET_RATIO}x baseline`, r.joinPass ? 'PASS' : 'MISS']);
       continue;
     }
     rows.push([`chain pump: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), ratio(p.ratio), plain ? `>= ${r.target}x baseline` : '-', plain ? (r.pass ? 'PASS' : 'MISS') : 'info']);
