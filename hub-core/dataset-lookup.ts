@@ -19,7 +19,7 @@
 
 import { parseIndexExpression } from './dataset-index.js';
 import type { DatasetStore } from './dataset-store.js';
-import { LookupSnapshots } from './lookup-snapshots.js';
+import { LookupSnapshots, type KeptSnapshots } from './lookup-snapshots.js';
 import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
 import { lookupKeys, traverse, DateTime, keyOf, typedOf, type DtlLookup } from './dtl/index.js';
 
@@ -103,8 +103,8 @@ export class DatasetLookup implements DtlLookup {
   private readonly snapshots: LookupSnapshots;
   private readonly expressions = new Map<string, string | undefined>();
 
-  constructor(private readonly store: DatasetStore, inTransaction: () => boolean = () => false) {
-    this.snapshots = new LookupSnapshots(inTransaction);
+  constructor(private readonly store: DatasetStore, inTransaction: () => boolean = () => false, kept?: KeptSnapshots) {
+    this.snapshots = new LookupSnapshots(inTransaction, kept);
   }
 
   /** How many times a joined dataset was read whole to answer lookups from memory. */

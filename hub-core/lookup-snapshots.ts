@@ -20,7 +20,7 @@
 // - Per join path, the keys are the same as the dataset index's (`indexKeys`: the canonical JSON of each value at the
 //   path, nulls left out), so a lookup through a snapshot finds exactly what the index would have found.
 
-import type { Dataset, LiveRow } from './dataset-log.js';
+import type { Dataset, DatasetRow, LiveRow } from './dataset-log.js';
 import { storedEntity } from './entity.js';
 import { indexKeys } from './dataset-index.js';
 import type { JsonObject } from './json.js';
@@ -110,7 +110,65 @@ export class Snapshot {
   }
 }
 
+/** What a snapshot read in an earlier run is valid for: the dataset's generation, last offset and counts. */
+export function snapshotVersion(row: DatasetRow): string {
+  return `${row.generation}:${row.max_updated}:${row.live_count}:${row.deleted_count}`;
+}
+
+/**
+ * Snapshots kept from one run to the next by a pipe worker, whose runs each read through a connection of their own
+ * (so `changeCount` says nothing there): one is taken again while `snapshotVersion` is the same, so re-running a pipe
+ * after an edit does not read its joined datasets again. Any write moves the last offset; compaction that removes
+ * latest versions moves the counts; a dataset made anew has a new generation. At most MAX_CHARS are kept, each for
+ * IDLE_MS after its last use.
+ */
+export class KeptSnapshots {
+  private readonly kept = new Map<string, { version: string; snapshot: Snapshot; used: number }>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** How many times a kept snapshot answered a run (tests check that it happens). */
+  hits = 0;
+
+  get(name: string, version: string): Snapshot | undefined {
+    const k = this.kept.get(name);
+    if (k === undefined) return undefined;
+    if (k.version !== version) {
+      this.kept.delete(name);
+      return undefined;
+    }
+    k.used = Date.now();
+    this.hits++;
+    return k.snapshot;
+  }
+
+  put(name: string, version: string, snapshot: Snapshot): void {
+    this.kept.set(name, { version, snapshot, used: Date.now() });
+    let chars = 0;
+    for (const k of this.kept.values()) chars += k.snapshot.chars;
+    // Over the bound, the least recently used go first (never the one just put).
+    for (const [other, k] of [...this.kept].sort((a, b) => a[1].used - b[1].used)) {
+      if (chars <= MAX_CHARS || other === name) continue;
+      this.kept.delete(other);
+      chars -= k.snapshot.chars;
+    }
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => {
+        const now = Date.now();
+        for (const [other, k] of this.kept) if (now - k.used >= IDLE_MS) this.kept.delete(other);
+        if (this.kept.size === 0) {
+          clearInterval(this.timer);
+          this.timer = undefined;
+        }
+      }, IDLE_MS);
+      this.timer.unref();
+    }
+  }
+}
+
 interface Entry {
+  /** The dataset's snapshotVersion when the entry was made (with `kept`). */
+  version: string | undefined;
+  /** The snapshot was kept from an earlier run: its parsed entities count against that run's budget. */
+  again: boolean;
   changes: number;
   lookups: number;
   threshold: number;
@@ -130,7 +188,11 @@ export class LookupSnapshots {
   expected = { count: 0, after: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly inTransaction: () => boolean) {}
+  constructor(
+    private readonly inTransaction: () => boolean,
+    /** Snapshots of earlier runs to take again (a pipe worker's). */
+    private readonly kept?: KeptSnapshots,
+  ) {}
 
   /** The snapshot to answer a lookup of `ds` from, or undefined to use the dataset's statements. */
   use(ds: Dataset, path: readonly string[]): Snapshot | undefined {
@@ -141,12 +203,21 @@ export class LookupSnapshots {
       entry = undefined;
     }
     if (entry === undefined) {
-      const live = ds.row().live_count;
+      const row = ds.row();
+      const live = row.live_count;
       const threshold = Math.max(MIN_LOOKUPS, Math.ceil(live / 16));
       // A run known to make that many lookups reads the dataset early: most lookups by key before it would be wasted.
       const early = this.expected.count >= threshold ? Math.min(threshold, this.expected.after + 1) : threshold;
-      entry = { changes: ds.changeCount, lookups: 0, threshold: early, snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
+      const version = this.kept === undefined ? undefined : snapshotVersion(row);
+      entry = { version, again: false, changes: ds.changeCount, lookups: 0, threshold: early, snapshot: undefined, tooBig: live > MAX_ENTITIES, used: Date.now() };
       this.entries.set(ds, entry);
+      const again = version === undefined ? undefined : this.kept!.get(ds.name, version);
+      if (again !== undefined) {
+        entry.snapshot = again;
+        entry.again = true;
+        this.chars += again.chars;
+        this.schedule();
+      }
     }
     entry.used = Date.now();
     if (entry.snapshot !== undefined) return entry.snapshot;
@@ -186,13 +257,14 @@ export class LookupSnapshots {
     }
     this.chars += snapshot.chars;
     this.reads++;
+    if (entry.version !== undefined) this.kept?.put(ds.name, entry.version, snapshot);
     return snapshot;
   }
 
   private drop(ds: Dataset, entry: Entry, keepEntry = false): void {
     if (entry.snapshot !== undefined) {
       this.chars -= entry.snapshot.chars;
-      this.parseBudget.left += entry.snapshot.parsedChars;
+      if (!entry.again) this.parseBudget.left += entry.snapshot.parsedChars;
     }
     entry.snapshot = undefined;
     if (!keepEntry) this.entries.delete(ds);

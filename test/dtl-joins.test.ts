@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hub } from '../hub-core/hub.js';
 import { DatasetLookup, indexExpressionOf, keySpellings } from '../hub-core/dataset-lookup.js';
+import { KeptSnapshots } from '../hub-core/lookup-snapshots.js';
 import type { JsonObject, JsonValue } from '../hub-core/json.js';
 import { MemoryLookup, type DtlLookup } from '../hub-core/dtl/lookup.js';
 import { compileTransform } from '../hub-core/dtl/transform.js';
@@ -441,6 +442,57 @@ describe('a dataset looked up many times is read whole, with the same answers', 
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Pipe configuration: DTL transforms are compiled when a pipe is saved
+
+describe('a snapshot kept from one run to the next (a pipe worker\'s runs)', () => {
+  const dir = tempDir();
+  let hub: Hub;
+  before(() => {
+    hub = new Hub(dir);
+  });
+  after(() => {
+    hub.close();
+    removeDir(dir);
+  });
+
+  /** One run: a new lookup (as each worker run has) looks every city up by id; the names found, in order. */
+  const run = (kept: KeptSnapshots): { names: unknown[]; readWhole: number } => {
+    const lookup = new DatasetLookup(hub.datasets, undefined, kept);
+    lookup.expectLookups(2000, 0);
+    const names = Array.from({ length: 2000 }, (_, i) => lookup.lookupByIndex('kept-cities', ['_id'], [`c${i}`])[0]?.['name'] ?? null);
+    return { names, readWhole: lookup.datasetsReadWhole };
+  };
+  const cities = (label: string): JsonObject[] => Array.from({ length: 2000 }, (_, i) => ({ _id: `c${i}`, name: `${label} ${i}` }));
+
+  test('is taken again while the dataset is unchanged, and never after a write, a deletion or the dataset made anew', () => {
+    const kept = new KeptSnapshots();
+    hub.datasets.open('kept-cities').write(cities('City'));
+    const first = run(kept);
+    assert.equal(first.readWhole, 1);
+    assert.equal(first.names[5], 'City 5');
+    const second = run(kept);
+    assert.equal(second.readWhole, 0, 'the second run reads nothing whole');
+    assert.equal(kept.hits, 1);
+    assert.deepEqual(second.names, first.names);
+
+    hub.datasets.require('kept-cities').write([{ _id: 'c5', name: 'Renamed' }]);
+    const afterWrite = run(kept);
+    assert.equal(afterWrite.readWhole, 1, 'a write makes the next run read it again');
+    assert.equal(afterWrite.names[5], 'Renamed');
+
+    hub.datasets.require('kept-cities').write([{ _id: 'c6', _deleted: true }]);
+    assert.equal(run(kept).names[6], null, 'a deletion is seen');
+
+    // Made anew with as many entities and offsets as before: only its generation tells it apart.
+    hub.datasets.delete('kept-cities');
+    const fresh = hub.datasets.open('kept-cities');
+    fresh.write(cities('City'));
+    fresh.write([{ _id: 'c5', name: 'Other' }]);
+    fresh.write([{ _id: 'c6', _deleted: true }]);
+    const anew = run(kept);
+    assert.equal(anew.readWhole, 1);
+    assert.equal(anew.names[5], 'Other');
+  });
+});
 
 describe('pipe configuration check compiles the DTL transform (real hub over HTTP)', () => {
   let hub: HubProcess;

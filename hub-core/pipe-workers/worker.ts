@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { DatasetStore } from '../dataset-store.js';
 import { DatasetLookup } from '../dataset-lookup.js';
+import { KeptSnapshots } from '../lookup-snapshots.js';
 import type { Dataset } from '../dataset-log.js';
 import { PipeRuntime } from '../pipe-runtime.js';
 import { parseConfigText } from '../config-json.js';
@@ -71,6 +72,8 @@ interface Job {
 }
 
 const jobs = new Map<number, Job>();
+/** Joined datasets read whole by earlier runs, taken again while unchanged (lookup-snapshots.ts). */
+const keptSnapshots = new KeptSnapshots();
 
 function post(message: FromWorker): void {
   if (message.type === 'batch') port.postMessage(message, [message.packed.lengths.buffer, message.packed.deleted.buffer, message.deps.numbers.buffer]);
@@ -100,7 +103,7 @@ function open(msg: OpenJob): Job {
 function openOn(db: Database.Database, msg: OpenJob): Job {
   db.pragma('busy_timeout = 5000');
   const datasets = new WorkerDatasets(db);
-  const lookup = new DatasetLookup(datasets);
+  const lookup = new DatasetLookup(datasets, undefined, keptSnapshots);
   // A share of a run read in parts reads about as many entities as its ranges are wide, each making its lookups.
   if (msg.parts !== undefined) lookup.expectLookups(msg.parts.ranges.reduce((n, [after, until]) => n + until - after, 0), msg.batchSize);
   const started: { dataset: string; offset: number }[] = [];
