@@ -36,6 +36,36 @@ test('a "},{" inside a string or a nested list is never taken for the cut', () =
   assert.equal(splitEntityArray(bytes('[{"_id":"a"},{"_id":"b","open":[{"x":1},{"y":2}')), undefined);
 });
 
+test('strings full of quotes, backslashes and brackets never move the cut: random entities, many seeds', () => {
+  // A small generator of its own (deterministic): strings drawn from the characters that matter to the scan.
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const alphabet = ['"', '\\', '}', '{', ',', '[', ']', 'a', ' ', 'ø', '😀'];
+  const text = (): string => Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]!).join('');
+  let cut = 0;
+  for (let round = 0; round < 300; round++) {
+    const list = Array.from({ length: 4 + next(10) }, (_, i) => ({ _id: `e${i}${text()}`, s: text(), nested: { [text()]: [text(), { t: text() }] } }));
+    const body = JSON.stringify(list);
+    const halves = splitEntityArray(bytes(body));
+    // Not cut only when no entity of the array ends past the middle with another one after it.
+    const ends = list.map((_, i) => Buffer.byteLength(JSON.stringify(list.slice(0, i + 1))) - 1).slice(0, -1);
+    const middle = Buffer.byteLength(body) >> 1;
+    if (halves === undefined) assert.ok(ends.every((end) => end <= middle), body);
+    else {
+      cut++;
+      assert.deepEqual(parseHalves(halves), list, body);
+      assert.equal(halves[0].length - 1, ends.find((end) => end > middle), 'cut after the first entity that ends past the middle');
+    }
+  }
+  assert.ok(cut > 150, `most bodies are cut (${cut} of 300)`);
+  // Runs of backslashes right before a quote: an even run ends the string, an odd one escapes the quote.
+  const runs = [{ _id: 'a', s: 'x\\\\' }, { _id: 'b', s: '\\"},{"' }, { _id: 'c', s: '\\\\\\"' }, { _id: 'd' }];
+  assert.deepEqual(parseHalves(splitEntityArray(bytes(JSON.stringify(runs)))), runs);
+});
+
 describe('a large push parsed in two halves', () => {
   const hub = useHub();
 
