@@ -5,10 +5,20 @@ import { Hub } from '../hub-core/hub.js';
 import type { ReadOptions } from '../hub-core/dataset-log.js';
 import { removeDir, tempDir } from './helpers/hub-process.js';
 
-test('readJsonText gives exactly the texts of readJson, for every read option', () => {
+/** Run `body` on an in-process hub over a temp data folder, then close the hub and remove the folder. */
+function withHub(body: (hub: Hub) => void): void {
   const dir = tempDir();
   const hub = new Hub(dir);
   try {
+    body(hub);
+  } finally {
+    hub.close();
+    removeDir(dir);
+  }
+}
+
+test('readJsonText gives exactly the texts of readJson, for every read option', () =>
+  withHub((hub) => {
     const ds = hub.datasets.open('tricky');
     const ids = ['plain', 'quote"d', 'back\\slash', 'tab\tnew\nline', 'ctl\u0001', 'æøå', '😀 emoji', 'slash/colon:x', ''.padEnd(300, 'long')];
     ds.write(ids.map((id, i) => ({ _id: id, n: i, nested: { b: [1, null, 'x'], a: 'ü' } })));
@@ -32,16 +42,10 @@ test('readJsonText gives exactly the texts of readJson, for every read option', 
       assert.equal(viaSql, viaJs, `options ${JSON.stringify(options)}`);
       if (viaJs !== '') JSON.parse(`[${viaSql}]`);
     }
-  } finally {
-    hub.close();
-    removeDir(dir);
-  }
-});
+  }));
 
-test('readEntities gives the entities of readJson, key order included, for every read option (pipes read sources so)', () => {
-  const dir = tempDir();
-  const hub = new Hub(dir);
-  try {
+test('readEntities gives the entities of readJson, key order included, for every read option (pipes read sources so)', () =>
+  withHub((hub) => {
     const ds = hub.datasets.open('shapes');
     ds.ensureIndex('_S.kind');
     const odd = JSON.parse('{"_id":"proto","__proto__":{"polluted":true},"10":"ten","2":"two","b":1,"a":[{"z":1,"y":2}],"kind":"x"}') as Record<string, unknown>;
@@ -66,16 +70,10 @@ test('readEntities gives the entities of readJson, key order included, for every
     assert.equal(Object.getPrototypeOf(proto), Object.prototype, 'a "__proto__" key stays an ordinary property');
     assert.deepEqual(proto['__proto__'], { polluted: true });
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
-  } finally {
-    hub.close();
-    removeDir(dir);
-  }
-});
+  }));
 
-test('a large batch of new entities (written in multi-row inserts) with a new id twice: two versions, the second follows the first', () => {
-  const dir = tempDir();
-  const hub = new Hub(dir);
-  try {
+test('a large batch of new entities (written in multi-row inserts) with a new id twice: two versions, the second follows the first', () =>
+  withHub((hub) => {
     const ds = hub.datasets.open('fresh');
     ds.write([{ _id: 'old', v: 0 }]);
     // 130 new ids; "twice" new in the middle and again two rows later (still unwritten rows of the same insert)
@@ -98,8 +96,4 @@ test('a large batch of new entities (written in multi-row inserts) with a new id
     // The same batch again changes nothing.
     ds.write(batch.filter((e) => !(e['_id'] === 'twice' && e['v'] === 1)));
     assert.equal(ds.row().max_updated, 133);
-  } finally {
-    hub.close();
-    removeDir(dir);
-  }
-});
+  }));
