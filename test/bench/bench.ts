@@ -8,10 +8,12 @@
  *                   per transaction on the first 20,000: what the durability choice costs;
  *   2. ingest     - JSON Push into the real hub (`bin/datahub.js serve --port 0` as a child process) through
  *                   POST /api/receivers/bench/entities, batches of 10,000 pre-serialised before timing; measured with
- *                   2 requests in flight (into dataset "bench") and sequentially (into dataset "bench_seq"); the better
- *                   mode is judged against the target (ingest >= 0.5x baseline);
- *   3. re-post    - the same batches again into "bench" (both modes): the hub must write nothing (sum of `written` = 0);
- *                   target >= 1.0x baseline;
+ *                   2 requests in flight (into dataset "bench") and sequentially (into dataset "bench_seq"), in three
+ *                   passes (one above 200,000 entities; BENCH_PUSH_PASSES) that each run a baseline of their own
+ *                   first (test/bench/push-passes.ts); a mode's figure is its median pass, and the better mode is
+ *                   judged against the target (ingest >= 0.5x baseline);
+ *   3. re-post    - the same batches again into the pass's "bench" (both modes): the hub must write nothing (sum of
+ *                   `written` = 0); target >= 1.0x baseline, judged the same way;
  *   4. pull       - GET /api/datasets/bench/entities, streamed, counting `"_id":` occurrences (nothing retained);
  *                   target >= 200,000 entities/s;
  *   5. memory     - VmRSS of the hub process sampled every 50 ms (from a worker thread) for its whole life; reports the
@@ -58,6 +60,7 @@ import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
+import { judgePushes, passRatios, runPushPasses, type PushJudgement, type PushPass } from './push-passes.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(REPO, 'bin', 'datahub.js');
@@ -145,12 +148,6 @@ async function stopHub(hub: Hub): Promise<number | null> {
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
 
-interface PushReply {
-  received?: number;
-  written?: number;
-  unchanged?: number;
-}
-
 function client(hub: Hub) {
   const headers = { authorization: `Bearer ${hub.token}` };
   return {
@@ -170,66 +167,6 @@ function client(hub: Hub) {
   };
 }
 
-
-interface PushRun {
-  mode: string;
-  inFlight: number;
-  dataset: string;
-  seconds: number;
-  rate: number;
-  ratio: number;
-  written: number;
-  received: number;
-  /** CPU seconds the hub process used during the run (less sensitive to other load than wall time). */
-  hubCpuSeconds: number;
-  monoStart: number;
-  monoEnd: number;
-}
-
-async function push(
-  api: ReturnType<typeof client>,
-  hubPid: number,
-  pipe: string,
-  bodies: readonly Uint8Array[],
-  inFlight: number,
-  entities: number,
-  baselineRate: number,
-): Promise<PushRun> {
-  let next = 0;
-  let written = 0;
-  let received = 0;
-  const monoStart = monoMicros();
-  const cpu0 = readCpuSeconds(hubPid);
-  const t0 = now();
-  const lane = async (): Promise<void> => {
-    while (next < bodies.length) {
-      const body = bodies[next++]!;
-      const r = await api.json<PushReply>('POST', `/receivers/${pipe}/entities`, body);
-      if (typeof r?.written !== 'number' || typeof r.received !== 'number') {
-        throw new BenchError(`POST /receivers/${pipe}/entities: no numeric "written"/"received" in the reply ${JSON.stringify(r)}`);
-      }
-      written += r.written;
-      received += r.received;
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  const seconds = (now() - t0) / 1000;
-  const hubCpuSeconds = readCpuSeconds(hubPid) - cpu0;
-  const rate = entities / seconds;
-  return {
-    mode: inFlight === 1 ? 'sequential' : `${inFlight} in flight`,
-    inFlight,
-    dataset: pipe,
-    seconds,
-    rate,
-    ratio: rate / baselineRate,
-    written,
-    received,
-    hubCpuSeconds,
-    monoStart,
-    monoEnd: monoMicros(),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Report
@@ -298,7 +235,7 @@ async function streamedPush(hub: Hub, pipe: string, entities: readonly BenchEnti
   const seconds = (now() - t0) / 1000;
   const samples = await sampler.stop();
   if (!res.ok) throw new BenchError(`streamed push -> HTTP ${res.status}: ${text.slice(0, 500)}`);
-  const reply = JSON.parse(text) as PushReply;
+  const reply = JSON.parse(text) as { written?: number };
   const n = entities.length * times;
   if (reply.written !== n) throw new BenchError(`streamed push: wrote ${reply.written}, expected ${n}`);
   return {
@@ -316,12 +253,28 @@ const streamedLine = (s: StreamedPush): string =>
   `streamed push of one ${s.bodyMB.toFixed(0)} MB body (${fmtInt(s.entities)} entities): ${s.seconds.toFixed(2)} s, ${fmtInt(s.rate)} entities/s, ` +
   `hub RSS ${s.rssBeforeMB.toFixed(0)} MB before, peak ${s.rssPeakMB.toFixed(0)} MB (+${(s.rssPeakMB - s.rssBeforeMB).toFixed(0)} MB), hub ${s.hubCpuSeconds.toFixed(2)} CPU s`;
 
-/** BENCH_ONLY=ingest: ingest and re-post (both modes) against the baseline, with the hub's CPU seconds; no results file. */
+/** How many ingest/re-post passes (each with its own baseline); one at large counts, where a pass takes long. */
+function pushPassCount(count: number): number {
+  const n = Number(process.env['BENCH_PUSH_PASSES']);
+  return Number.isInteger(n) && n >= 1 ? n : count <= 200_000 ? 3 : 1;
+}
+
+function logPushPasses(passes: readonly PushPass[]): void {
+  passes.forEach((p, i) => {
+    console.log(`pass ${i + 1}: baseline ${fmtInt(p.baseline.rate)} entities/s, ${p.baseline.cpuSeconds.toFixed(2)} CPU s`);
+    for (const [label, runs] of [['ingest', p.ingests], ['re-post', p.reposts]] as const) {
+      for (const r of runs) {
+        console.log(`  ${label} (${r.mode}) into ${r.dataset}: ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, ${r.ratio.toFixed(2)}x its baseline, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
+      }
+    }
+  });
+}
+
+/** BENCH_ONLY=ingest: ingest and re-post (both modes, in passes) against their baselines, with the hub's CPU seconds; no results file. */
 async function ingestPart(
   entities: readonly BenchEntity[],
   bodies: readonly Uint8Array[],
   count: number,
-  baseRate: number,
   dirs: string[],
   problems: string[],
   setHub: (h: Hub | undefined) => void,
@@ -330,20 +283,11 @@ async function ingestPart(
   dirs.push(dataDir);
   const hub = await startHub(dataDir);
   setHub(hub);
-  const pid = hub.child.pid!;
   const api = client(hub);
-  for (const id of ['bench', 'bench_seq']) {
-    await api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
-  }
-  const runs: [string, PushRun][] = [];
-  runs.push(['ingest', await push(api, pid, 'bench', bodies, 2, count, baseRate)]);
-  runs.push(['ingest', await push(api, pid, 'bench_seq', bodies, 1, count, baseRate)]);
-  runs.push(['re-post', await push(api, pid, 'bench', bodies, 2, count, baseRate)]);
-  runs.push(['re-post', await push(api, pid, 'bench', bodies, 1, count, baseRate)]);
-  for (const [label, r] of runs) {
-    console.log(`${label} (${r.mode}): ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, ${r.ratio.toFixed(2)}x baseline, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
-    if (r.received !== count) problems.push(`${label} (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
-    if (r.written !== (label === 'ingest' ? count : 0)) problems.push(`${label} (${r.mode}): the hub wrote ${r.written} entities`);
+  const passes = await runPushPasses(api, hub.child.pid!, entities, bodies, pushPassCount(count), problems);
+  logPushPasses(passes);
+  for (const [label, kind] of [['ingest', 'ingests'], ['re-post', 'reposts']] as const) {
+    for (const j of judgePushes(passes, kind)) console.log(`${label} (${j.mode}): median ${j.median.ratio.toFixed(2)}x (passes ${passRatios(j)})`);
   }
   if (process.env['BENCH_STREAM'] !== '0') {
     // BENCH_STREAM_TIMES: the bodies' sizes in multiples of BENCH_ENTITIES (default 1,4).
@@ -433,7 +377,7 @@ async function main(): Promise<number> {
 
     // BENCH_ONLY=ingest: the baseline, ingest and re-post only (a quicker loop when working on the receiver).
     const ingestOnly = process.env['BENCH_ONLY'] === 'ingest';
-    if (ingestOnly) return await ingestPart(entities, bodies, count, base.rate, dirs, problems, (h) => (hub = h));
+    if (ingestOnly) return await ingestPart(entities, bodies, count, dirs, problems, (h) => (hub = h));
 
     // DTL transform in this process, on the same entities (see dtl-bench.ts)
     const dtlMono = monoMicros();
@@ -467,26 +411,11 @@ async function main(): Promise<number> {
     const api = client(hub);
     console.log(`hub pid ${pid} at ${hub.api}, RSS ${fmtMB(startedKB)}`);
 
-    await api.json('POST', '/pipes', JSON.stringify([{ _id: 'bench', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'bench' } }]));
-    await api.json('POST', '/pipes', JSON.stringify([{ _id: 'bench_seq', type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: 'bench_seq' } }]));
-
-    const ingests: PushRun[] = [];
-    ingests.push(await push(api, pid, 'bench', bodies, 2, count, base.rate));
-    ingests.push(await push(api, pid, 'bench_seq', bodies, 1, count, base.rate));
-    for (const r of ingests) {
-      console.log(`ingest (${r.mode}) into ${r.dataset}: ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
-      if (r.received !== count) problems.push(`ingest (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
-      if (r.written !== count) problems.push(`ingest (${r.mode}): the hub wrote ${r.written} entities, expected ${count}`);
-    }
-
-    const reposts: PushRun[] = [];
-    reposts.push(await push(api, pid, 'bench', bodies, 2, count, base.rate));
-    reposts.push(await push(api, pid, 'bench', bodies, 1, count, base.rate));
-    for (const r of reposts) {
-      console.log(`re-post unchanged (${r.mode}): ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
-      if (r.received !== count) problems.push(`re-post (${r.mode}): the hub received ${r.received} entities, expected ${count}`);
-      if (r.written !== 0) problems.push(`re-post (${r.mode}): the hub wrote ${r.written} unchanged entities, expected 0`);
-    }
+    // 2.-3. Ingest and re-post, in passes that each have a baseline of their own (push-passes.ts).
+    const pushPasses = await runPushPasses(api, pid, entities, bodies, pushPassCount(count), problems);
+    logPushPasses(pushPasses);
+    const ingests = judgePushes(pushPasses, 'ingests');
+    const reposts = judgePushes(pushPasses, 'reposts');
 
     // 4. Pull, with the RSS just before it
     await new Promise((r) => setTimeout(r, 2 * RSS_INTERVAL_MS));
@@ -542,9 +471,9 @@ async function main(): Promise<number> {
     );
 
     // Judgement
-    const best = (runs: PushRun[]): PushRun => runs.reduce((a, b) => (b.rate > a.rate ? b : a));
-    const bestIngest = best(ingests);
-    const bestRepost = best(reposts);
+    // judgePushes puts the better mode (by its median pass) first.
+    const bestIngest = ingests[0]!.median;
+    const bestRepost = reposts[0]!.median;
     const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
     const pass = {
       ingest: bestIngest.ratio >= TARGETS.ingestRatio,
@@ -553,12 +482,12 @@ async function main(): Promise<number> {
       pullRss: pullGrowthKB / 1024 < TARGETS.pullRssGrowthMB,
     };
     const ratio = (r: number): string => `${(Math.floor(r * 100) / 100).toFixed(2)}x`; // truncated, so 0.499 never reads as 0.50
-    const pushRow = (label: string, r: PushRun, judged: boolean, target: string, ok: boolean): string[] => [
-      `${label} (${r.mode})${judged ? ' *' : ''}`,
+    const pushRow = (label: string, j: PushJudgement, judged: boolean, target: string, ok: boolean): string[] => [
+      `${label} (${j.mode})${judged ? ' *' : ''}`,
       fmtInt(count),
-      r.seconds.toFixed(2),
-      fmtInt(r.rate),
-      ratio(r.ratio),
+      j.median.seconds.toFixed(2),
+      fmtInt(j.median.rate),
+      j.ratios.length > 1 ? `${ratio(j.median.ratio)} (passes ${passRatios(j)})` : ratio(j.median.ratio),
       target,
       judged ? verdict(ok) : 'info',
     ];
@@ -568,8 +497,8 @@ async function main(): Promise<number> {
       ['  same, synchronous=NORMAL (before)', fmtInt(count), baseNormal.seconds.toFixed(2), fmtInt(baseNormal.rate), ratio(baseNormal.rate / base.rate), '-', 'info'],
       ['  100 per commit, FULL', fmtInt(few.length), smallFull.seconds.toFixed(2), fmtInt(smallFull.rate), ratio(smallFull.rate / base.rate), '-', 'info'],
       ['  100 per commit, NORMAL (before)', fmtInt(few.length), smallNormal.seconds.toFixed(2), fmtInt(smallNormal.rate), ratio(smallNormal.rate / base.rate), '-', 'info'],
-      ...ingests.map((r) => pushRow('ingest', r, r === bestIngest, `>= ${TARGETS.ingestRatio}x baseline`, pass.ingest)),
-      ...reposts.map((r) => pushRow('re-post unchanged', r, r === bestRepost, `>= ${TARGETS.repostRatio}x baseline`, pass.repost)),
+      ...ingests.map((j, i) => pushRow('ingest', j, i === 0, `>= ${TARGETS.ingestRatio}x baseline`, pass.ingest)),
+      ...reposts.map((j, i) => pushRow('re-post unchanged', j, i === 0, `>= ${TARGETS.repostRatio}x baseline`, pass.repost)),
       ['full JSON pull (stream)', fmtInt(pulled.count), pullSeconds.toFixed(2), fmtInt(pullRate), ratio(pullRate / base.rate), `>= ${fmtInt(TARGETS.pullRate)}/s`, verdict(pass.pull)],
       ['profile (full pass)', fmtInt(profile.entities), profile.fullSeconds.toFixed(2), fmtInt(profile.fullRate), `${ratio(profile.ratio)} parse`, '-', 'info'],
       ['  hub RSS during the profile', '', '', '', '', `${fmtMB(profile.rssPeakMB * 1024)} peak, +${fmtMB(profile.rssGrowthMB * 1024)}`, 'info'],
@@ -588,12 +517,15 @@ async function main(): Promise<number> {
     console.log('');
     console.log(table(rows));
     if (scale) console.log(`scale mode: the "scale:" rows ran at ${fmtInt(requested)} entities, every other row at ${fmtInt(count)}.`);
-    console.log('* = the better of the two modes (2 requests in flight / sequential); it is the one judged against the target.');
+    console.log(
+      '* = the better of the two modes (2 requests in flight / sequential), by its median pass; it is the one judged against the target. ' +
+        'Each pass runs a baseline of its own right before its pushes, and its ratios are against that baseline.',
+    );
     console.log('** = in-process: filter + copy + 5 adds (concat, if, lower, datetime-parse) compiled once, vs a hand-written TS function doing the same work; "hand" = DTL rate / hand-written rate.');
     console.log(`hub RSS: ${fmtMB(startedKB)} after start, ${fmtMB(beforePullKB)} just before the pull, ${fmtMB(pullPeakKB)} peak during the pull, ${fmtMB(peakKB)} peak overall.`);
     const load1 = loadavg()[0]!;
     console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${load1.toFixed(2)} on ${availableParallelism()} CPUs: the bench itself keeps ~1 busy; more means other processes shared the CPUs and the numbers are noisy.`);
-    console.log(`re-post written total: ${reposts.map((r) => `${r.mode} ${r.written}`).join(', ')}; RSS samples: ${samples.length} every ${RSS_INTERVAL_MS} ms (${duringPull.length} during the pull)`);
+    console.log(`re-post written total: ${pushPasses.flatMap((p) => p.reposts).reduce((a, r) => a + r.written, 0)}; RSS samples: ${samples.length} every ${RSS_INTERVAL_MS} ms (${duringPull.length} during the pull)`);
 
     const results = {
       date: new Date().toISOString(),
@@ -606,7 +538,7 @@ async function main(): Promise<number> {
       baseline: { seconds: base.seconds, rate: base.rate, cpuSeconds: base.cpuSeconds, mono: [baseMono, baseMonoEnd] },
       durability: { normal: baseNormal.rate, full: base.rate, smallBatchNormal: smallNormal.rate, smallBatchFull: smallFull.rate },
       ingest: {
-        runs: ingests.map((r) => ({ ...r, mono: [r.monoStart, r.monoEnd] })),
+        passes: pushPasses.map((p) => ({ baseline: p.baseline, runs: p.ingests.map((r) => ({ ...r, mono: [r.monoStart, r.monoEnd] })) })),
         best: bestIngest.mode,
         rate: bestIngest.rate,
         ratio: bestIngest.ratio,
@@ -614,11 +546,11 @@ async function main(): Promise<number> {
         pass: pass.ingest,
       },
       repost: {
-        runs: reposts.map((r) => ({ ...r, mono: [r.monoStart, r.monoEnd] })),
+        passes: pushPasses.map((p) => ({ baseline: p.baseline, runs: p.reposts.map((r) => ({ ...r, mono: [r.monoStart, r.monoEnd] })) })),
         best: bestRepost.mode,
         rate: bestRepost.rate,
         ratio: bestRepost.ratio,
-        writtenTotal: reposts.reduce((a, r) => a + r.written, 0),
+        writtenTotal: pushPasses.flatMap((p) => p.reposts).reduce((a, r) => a + r.written, 0),
         target: TARGETS.repostRatio,
         pass: pass.repost,
       },
