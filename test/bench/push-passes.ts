@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawInsertBaseline, type BaselineResult } from './baseline.js';
 import { readCpuSeconds } from './hub-stats.js';
+import type { BenchEntity } from './bench-data.js';
 
 export interface PushApi {
   json<T>(method: string, path: string, body?: string | Uint8Array): Promise<T>;
@@ -93,7 +94,7 @@ async function push(api: PushApi, hubPid: number, pipe: string, bodies: readonly
 export async function runPushPasses(
   api: PushApi,
   hubPid: number,
-  entities: readonly object[],
+  entities: readonly BenchEntity[],
   bodies: readonly Uint8Array[],
   passes: number,
   problems: string[],
@@ -109,7 +110,7 @@ export async function runPushPasses(
     const dir = mkdtempSync(join(tmpdir(), 'datahub-bench-base-'));
     let baseline: BaselineResult;
     try {
-      baseline = rawInsertBaseline(entities as readonly { [key: string]: unknown }[], dir);
+      baseline = rawInsertBaseline(entities, dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
