@@ -11,7 +11,8 @@
  *                   2 requests in flight (into dataset "bench") and sequentially (into dataset "bench_seq"), in three
  *                   passes (one above 200,000 entities; BENCH_PUSH_PASSES) that each run a baseline of their own
  *                   first (test/bench/push-passes.ts); a mode's figure is its median pass, and the better mode is
- *                   judged against the target (ingest >= 0.5x baseline);
+ *                   judged against the target (ingest >= 0.5x baseline); the pushes go through node:http on
+ *                   kept-alive connections (fetch cost the client 3-10 times the CPU on the cores the hub shares);
  *   3. re-post    - the same batches again into the pass's "bench" (both modes): the hub must write nothing (sum of
  *                   `written` = 0); target >= 1.0x baseline, judged the same way;
  *   4. pull       - GET /api/datasets/bench/entities, streamed, counting `"_id":` occurrences (nothing retained);
@@ -284,7 +285,7 @@ async function ingestPart(
   const hub = await startHub(dataDir);
   setHub(hub);
   const api = client(hub);
-  const passes = await runPushPasses(api, hub.child.pid!, entities, bodies, pushPassCount(count), problems);
+  const passes = await runPushPasses(api, hub, hub.child.pid!, entities, bodies, pushPassCount(count), problems);
   logPushPasses(passes);
   for (const [label, kind] of [['ingest', 'ingests'], ['re-post', 'reposts']] as const) {
     for (const j of judgePushes(passes, kind)) console.log(`${label} (${j.mode}): median ${j.median.ratio.toFixed(2)}x (passes ${passRatios(j)})`);
@@ -412,7 +413,7 @@ async function main(): Promise<number> {
     console.log(`hub pid ${pid} at ${hub.api}, RSS ${fmtMB(startedKB)}`);
 
     // 2.-3. Ingest and re-post, in passes that each have a baseline of their own (push-passes.ts).
-    const pushPasses = await runPushPasses(api, pid, entities, bodies, pushPassCount(count), problems);
+    const pushPasses = await runPushPasses(api, hub, pid, entities, bodies, pushPassCount(count), problems);
     logPushPasses(pushPasses);
     const ingests = judgePushes(pushPasses, 'ingests');
     const reposts = judgePushes(pushPasses, 'reposts');
