@@ -284,8 +284,7 @@ async function ingestPart(
   dirs.push(dataDir);
   const hub = await startHub(dataDir);
   setHub(hub);
-  const api = client(hub);
-  const passes = await runPushPasses(api, hub, hub.child.pid!, entities, bodies, pushPassCount(count), problems);
+  const passes = await runPushPasses(hub, hub.child.pid!, entities, bodies, pushPassCount(count), problems);
   logPushPasses(passes);
   for (const [label, kind] of [['ingest', 'ingests'], ['re-post', 'reposts']] as const) {
     for (const j of judgePushes(passes, kind)) console.log(`${label} (${j.mode}): median ${j.median.ratio.toFixed(2)}x (passes ${passRatios(j)})`);
@@ -295,7 +294,7 @@ async function ingestPart(
     const sizes = (process.env['BENCH_STREAM_TIMES'] ?? '1,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
     for (const times of sizes) {
       const id = `stream${times}`;
-      await api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
+      await client(hub).json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
       console.log(streamedLine(await streamedPush(hub, id, entities, times)));
     }
   }
@@ -413,7 +412,7 @@ async function main(): Promise<number> {
     console.log(`hub pid ${pid} at ${hub.api}, RSS ${fmtMB(startedKB)}`);
 
     // 2.-3. Ingest and re-post, in passes that each have a baseline of their own (push-passes.ts).
-    const pushPasses = await runPushPasses(api, hub, pid, entities, bodies, pushPassCount(count), problems);
+    const pushPasses = await runPushPasses(hub, pid, entities, bodies, pushPassCount(count), problems);
     logPushPasses(pushPasses);
     const ingests = judgePushes(pushPasses, 'ingests');
     const reposts = judgePushes(pushPasses, 'reposts');

@@ -11,10 +11,6 @@ import { rawInsertBaseline, type BaselineResult } from './baseline.js';
 import { readCpuSeconds } from './hub-stats.js';
 import type { BenchEntity } from './bench-data.js';
 
-export interface PushApi {
-  json<T>(method: string, path: string, body?: string | Uint8Array): Promise<T>;
-}
-
 /** Where the pushes go: the hub's API base URL and its token. */
 export interface PushTarget {
   api: string;
@@ -77,8 +73,8 @@ function post(target: PushTarget, agent: Agent, path: string, body: Uint8Array):
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`POST ${path} -> HTTP ${res.statusCode}: ${text.slice(0, 2000)}`));
-          else resolve(JSON.parse(text));
+          if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) reject(new Error(`POST ${path} -> HTTP ${res.statusCode}: ${text.slice(0, 2000)}`));
+          else resolve(text === '' ? undefined : JSON.parse(text));
         });
         res.on('error', reject);
       },
@@ -130,7 +126,6 @@ async function push(target: PushTarget, agent: Agent, hubPid: number, pipe: stri
  * Counts that are off (received, written; a re-post must write nothing) go to `problems`.
  */
 export async function runPushPasses(
-  api: PushApi,
   target: PushTarget,
   hubPid: number,
   entities: readonly BenchEntity[],
@@ -141,7 +136,7 @@ export async function runPushPasses(
   const agent = new Agent({ keepAlive: true });
   try {
     const out: PushPass[] = [];
-    for (let p = 1; p <= passes; p++) out.push(await runPass({ api, target, agent, hubPid, entities, bodies, problems }, p));
+    for (let p = 1; p <= passes; p++) out.push(await runPass({ target, agent, hubPid, entities, bodies, problems }, p));
     return out;
   } finally {
     agent.destroy();
@@ -149,7 +144,6 @@ export async function runPushPasses(
 }
 
 interface PassContext {
-  api: PushApi;
   target: PushTarget;
   agent: Agent;
   hubPid: number;
@@ -163,7 +157,8 @@ async function runPass(c: PassContext, p: number): Promise<PushPass> {
   const suffix = p === 1 ? '' : String(p);
   const [two, seq] = [`bench${suffix}`, `bench_seq${suffix}`];
   for (const id of [two, seq]) {
-    await c.api.json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
+    const pipe = [{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }];
+    await post(c.target, c.agent, '/pipes', Buffer.from(JSON.stringify(pipe)));
   }
   const dir = mkdtempSync(join(tmpdir(), 'datahub-bench-base-'));
   let baseline: BaselineResult;
