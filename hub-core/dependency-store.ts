@@ -11,6 +11,7 @@
 
 import type { Db } from './database.js';
 import type { EntityDependencies } from './dependency-tracking.js';
+import { unpackDependencies, type PackedDependencies } from './packed-dependencies.js';
 
 /** Rows per multi-row insert. */
 const CHUNK = 100;
@@ -21,6 +22,16 @@ interface TrackerRow {
   num: number;
   dataset: string;
   path: string;
+}
+
+/** A pipe's trackers as one batch uses them. */
+interface PipeTrackers {
+  /** The tracker of (dataset, path), made when new. */
+  numberOf: (dataset: string, path: string) => number;
+  /** Every tracker number known so far. */
+  nums: () => Iterable<number>;
+  /** Whether the pipe had any tracker when the batch began (without one, it has no rows). */
+  any: boolean;
 }
 
 export class DependencyStore {
@@ -71,22 +82,29 @@ export class DependencyStore {
   }
 
   /**
-   * Make what each entity of the batch depends on what the batch says (an empty list: nothing). Call inside a
-   * transaction. An entity listed twice takes its last entry.
+   * Make what each entity of the batch depends on what the batch says (an entity listed without dependencies:
+   * nothing). Call inside a transaction. An entity listed twice takes its last entry.
    */
-  replace(pipe: string, batch: readonly EntityDependencies[]): void {
-    if (batch.length === 0) return;
-    const trackers = new Map<string, Map<string, number>>();
-    let anyTracker = false;
+  replace(pipe: string, packed: PackedDependencies): void {
+    if (packed.numbers.length === 0) return;
+    const trackers = this.trackers(pipe);
+    if (this.insertFresh(pipe, packed, trackers.numberOf)) return;
+    this.compareAndWrite(pipe, unpackDependencies(packed), trackers);
+  }
+
+  /** The pipe's tracker numbers by (dataset, path), made on first use. */
+  private trackers(pipe: string): PipeTrackers {
+    const byDataset = new Map<string, Map<string, number>>();
+    let any = false;
     for (const t of this.stmts.trackers.all(pipe) as TrackerRow[]) {
-      let paths = trackers.get(t.dataset);
-      if (paths === undefined) trackers.set(t.dataset, (paths = new Map()));
+      let paths = byDataset.get(t.dataset);
+      if (paths === undefined) byDataset.set(t.dataset, (paths = new Map()));
       paths.set(t.path, t.num);
-      anyTracker = true;
+      any = true;
     }
-    const trackerOf = (dataset: string, path: string): number => {
-      let paths = trackers.get(dataset);
-      if (paths === undefined) trackers.set(dataset, (paths = new Map()));
+    const numberOf = (dataset: string, path: string): number => {
+      let paths = byDataset.get(dataset);
+      if (paths === undefined) byDataset.set(dataset, (paths = new Map()));
       let num = paths.get(path);
       if (num === undefined) {
         num = Number(this.stmts.addTracker.run(pipe, dataset, path).lastInsertRowid);
@@ -94,7 +112,48 @@ export class DependencyStore {
       }
       return num;
     };
+    const nums = function* (): Iterable<number> {
+      for (const paths of byDataset.values()) yield* paths.values();
+    };
+    return { numberOf, nums, any };
+  }
 
+  /**
+   * A batch of a run that began without rows (see `fresh`), none of whose entities has rows yet or is listed twice:
+   * its rows go in straight from the packed form, with nothing to read or compare. False: the batch needs comparing
+   * (the ids this looked at are remembered already, which only costs that comparison a read).
+   */
+  private insertFresh(pipe: string, packed: PackedDependencies, numberOf: (dataset: string, path: string) => number): boolean {
+    const fresh = this.fresh.get(pipe);
+    if (fresh === undefined) return false;
+    const { text, numbers } = packed;
+    const eids: string[] = [];
+    for (let n = 0, at = 0; n < numbers.length; ) {
+      const eid = text.slice(at, (at += numbers[n]!));
+      if (fresh.has(eid)) return false;
+      const count = numbers[n + 1]!;
+      if (count > 0) fresh.add(eid);
+      eids.push(eid);
+      n += 2;
+      for (let i = 0; i < count; i++, n += 2) at += numbers[n + 1]!;
+    }
+    const nums = packed.trackers.map(([dataset, path]) => numberOf(dataset, path));
+    const added: (number | string)[] = [];
+    for (let n = 0, at = 0, e = 0; n < numbers.length; e++) {
+      const eid = eids[e]!;
+      at += numbers[n]!;
+      const count = numbers[n + 1]!;
+      n += 2;
+      for (let i = 0; i < count; i++, n += 2) added.push(nums[numbers[n]!]!, text.slice(at, (at += numbers[n + 1]!)), eid);
+    }
+    if (fresh.size > FRESH_MAX) this.fresh.delete(pipe);
+    this.insertRows(added);
+    return true;
+  }
+
+  /** Read the rows the batch's entities have, and write only the rows that appear or go. */
+  private compareAndWrite(pipe: string, batch: readonly EntityDependencies[], trackers: PipeTrackers): void {
+    const trackerOf = trackers.numberOf;
     // What the batch says, per entity: its (tracker, key) pairs without repeats.
     const next = new Map<string, [number, string][]>();
     for (const { eid, deps } of batch) {
@@ -119,15 +178,13 @@ export class DependencyStore {
     const before = new Map<string, Set<string>>();
     const fresh = this.fresh.get(pipe);
     const asked = fresh === undefined ? [...next.keys()] : [...next.keys()].filter((eid) => fresh.has(eid));
-    if (anyTracker && asked.length > 0) {
+    if (trackers.any && asked.length > 0) {
       const eids = JSON.stringify(asked);
-      for (const paths of trackers.values()) {
-        for (const num of paths.values()) {
-          for (const [key, eid] of this.stmts.current.all(num, eids) as [string, string][]) {
-            let set = before.get(eid);
-            if (set === undefined) before.set(eid, (set = new Set()));
-            set.add(`${num}\u0000${key}`);
-          }
+      for (const num of trackers.nums()) {
+        for (const [key, eid] of this.stmts.current.all(num, eids) as [string, string][]) {
+          let set = before.get(eid);
+          if (set === undefined) before.set(eid, (set = new Set()));
+          set.add(`${num}\u0000${key}`);
         }
       }
     }
@@ -155,6 +212,11 @@ export class DependencyStore {
       for (const [eid, pairs] of next) if (pairs.length > 0) fresh.add(eid);
       if (fresh.size > FRESH_MAX) this.fresh.delete(pipe);
     }
+    this.insertRows(added);
+  }
+
+  /** Insert rows given flat, three values a row (tracker, key, eid). */
+  private insertRows(added: readonly (number | string)[]): void {
     const chunk = CHUNK * 3;
     let i = 0;
     for (; i + chunk <= added.length; i += chunk) this.stmts.insertChunk.run(added.slice(i, i + chunk));

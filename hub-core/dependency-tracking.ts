@@ -10,6 +10,7 @@
 //   configuration: a dataset is not tracked when every hops spec that names it says so.
 
 import type { Dataset } from './dataset-log.js';
+import type { DependencyPacker } from './packed-dependencies.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { lookupKeys, traverse, keyOf, type DtlLookup } from './dtl/index.js';
 
@@ -29,7 +30,8 @@ export interface EntityDependencies {
 
 export class TrackingLookup implements DtlLookup {
   private recording = false;
-  private current: Dependency[] = [];
+  /** Where the lookups of the entity being processed go (undefined: they are not kept). */
+  private packer: DependencyPacker | undefined;
   private readonly started = new Set<string>();
   /** Join paths as JSON, by the (compiled, long-lived) path array. */
   private readonly pathTexts = new WeakMap<readonly string[], string>();
@@ -41,18 +43,18 @@ export class TrackingLookup implements DtlLookup {
     private readonly startTracking: (dataset: string) => void,
   ) {}
 
-  /** Start recording the lookups of one source entity. */
-  begin(): void {
+  /**
+   * Start recording the lookups of one source entity into `packer`, which has opened the entity; undefined: the
+   * lookups are not kept (a deleted entity depends on nothing), but a dataset looked up is still tracked from now on.
+   */
+  begin(packer: DependencyPacker | undefined): void {
     this.recording = true;
-    this.current = [];
+    this.packer = packer;
   }
 
-  /** Stop recording; the dependencies recorded since `begin()` (a key looked up twice may be listed twice). */
-  end(): Dependency[] {
-    const deps = this.current;
+  end(): void {
     this.recording = false;
-    this.current = [];
-    return deps;
+    this.packer = undefined;
   }
 
   version(dataset: string): string {
@@ -75,7 +77,8 @@ export class TrackingLookup implements DtlLookup {
         p = JSON.stringify(path);
         this.pathTexts.set(path, p);
       }
-      for (const k of keys) if (k !== null) this.current.push({ dataset, path: p, key: keyOf(k) });
+      const packer = this.packer;
+      if (packer !== undefined) for (const k of keys) if (k !== null) packer.add(dataset, p, keyOf(k));
     }
     return this.inner.lookupByIndex(dataset, path, keys);
   }

@@ -22,7 +22,8 @@ import { RunProfiler } from './pump-profiler.js';
 import { maskJson } from './secret-mask.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import type { PreparedEntity } from './entity.js';
-import { transformBatch, type EntityDependencies } from './pipe-workers/transform-batch.js';
+import { transformBatch } from './pipe-workers/transform-batch.js';
+import type { PackedDependencies } from './packed-dependencies.js';
 import { workerMayRun, workerRequest } from './pipe-workers/eligibility.js';
 import type { PipeWorkerPool, WorkerRun } from './pipe-workers/pool.js';
 import { MIN_RANGES, partRanges } from './pipe-workers/split-run.js';
@@ -41,7 +42,7 @@ const MERGE_BATCHES = 8;
 interface OutBatch {
   out: JsonObject[];
   prepared: readonly PreparedEntity[] | undefined;
-  deps: readonly EntityDependencies[];
+  deps: PackedDependencies;
   position: ((s: PumpState) => void) | undefined;
 }
 
@@ -466,7 +467,7 @@ export class PumpRunner {
     const writeOut = async (
       out: JsonObject[],
       prepared: readonly PreparedEntity[] | undefined,
-      deps: readonly EntityDependencies[],
+      deps: PackedDependencies,
       count: number,
       position: ((s: PumpState) => void) | undefined,
     ): Promise<void> => {

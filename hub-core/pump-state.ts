@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { JsonObject } from './json.js';
-import type { EntityDependencies } from './dependency-tracking.js';
+import type { PackedDependencies } from './packed-dependencies.js';
 import { DependencyStore } from './dependency-store.js';
 import { OutboxStore } from './outbox.js';
 
@@ -150,7 +150,7 @@ export class PumpStateStore {
   }
 
   /** Replace what each source entity of a batch depends on (dependency tracking); see DependencyStore.replace. */
-  replaceDependenciesOf(pipe: string, batch: readonly EntityDependencies[]): void {
+  replaceDependenciesOf(pipe: string, batch: PackedDependencies): void {
     this.deps.replace(pipe, batch);
   }
 

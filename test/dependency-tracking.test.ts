@@ -144,6 +144,29 @@ test("a pipe's first run that sees an entity twice keeps only what its last vers
   assert.deepEqual(await names('history-keys'), { h1: ['dos'] });
 });
 
+test("a pipe's first run that sees an entity twice in one batch keeps only what its last version looked up", async () => {
+  // The first run writes its rows without reading any back: an id listed twice in one batch must still end with the
+  // keys of its last version alone (g1: k3 then k4; g2: nothing, then k3; g3: k4 then deleted).
+  await push('keys2', [
+    { _id: 'k3', label: 'three' },
+    { _id: 'k4', label: 'four' },
+  ]);
+  await push('twice', [{ _id: 'g1', key: 'k3' }, { _id: 'g2' }, { _id: 'g3', key: 'k4' }]);
+  await push('twice', [{ _id: 'g1', key: 'k4' }, { _id: 'g2', key: 'k3' }, { _id: 'g3', _deleted: true }]);
+  const pipe: Json = joinPipe('twice-keys', 'twice', { datasets: ['keys2 k'], where: ['eq', '_S.key', 'k._id'], return: 'k.label' });
+  pipe['source'] = { type: 'dataset', dataset: 'twice', include_previous_versions: true };
+  await hub.json('/pipes', { method: 'POST', json: [pipe] });
+  assert.equal((await run('twice-keys')).processed, 6, 'every version, in one batch');
+  const first = await latest('twice-keys');
+  assert.deepEqual([first.get('g1')?.['customer_name'], first.get('g2')?.['customer_name'], first.get('g3')?.['_deleted']], [['four'], ['three'], true]);
+  await push('keys2', [{ _id: 'k4', label: 'cuatro' }]);
+  assert.equal((await run('twice-keys')).processed, 1, 'g1 looks k4 up; g3 was deleted');
+  await push('keys2', [{ _id: 'k3', label: 'tres' }]);
+  assert.equal((await run('twice-keys')).processed, 1, 'g2 looks k3 up; g1 no longer does');
+  const last = await latest('twice-keys');
+  assert.deepEqual([last.get('g1')?.['customer_name'], last.get('g2')?.['customer_name']], [['cuatro'], ['tres']]);
+});
+
 test('a changed join key re-queues the entities that joined on the old key as well as the new one', async () => {
   await push('accounts', [
     { _id: 'a1', number: 7, name: 'Seven' },

@@ -1,10 +1,9 @@
 // A batch as it crosses from a pipe worker to the hub's thread. The prepared entities: one string holding every id
-// and body, their lengths, the hashes (32 hex characters each) and the deleted flags; the dependencies: one string of
-// entity ids and keys, their lengths and (dataset, path) numbers. Copying a few long strings between threads costs a
-// fraction of cloning tens of thousands of small objects, and the hub's thread (the one writer every run waits for)
-// is the side that pays most of the cloning.
+// and body, their lengths, the hashes (32 hex characters each) and the deleted flags; the dependencies are packed
+// already (../packed-dependencies.ts). Copying a few long strings between threads costs a fraction of cloning tens of
+// thousands of small objects, and the hub's thread (the one writer every run waits for) is the side that pays most of
+// the cloning.
 
-import type { Dependency, EntityDependencies } from '../dependency-tracking.js';
 import type { PreparedEntity } from '../entity.js';
 
 export interface PackedEntities {
@@ -45,56 +44,6 @@ export function unpackEntities(packed: PackedEntities): PreparedEntity[] {
     const id = text.slice(at, (at += lengths[2 * i]!));
     const body = text.slice(at, (at += lengths[2 * i + 1]!));
     out[i] = { id, deleted: deleted[i] === 1, body, hash: hashes.slice(HASH_LENGTH * i, HASH_LENGTH * (i + 1)) };
-  }
-  return out;
-}
-
-export interface PackedDependencies {
-  /** Per entity: its id, then the key of each of its dependencies. */
-  readonly text: string;
-  /** Per entity: [id length, dependency count, then per dependency: tracker number, key length]. */
-  readonly numbers: Uint32Array<ArrayBuffer>;
-  /** The (dataset, path) pairs the tracker numbers stand for. */
-  readonly trackers: readonly (readonly [dataset: string, path: string])[];
-}
-
-export function packDependencies(batch: readonly EntityDependencies[]): PackedDependencies {
-  const parts: string[] = [];
-  const numbers: number[] = [];
-  const trackers: [string, string][] = [];
-  const numberOf = new Map<string, Map<string, number>>();
-  for (const { eid, deps } of batch) {
-    parts.push(eid);
-    numbers.push(eid.length, deps.length);
-    for (const d of deps) {
-      let paths = numberOf.get(d.dataset);
-      if (paths === undefined) numberOf.set(d.dataset, (paths = new Map()));
-      let n = paths.get(d.path);
-      if (n === undefined) {
-        n = trackers.push([d.dataset, d.path]) - 1;
-        paths.set(d.path, n);
-      }
-      parts.push(d.key);
-      numbers.push(n, d.key.length);
-    }
-  }
-  return { text: parts.join(''), numbers: Uint32Array.from(numbers), trackers };
-}
-
-export function unpackDependencies(packed: PackedDependencies): EntityDependencies[] {
-  const { text, numbers, trackers } = packed;
-  const out: EntityDependencies[] = [];
-  let at = 0;
-  let n = 0;
-  while (n < numbers.length) {
-    const eid = text.slice(at, (at += numbers[n++]!));
-    const count = numbers[n++]!;
-    const deps: Dependency[] = new Array<Dependency>(count);
-    for (let i = 0; i < count; i++) {
-      const [dataset, path] = trackers[numbers[n++]!]!;
-      deps[i] = { dataset, path, key: text.slice(at, (at += numbers[n++]!)) };
-    }
-    out.push({ eid, deps });
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../dataset-store.js';
 import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../dtl/index.js';
 import { HubError } from '../errors.js';
-import { unpackDependencies, unpackEntities } from './packed-batch.js';
+import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
 import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerError, WorkerInit, WorkerRun } from './protocol.js';
 
@@ -262,8 +262,8 @@ export class PipeWorkerPool {
     const run = slot.jobs.get(msg.job);
     if (!run) return;
     if (msg.type === 'batch') {
-      const { type: _type, job: _job, packed, deps, ...rest } = msg;
-      run.deliver({ ...rest, prepared: unpackEntities(packed), deps: unpackDependencies(deps) });
+      const { type: _type, job: _job, packed, ...rest } = msg;
+      run.deliver({ ...rest, prepared: unpackEntities(packed) });
     }
     else if (msg.type === 'end') {
       run.endSourceMs = msg.sourceMs;

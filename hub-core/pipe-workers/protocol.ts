@@ -3,9 +3,9 @@
 // (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
 // write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
 
-import type { EntityDependencies } from '../dependency-tracking.js';
 import type { PreparedEntity } from '../entity.js';
-import type { PackedDependencies, PackedEntities } from './packed-batch.js';
+import type { PackedEntities } from './packed-batch.js';
+import type { PackedDependencies } from '../packed-dependencies.js';
 import type { NamespaceSettings } from '../dtl/index.js';
 
 export interface WorkerInit {
@@ -88,4 +88,4 @@ export interface WorkerRun {
 }
 
 /** A worker's batch on the hub's thread, its entities unpacked. */
-export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed' | 'deps'> & { readonly prepared: PreparedEntity[]; readonly deps: EntityDependencies[] };
+export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed'> & { readonly prepared: PreparedEntity[] };

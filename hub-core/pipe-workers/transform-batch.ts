@@ -2,30 +2,30 @@
 // entity what its hops looked up when the pipe does dependency tracking. The pump runs it on its own thread or in a
 // pipe worker (pipe-workers/worker.ts): the same code either way.
 
-import type { EntityDependencies } from '../dependency-tracking.js';
 import type { JsonObject } from '../json.js';
+import { DependencyPacker, type PackedDependencies } from '../packed-dependencies.js';
 import type { PipeRuntime } from '../pipe-runtime.js';
 
-export type { EntityDependencies };
-
 /**
- * Appends what the pipe gives its sink for `entities` to `out`; returns the dependencies recorded (none without
- * tracking). What a dataset sink is given is written through prepareEntity (see PipeRuntime.process).
+ * Appends what the pipe gives its sink for `entities` to `out`; returns the dependencies recorded (no entities
+ * without tracking). Each source entity with an id is listed, a deleted one without dependencies. What a dataset sink
+ * is given is written through prepareEntity (see PipeRuntime.process).
  */
-export function transformBatch(runtime: PipeRuntime, entities: readonly JsonObject[], out: JsonObject[]): EntityDependencies[] {
+export function transformBatch(runtime: PipeRuntime, entities: readonly JsonObject[], out: JsonObject[]): PackedDependencies {
   const tracking = runtime.tracking;
-  const deps: EntityDependencies[] = [];
+  const packer = new DependencyPacker();
   if (!tracking) {
     runtime.process(entities, out, true);
-    return deps;
+    return packer.finish();
   }
   // Each source entity on its own, to record what its hops looked up.
   for (const e of entities) {
-    tracking.begin();
-    runtime.process([e], out, true);
     const eid = e['_id'];
-    if (typeof eid === 'string') deps.push({ eid, deps: e['_deleted'] === true ? [] : tracking.end() });
-    else tracking.end();
+    const listed = typeof eid === 'string';
+    if (listed) packer.entity(eid);
+    tracking.begin(listed && e['_deleted'] !== true ? packer : undefined);
+    runtime.process([e], out, true);
+    tracking.end();
   }
-  return deps;
+  return packer.finish();
 }

@@ -18,7 +18,7 @@ import { HubError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { PumpSource, SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
-import { packDependencies, packEntities } from './packed-batch.js';
+import { packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './protocol.js';
 
@@ -160,7 +160,7 @@ async function next(id: number, job: Job): Promise<void> {
   for (let i = 0; i < out.length; i++) prepared[i] = prepareEntity(out[i], i);
   const tracking = job.started.splice(0);
   const packed = packEntities(prepared);
-  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps: packDependencies(deps), tracking, sourceMs, transformMs: performance.now() - t });
+  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps, tracking, sourceMs, transformMs: performance.now() - t });
 }
 
 port.on('message', (msg: ToWorker) => {
