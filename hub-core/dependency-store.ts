@@ -10,8 +10,7 @@
 // - Data folders of older versions kept one wide row per dependency (pump_dependencies); they are moved over on open.
 
 import type { Db } from './database.js';
-import type { EntityDependencies } from './dependency-tracking.js';
-import { unpackDependencies, type PackedDependencies } from './packed-dependencies.js';
+import { unpackDependencies, type EntityDependencies, type PackedDependencies } from './packed-dependencies.js';
 
 /** Rows per multi-row insert. */
 const CHUNK = 100;

@@ -14,20 +14,6 @@ import type { DependencyPacker } from './packed-dependencies.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { lookupKeys, traverse, keyOf, type DtlLookup } from './dtl/index.js';
 
-export interface Dependency {
-  readonly dataset: string;
-  /** The join path as JSON (a list of property names). */
-  readonly path: string;
-  /** The key's `lookupKey`. */
-  readonly key: string;
-}
-
-/** What one source entity looked up (a deleted entity: nothing). */
-export interface EntityDependencies {
-  readonly eid: string;
-  readonly deps: readonly Dependency[];
-}
-
 export class TrackingLookup implements DtlLookup {
   private recording = false;
   /** Where the lookups of the entity being processed go (undefined: they are not kept). */

@@ -7,7 +7,19 @@
 //   directly (DependencyStore.replace).
 // - `unpackDependencies` gives the per-entity objects back, for writes that must compare with what is stored.
 
-import type { Dependency, EntityDependencies } from './dependency-tracking.js';
+export interface Dependency {
+  readonly dataset: string;
+  /** The join path as JSON (a list of property names). */
+  readonly path: string;
+  /** The key's `lookupKey`. */
+  readonly key: string;
+}
+
+/** What one source entity looked up (a deleted entity: nothing). */
+export interface EntityDependencies {
+  readonly eid: string;
+  readonly deps: readonly Dependency[];
+}
 
 export interface PackedDependencies {
   /** Per entity: its id, then the key of each of its dependencies. */

@@ -5,8 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareEntity } from '../hub-core/entity.js';
 import { packEntities, unpackEntities } from '../hub-core/pipe-workers/packed-batch.js';
-import { packDependencies, unpackDependencies } from '../hub-core/packed-dependencies.js';
-import type { EntityDependencies } from '../hub-core/dependency-tracking.js';
+import { packDependencies, unpackDependencies, type EntityDependencies } from '../hub-core/packed-dependencies.js';
 
 test('prepared entities come out as they went in, whatever their ids and bodies hold', () => {
   const entities = [
