@@ -15,7 +15,8 @@
  *                   kept-alive connections (fetch cost the client 3-10 times the CPU on the cores the hub shares);
  *   3. re-post    - the same batches again into the pass's "bench" (both modes): the hub must write nothing (sum of
  *                   `written` = 0); target >= 1.0x baseline, judged the same way;
- *   4. pull       - GET /api/datasets/bench/entities, streamed, counting `"_id":` occurrences (nothing retained);
+ *   4. pull       - GET /api/datasets/bench/entities, streamed, counting `"_id":` occurrences (nothing retained); three
+ *                   times (once above 200,000 entities), the median rate judged, the RSS on the first;
  *                   target >= 200,000 entities/s;
  *   5. memory     - VmRSS of the hub process sampled every 50 ms (from a worker thread) for its whole life; reports the
  *                   peak and the growth during the pull (peak during the pull minus RSS just before it; target < 100 MB,
@@ -430,9 +431,21 @@ async function main(): Promise<number> {
     const pullCpuSeconds = readCpuSeconds(pid) - pullCpu0;
     const afterPullKB = readRssKB(pid) ?? 0;
     const pullWall1 = Date.now();
-    const pullRate = count / pullSeconds;
-    console.log(`pull: ${pullSeconds.toFixed(2)} s, ${fmtInt(pullRate)} entities/s, ${fmtInt(pulled.count)} entities, ${fmtMB(pulled.bytes / 1024)}, first byte after ${(pulled.firstByteSeconds * 1000).toFixed(0)} ms, hub ${pullCpuSeconds.toFixed(2)} CPU s`);
     if (pulled.count !== count) problems.push(`pull: counted ${pulled.count} entities, expected ${count}`);
+    // The rate is the median of the pulls (one above 200,000 entities): other work of the hub, or a slow minute of the
+    // machine, falls on one of them. The RSS is judged on the first.
+    const pullRates = [count / pullSeconds];
+    for (let i = 1; i < pushPassCount(count); i++) {
+      const t = now();
+      const again = await api.pull('/datasets/bench/entities');
+      if (again.count !== count) problems.push(`pull ${i + 1}: counted ${again.count} entities, expected ${count}`);
+      pullRates.push(count / ((now() - t) / 1000));
+    }
+    const pullRate = [...pullRates].sort((a, b) => a - b)[(pullRates.length - 1) >> 1]!;
+    console.log(
+      `pull: ${pullSeconds.toFixed(2)} s, ${fmtInt(pulled.count)} entities, ${fmtMB(pulled.bytes / 1024)}, first byte after ${(pulled.firstByteSeconds * 1000).toFixed(0)} ms, ` +
+        `hub ${pullCpuSeconds.toFixed(2)} CPU s; ${pullRates.length} pulls: ${pullRates.map(fmtInt).join(', ')} entities/s, median ${fmtInt(pullRate)}/s`,
+    );
 
     // 4b. Profile, with the RSS just before it
     await new Promise((r) => setTimeout(r, 2 * RSS_INTERVAL_MS));
@@ -499,7 +512,7 @@ async function main(): Promise<number> {
       ['  100 per commit, NORMAL (before)', fmtInt(few.length), smallNormal.seconds.toFixed(2), fmtInt(smallNormal.rate), ratio(smallNormal.rate / base.rate), '-', 'info'],
       ...ingests.map((j, i) => pushRow('ingest', j, i === 0, `>= ${TARGETS.ingestRatio}x baseline`, pass.ingest)),
       ...reposts.map((j, i) => pushRow('re-post unchanged', j, i === 0, `>= ${TARGETS.repostRatio}x baseline`, pass.repost)),
-      ['full JSON pull (stream)', fmtInt(pulled.count), pullSeconds.toFixed(2), fmtInt(pullRate), ratio(pullRate / base.rate), `>= ${fmtInt(TARGETS.pullRate)}/s`, verdict(pass.pull)],
+      [pullRates.length > 1 ? `full JSON pull (stream), median of ${pullRates.length}` : 'full JSON pull (stream)', fmtInt(pulled.count), (count / pullRate).toFixed(2), fmtInt(pullRate), ratio(pullRate / base.rate), `>= ${fmtInt(TARGETS.pullRate)}/s`, verdict(pass.pull)],
       ['profile (full pass)', fmtInt(profile.entities), profile.fullSeconds.toFixed(2), fmtInt(profile.fullRate), `${ratio(profile.ratio)} parse`, '-', 'info'],
       ['  hub RSS during the profile', '', '', '', '', `${fmtMB(profile.rssPeakMB * 1024)} peak, +${fmtMB(profile.rssGrowthMB * 1024)}`, 'info'],
       [`  profile after ${fmtInt(profile.incrementalWritten)} writes`, fmtInt(profile.incrementalWritten), profile.incrementalSeconds.toFixed(3), '', '', '-', 'info'],
@@ -557,6 +570,7 @@ async function main(): Promise<number> {
       pull: {
         seconds: pullSeconds,
         rate: pullRate,
+        rates: pullRates,
         ratio: pullRate / base.rate,
         counted: pulled.count,
         bytes: pulled.bytes,
