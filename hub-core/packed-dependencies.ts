@@ -65,15 +65,6 @@ export class DependencyPacker {
   }
 }
 
-export function packDependencies(batch: readonly EntityDependencies[]): PackedDependencies {
-  const packer = new DependencyPacker();
-  for (const { eid, deps } of batch) {
-    packer.entity(eid);
-    for (const d of deps) packer.add(d.dataset, d.path, d.key);
-  }
-  return packer.finish();
-}
-
 export function unpackDependencies(packed: PackedDependencies): EntityDependencies[] {
   const { text, numbers, trackers } = packed;
   const out: EntityDependencies[] = [];

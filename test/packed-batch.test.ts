@@ -5,7 +5,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareEntity } from '../hub-core/entity.js';
 import { packEntities, unpackEntities } from '../hub-core/pipe-workers/packed-batch.js';
-import { packDependencies, unpackDependencies, type EntityDependencies } from '../hub-core/packed-dependencies.js';
+import { DependencyPacker, unpackDependencies, type EntityDependencies, type PackedDependencies } from '../hub-core/packed-dependencies.js';
+
+/** What the hops record for these entities, as the packer gets them. */
+function packDependencies(batch: readonly EntityDependencies[]): PackedDependencies {
+  const packer = new DependencyPacker();
+  for (const { eid, deps } of batch) {
+    packer.entity(eid);
+    for (const d of deps) packer.add(d.dataset, d.path, d.key);
+  }
+  return packer.finish();
+}
 
 test('prepared entities come out as they went in, whatever their ids and bodies hold', () => {
   const entities = [
