@@ -126,22 +126,13 @@ export class DependencyStore {
     const fresh = this.fresh.get(pipe);
     if (fresh === undefined) return false;
     const { text, numbers } = packed;
-    const eids: string[] = [];
+    const nums = packed.trackers.map(([dataset, path]) => numberOf(dataset, path));
+    const added: (number | string)[] = [];
     for (let n = 0, at = 0; n < numbers.length; ) {
       const eid = text.slice(at, (at += numbers[n]!));
       if (fresh.has(eid)) return false;
       const count = numbers[n + 1]!;
       if (count > 0) fresh.add(eid);
-      eids.push(eid);
-      n += 2;
-      for (let i = 0; i < count; i++, n += 2) at += numbers[n + 1]!;
-    }
-    const nums = packed.trackers.map(([dataset, path]) => numberOf(dataset, path));
-    const added: (number | string)[] = [];
-    for (let n = 0, at = 0, e = 0; n < numbers.length; e++) {
-      const eid = eids[e]!;
-      at += numbers[n]!;
-      const count = numbers[n + 1]!;
       n += 2;
       for (let i = 0; i < count; i++, n += 2) added.push(nums[numbers[n]!]!, text.slice(at, (at += numbers[n + 1]!)), eid);
     }
