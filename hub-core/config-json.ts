@@ -6,6 +6,7 @@
 // JSON.stringify writes such a value back exactly as it was written, so the configuration store keeps "1.0", the API
 // gives "1.0" back, and the DTL compiler reads it as that number with its float-ness (see `floatLiteralText`).
 // Everywhere else (pump settings, sources, sinks) numbers stay plain numbers.
+import { withoutBom } from './text-file.js';
 
 /** A raw JSON value (Node's JSON.rawJSON): a number literal kept as written. */
 interface RawJson {
@@ -30,6 +31,7 @@ export function floatLiteralText(value: unknown): string | undefined {
 
 /** Parse configuration text (an entity or a list), keeping the float literals of transforms (see above). */
 export function parseConfigText(text: string): unknown {
+  text = withoutBom(text);
   if (!SUPPORTED || !FLOAT_WHOLE.test(text)) return JSON.parse(text);
   const raw = RAW as JsonWithRaw;
   const reviver = (_key: string, value: unknown, context?: { source?: string }): unknown => {

@@ -17,6 +17,7 @@ import { badRequest } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { PIPE_STAGES, pipeStageEntities, type PipeStage } from './pipe-stages.js';
 import type { Hub } from './hub.js';
+import { readTextFile } from './text-file.js';
 
 export interface TestSpec {
   /** The test's name: the expected file name without ".test.json". */
@@ -90,7 +91,7 @@ export function readTestSpecs(nodeDir: string): TestSpec[] {
       const name = f.slice(0, -'.test.json'.length);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+        parsed = JSON.parse(readTextFile(join(dir, f)));
       } catch (e) {
         throw badRequest(`expected/${f} is not valid JSON`, e instanceof Error ? e.message : String(e));
       }
@@ -367,7 +368,7 @@ export async function runTest(
   if (!existsSync(file)) return { ...fail(`expected/${spec.file} does not exist (write it with --update)`), actual: normaliseEntities(raw, spec) };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readTextFile(file));
   } catch (e) {
     return { ...fail(`expected/${spec.file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`), actual: normaliseEntities(raw, spec) };
   }

@@ -3,7 +3,6 @@
 // or the data folder's startup_options.json sets `task_manager.disable_pump_scheduler`. Timers are unref'd: a
 // schedule never keeps the process alive.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity, ConfigStore } from './config-store.js';
@@ -16,6 +15,7 @@ import { isPumpable, type PumpRunner } from './pump-runner.js';
 import { isJsonObject } from './json.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { isUpstreamOf, upstreamPipes } from './pipe-upstream.js';
+import { readTextFile } from './text-file.js';
 
 /** How often a first run that waits for its upstream pipes looks again. */
 const FIRST_RUN_RETRY_MS = 500;
@@ -43,7 +43,7 @@ export function nextRunAt(pipe: EffectivePipe, now = Date.now()): number | undef
 export function readStartupOptions(dataDir: string): { disablePumpScheduler: boolean } {
   let text: string;
   try {
-    text = readFileSync(join(dataDir, 'startup_options.json'), 'utf8');
+    text = readTextFile(join(dataDir, 'startup_options.json'));
   } catch {
     return { disablePumpScheduler: false };
   }

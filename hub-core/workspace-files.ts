@@ -1,11 +1,12 @@
 // The configuration files of a workspace's node folder, read one way for everything that reads them: the workspace
 // the hub loads (workspace.ts) and the comparison with a remote instance (main/remote/config-sync.ts).
 
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity } from './config-store.js';
 import { HubError } from './errors.js';
 import { parseConfigText } from './config-json.js';
+import { readTextFile } from './text-file.js';
 
 export interface WorkspaceProblem {
   file: string;
@@ -48,7 +49,7 @@ export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[];
   for (const file of configFiles(nodeDir)) {
     let parsed: unknown;
     try {
-      parsed = parseConfigText(readFileSync(join(nodeDir, file), 'utf8'));
+      parsed = parseConfigText(readTextFile(join(nodeDir, file)));
     } catch (err) {
       problems.push({ file, msg: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
       unreadable.push(file);

@@ -1,12 +1,12 @@
 // The text each configuration entity has in a workspace's files, for writing it elsewhere in the user's own layout
 // (the export zip; a renamed or duplicated pipe's new file). Only files that hold one entity count: a file holding a
 // list lays its entities out inside the list.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configKind, type ConfigEntity } from './config-store.js';
 import { updatedFileText } from './json-format.js';
 import { isJsonObject } from './json.js';
 import { readConfigFiles } from './workspace-files.js';
+import { readTextFile } from './text-file.js';
 
 const keyOf = (e: { _id: string; type?: unknown }): string => `${configKind(e)}:${e._id}`;
 
@@ -19,7 +19,7 @@ export function workspaceFileTexts(nodeDir: string): Map<string, string> {
     if (entities.length !== 1) continue;
     let text: string;
     try {
-      text = readFileSync(join(nodeDir, file), 'utf8');
+      text = readTextFile(join(nodeDir, file));
       if (!isJsonObject(JSON.parse(text))) continue;
     } catch {
       continue;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from './hub.js';
 import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from './config-store.js';
@@ -7,6 +7,7 @@ import { updatedFileText } from './json-format.js';
 import { configFiles, readConfigFiles, type WorkspaceProblem } from './workspace-files.js';
 import { HubError } from './errors.js';
 import { canonicalJson, isJsonObject } from './json.js';
+import { BOM, readTextFile, startsWithBom } from './text-file.js';
 
 export type { WorkspaceProblem };
 
@@ -203,7 +204,7 @@ export class Workspace {
     const file = join(this.nodeDir, 'test-env.json');
     if (!existsSync(file)) return undefined;
     try {
-      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      const parsed: unknown = JSON.parse(readTextFile(file));
       if (!isJsonObject(parsed)) throw new Error('expected an object of variable names and values');
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(parsed)) env[k] = typeof v === 'string' ? v : JSON.stringify(v);
@@ -228,7 +229,7 @@ export class Workspace {
     if (!change.entity) {
       if (list) {
         const rest = list.filter((e) => !this.isComponent(e, change.kind, change.id));
-        if (rest.length !== list.length) this.writeFile(file, rest.length === 0 ? undefined : updatedFileText(readFileSync(path, 'utf8'), rest));
+        if (rest.length !== list.length) this.writeFile(file, rest.length === 0 ? undefined : updatedFileText(readTextFile(path), rest));
       } else if (this.fileHoldsOnly(path, change.kind, change.id)) {
         this.writeFile(file, undefined);
       }
@@ -240,7 +241,7 @@ export class Workspace {
       // Thrown inside the config transaction: nothing is stored either.
       throw new HubError(400, `the id of ${change.kind} ${JSON.stringify(change.id.slice(0, 40) + '…')} is too long for a workspace file`, `its file name ${name.slice(0, 40)}… has ${Buffer.byteLength(name)} bytes; file systems allow 255`);
     }
-    const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    const previous = existsSync(path) ? readTextFile(path) : undefined;
     let value: unknown = change.entity;
     if (list) {
       // A file holding several components is written back whole: the edited one replaced (or added), the others kept.
@@ -273,7 +274,7 @@ export class Workspace {
       const other = this.hub.config.get(kind, key.slice(kind.length + 1));
       if (!other || rest(other) !== wanted) continue;
       try {
-        const text = readFileSync(join(this.nodeDir, file), 'utf8');
+        const text = readTextFile(join(this.nodeDir, file));
         const parsed: unknown = JSON.parse(text);
         if (isJsonObject(parsed) && canonicalJson(parsed) === canonicalJson(other)) return text;
       } catch {
@@ -292,7 +293,8 @@ export class Workspace {
     } else {
       mkdirSync(dirname(path), { recursive: true });
       const tmp = `${path}.tmp-${process.pid}`;
-      writeFileSync(tmp, text);
+      // A file that starts with a byte order mark keeps it (its editor wrote it; readTextFile reads past it).
+      writeFileSync(tmp, startsWithBom(path) ? BOM + text : text);
       this.ownWrites.set(file, text);
       renameSync(tmp, path);
     }
@@ -302,7 +304,7 @@ export class Workspace {
   /** The components of a file that holds a list of them; undefined for any other file (or none). */
   private listIn(path: string): unknown[] | undefined {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      const parsed: unknown = JSON.parse(readTextFile(path));
       return Array.isArray(parsed) ? parsed : undefined;
     } catch {
       return undefined;
@@ -321,7 +323,7 @@ export class Workspace {
   /** A file with several entities (an array) is not deleted for one of them. */
   private fileHoldsOnly(path: string, kind: ConfigKind, id: string): boolean {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      const parsed: unknown = JSON.parse(readTextFile(path));
       return isJsonObject(parsed) && parsed['_id'] === id && (kind === 'metadata' || parsed['type'] !== undefined);
     } catch {
       return false;
@@ -334,7 +336,7 @@ export class Workspace {
     if (!this.ownWrites.has(file)) return name.includes('.tmp-');
     const expected = this.ownWrites.get(file)!;
     const path = join(this.nodeDir, file);
-    const now = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    const now = existsSync(path) ? readTextFile(path) : '';
     if (now === expected) return true;
     this.ownWrites.delete(file);
     return false;

@@ -9,7 +9,6 @@
 // DTL that does not compile, unknown options) exits with code 2 and one line on stderr; a DTL run that fails (e.g.
 // "fail!") exits with code 1.
 
-import { readFileSync } from 'node:fs';
 import { functionsText } from './dtl-functions.js';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -25,6 +24,7 @@ import {
   traceInWords,
   type CompiledExpression,
 } from '../../hub-core/dtl/index.js';
+import { readTextFile } from '../../hub-core/text-file.js';
 
 export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
   datahub dtl eval --batch
@@ -64,7 +64,7 @@ function parseJson(text: string, what: string): JsonValue {
 function readJsonFile(path: string, what: string): JsonValue {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (e) {
     throw new InputError(`cannot read ${what} ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

@@ -1,7 +1,7 @@
 // Moves configuration between a remote instance and a local workspace folder: download (remote → files in the
 // project layout), a per-pipe/system comparison, and upload of chosen local changes through the instance API.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '../../hub-core/config-store.js';
 import { configFilePath, configFileText } from '../../hub-core/workspace-layout.js';
@@ -11,6 +11,7 @@ import { readConfigFiles } from '../../hub-core/workspace-files.js';
 import type { DownloadResult } from '../../hub-core/desktop-types.js';
 import { canonicalJson, isJsonObject } from '../../hub-core/json.js';
 import { HubError, badRequest } from '../../hub-core/errors.js';
+import { readTextFile } from '../../hub-core/text-file.js';
 
 /** Remote env variables and the names of its secrets; kept beside the config, never loaded into the local hub. */
 export const REMOTE_ENV_FILE = 'remote-env.json';
@@ -184,7 +185,7 @@ function readLocalEnv(nodeDir: string, problems: string[]): Record<string, strin
   const file = join(nodeDir, REMOTE_ENV_FILE);
   if (!existsSync(file)) return null;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const parsed: unknown = JSON.parse(readTextFile(file));
     const env = isJsonObject(parsed) ? parsed['env'] : undefined;
     if (!isJsonObject(env)) throw new Error('it needs an "env" object of name → value');
     const out: Record<string, string> = {};
@@ -251,7 +252,7 @@ export function diff(local: LocalFolder, remote: RemoteSnapshot): DiffItem[] {
 }
 
 function writeAtomically(path: string, text: string): void {
-  if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+  if (existsSync(path) && readTextFile(path) === text) return;
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
@@ -280,7 +281,7 @@ export function writeDownload(dir: string, remote: RemoteSnapshot, prune: boolea
     // An entity already kept in a single-entity file stays in that file; otherwise the layout's name is used.
     const file = existing && fileHoldsOne(join(nodeDir, existing.file)) ? existing.file : configFilePath(configKind(e), e._id);
     const path = join(nodeDir, file);
-    const before = existsSync(path) ? readFileSync(path, 'utf8') : null;
+    const before = existsSync(path) ? readTextFile(path) : null;
     const text = existing && file === existing.file ? updatedFileText(before ?? undefined, e) : configFileText(e);
     writeAtomically(path, text);
     if (before !== text) written.push(file);
@@ -300,7 +301,7 @@ export function writeDownload(dir: string, remote: RemoteSnapshot, prune: boolea
 
 function fileHoldsOne(path: string): boolean {
   try {
-    return isJsonObject(JSON.parse(readFileSync(path, 'utf8')));
+    return isJsonObject(JSON.parse(readTextFile(path)));
   } catch {
     return false;
   }

@@ -1,10 +1,11 @@
 // Saved connections to remote portals and instances. The list (names, URLs) lives in
 // <data>/connections.json; each token lives only in the OS keychain under "connection:<id>".
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { Connection, ConnectionKind } from '../../hub-core/desktop-types.js';
+import { readTextFile } from '../../hub-core/text-file.js';
 
 export type { Connection, ConnectionKind };
 
@@ -38,7 +39,7 @@ export class ConnectionStore {
 
   private saved(): Connection[] {
     if (!existsSync(this.file)) return [];
-    return JSON.parse(readFileSync(this.file, 'utf8')) as Connection[];
+    return JSON.parse(readTextFile(this.file)) as Connection[];
   }
 
   get(id: string): Connection | undefined {

@@ -1,6 +1,5 @@
 // The workspace's configuration files as files: the text a pipe's or system's file holds (what the editor shows), and
 // the files the hub could not load (not JSON, not a configuration), with where the problem is.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
@@ -12,6 +11,7 @@ import { configFilePath } from '../../../hub-core/workspace-layout.js';
 import { sesamLayout, updatedFileText } from '../../../hub-core/json-format.js';
 import { configKind, type ConfigKind } from '../../../hub-core/config-store.js';
 import { isJsonObject } from '../../../hub-core/json.js';
+import { readTextFile } from '../../../hub-core/text-file.js';
 
 const fileSchema = {
   type: 'object',
@@ -116,7 +116,7 @@ export async function configFileRoutes(app: FastifyInstance, ctx: DesktopContext
       if (!found) return { file: configFilePath(kind, id), text: sesamLayout(entity) };
       let text: string;
       try {
-        text = readFileSync(join(nodeDir, found.file), 'utf8');
+        text = readTextFile(join(nodeDir, found.file));
       } catch {
         return { file: found.file, text: sesamLayout(entity) };
       }
@@ -149,7 +149,7 @@ export async function configFileRoutes(app: FastifyInstance, ctx: DesktopContext
         problems: read.problems.map((p) => {
           let text: string | undefined;
           try {
-            text = readFileSync(join(nodeDir, p.file), 'utf8');
+            text = readTextFile(join(nodeDir, p.file));
           } catch {
             text = undefined;
           }
