@@ -95,11 +95,12 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
     }
     if (sink['dataset'] !== undefined && typeof sink['dataset'] !== 'string') err('$.sink.dataset', '"dataset" must be a string');
     const indexes = sink['indexes'];
-    // "$ids" (the documented string form) maintains an index on the entities' $ids.
+    // "$ids" (the documented string form, also an element of the list) maintains an index on the entities' $ids.
     if (indexes !== undefined && indexes !== IDS_INDEX) {
-      if (!Array.isArray(indexes)) err('$.sink.indexes', '"indexes" must be "$ids" or an array of "_S.<property>" strings');
+      if (!Array.isArray(indexes)) err('$.sink.indexes', '"indexes" must be "$ids" or an array of "_S.<property>" strings (and "$ids")');
       else
         indexes.forEach((ix, i) => {
+          if (ix === IDS_INDEX) return;
           try {
             parseIndexExpression(ix as string);
           } catch (e) {

@@ -172,7 +172,8 @@ export class PipeRegistry {
     if (!ds) return undefined;
     const indexes = eff.sink['indexes'];
     // Invalid expressions are reported as config-errors; a forced configuration keeps only the valid ones.
-    if (Array.isArray(indexes)) for (const ix of indexes) if (isIndexExpression(ix)) ds.ensureIndex(ix);
+    if (Array.isArray(indexes)) for (const ix of indexes) if (ix === IDS_INDEX) ds.ensureIndex('_S.$ids');
+    else if (isIndexExpression(ix)) ds.ensureIndex(ix);
     if (indexes === IDS_INDEX) ds.ensureIndex('_S.$ids');
     const count = eff.sink['circuit_breaker_threshold_count'];
     const factor = eff.sink['circuit_breaker_threshold_factor'];

@@ -325,7 +325,7 @@ export async function runTest(
   hub: Hub,
   nodeDir: string,
   spec: TestSpec,
-  options: { update?: boolean; pipeError?: string | null; published?: PublishedOutput } = {},
+  options: { update?: boolean; pipeError?: string | null; /** Why the pipe was not run (an unset variable). */ pipeNotRun?: string | null; published?: PublishedOutput } = {},
 ): Promise<TestResult> {
   const update = options.update === true;
   const result: TestResult = { spec, status: 'passed', error: null, diffs: [], actual: [] };
@@ -335,6 +335,7 @@ export async function runTest(
   const invalid = cannotVerify(hub, spec.pipe);
   if (invalid !== undefined) return fail(invalid);
   if (options.pipeError) return fail(`pipe ${JSON.stringify(spec.pipe)} failed: ${options.pipeError}`);
+  if (options.pipeNotRun) return fail(`pipe ${JSON.stringify(spec.pipe)} was ${options.pipeNotRun}`);
   const file = join(nodeDir, 'expected', spec.file);
   if (spec.endpoint !== 'json' && spec.endpoint !== 'excel') {
     if (!options.published) return fail(`endpoint "${spec.endpoint}" cannot be read here`);

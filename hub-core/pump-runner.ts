@@ -14,6 +14,7 @@ import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
 import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from './dtl/index.js';
 import type { JsonObject } from './json.js';
 import { HubError } from './errors.js';
+import { isOfflineError } from './offline.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type LocalSink, type RemoteSink, type Sink } from './sinks/index.js';
@@ -87,8 +88,10 @@ interface Counters {
   sourceMs: number;
   transformMs: number;
   sinkMs: number;
-  /** The sink recorded its batches in the outbox instead of writing an outside system. */
+  /** The sink recorded its batches in the outbox instead of writing an outside system, or the source could not be read. */
   offline: boolean;
+  /** Why the run is offline, in words. */
+  offlineReason?: string;
 }
 
 class RunStopped extends Error {}
@@ -244,6 +247,17 @@ export class PumpRunner {
     } catch (e) {
       const files = await profileFiles();
       if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
+      if (isOfflineError(e)) {
+        // Offline: the pipe needs something no offline hub has. What was done so far stays; nothing is deleted.
+        counters.offline = true;
+        counters.offlineReason = this.runtimes.mask(e.detail ? `${e.message}: ${e.detail}` : e.message);
+        try {
+          this.finish(id, run, runId, base, started, counters, 'completed', null, files);
+        } catch {
+          // The hub is closing.
+        }
+        return;
+      }
       // DTL's trip! fails the run and trips the circuit breaker of the pipe's sink dataset.
       if (e instanceof DtlRuntimeError && e.kind === 'trip') {
         try {
@@ -330,7 +344,7 @@ export class PumpRunner {
       additional_errormessage: '',
       additional_traceback: '',
       ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
-      ...(c.offline ? { offline: true } : {}),
+      ...(c.offline ? { offline: true, offline_reason: c.offlineReason ?? '' } : {}),
     });
     if (status === 'completed') this.markPopulated(id);
     this.state.update(id, (s) => {
@@ -350,7 +364,7 @@ export class PumpRunner {
         errors: c.failed + c.writeErrors + (failure ? 1 : 0) + c.dead,
         duration,
         reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : null,
-        ...(c.offline ? { offline: true } : {}),
+        ...(c.offline ? { offline: true, offline_reason: c.offlineReason ?? '' } : {}),
       };
     });
   }
@@ -485,7 +499,10 @@ export class PumpRunner {
         if (out.length > 0) {
           try {
             await s.write(out);
-            c.offline ||= s.offline === true;
+            if (s.offline === true && !c.offline) {
+              c.offline = true;
+              c.offlineReason = sinkOfflineReason(pipe, s);
+            }
           } catch (e) {
             // Without retry settings a refused write fails the run (the position stays where it was).
             if (!(e instanceof SinkWriteError) || !retry.enabled) throw e;
@@ -552,6 +569,7 @@ export class PumpRunner {
       if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
       sink = await openSink(full);
       c.offline = sink.offline === true;
+      if (c.offline) c.offlineReason = sinkOfflineReason(pipe, sink);
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
       }
@@ -726,4 +744,12 @@ function retrySettings(pump: JsonObject): RetrySettings {
 
 function nextTick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Why a sink's run went to the outbox, in words (its own reason, else its type's). */
+function sinkOfflineReason(pipe: EffectivePipe, sink: Sink): string {
+  const own = (sink as { offlineReason?: string }).offlineReason;
+  if (own !== undefined) return own;
+  const system = typeof pipe.sink['system'] === 'string' ? ` (system ${JSON.stringify(pipe.sink['system'])})` : '';
+  return `the ${pipe.sink.type} sink writes to an outside system${system}: what it would have sent is in the outbox`;
 }

@@ -20,7 +20,8 @@ export interface LastRun extends JsonObject {
   /** Seconds the run took. State saved by older versions lacks it. */
   duration: number;
   reason_why_stopped: string | null;
-  // `offline: true` when the sink is an outside system and what it would have sent went to the pipe's outbox.
+  // `offline: true` when the sink is an outside system and what it would have sent went to the pipe's outbox, or the
+  // source could not be read offline; `offline_reason` says which, in words.
 }
 
 /** What the hub remembers about one pipe's pump across restarts. */

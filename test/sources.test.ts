@@ -12,6 +12,8 @@ interface LastRun {
   processed: number;
   changes: number;
   reason_why_stopped: string | null;
+  offline?: boolean;
+  offline_reason?: string;
 }
 
 interface PumpInfo {
@@ -340,9 +342,11 @@ test('a json source reads JSON Pull from a second hub through a system:url with 
     assert.ok(!(r.reason_why_stopped ?? '').includes('wrong-token-value'));
 
     await createPipe({ _id: 'pull-nosys', source: { type: 'json', system: 'nope', url: 'x' } });
+    // A system the project does not hold: the run is offline (nothing read, nothing deleted), and says why.
     r = await run('pull-nosys');
-    assert.equal(r.status, 'failed');
-    assert.match(r.reason_why_stopped ?? '', /system "nope" does not exist/);
+    assert.equal(r.status, 'completed', r.reason_why_stopped ?? '');
+    assert.equal(r.offline, true);
+    assert.match(r.offline_reason ?? '', /system "nope" is not in this project/);
   } finally {
     await a.stop();
     removeDir(a.dataDir);

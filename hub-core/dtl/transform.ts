@@ -15,6 +15,7 @@ import { compileRules, childPath } from './compiler.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FILTER, type Tx } from './context.js';
 import type { DtlLookup } from './lookup.js';
 import { DtlLimitError } from './work-limit.js';
+import { OfflineError } from '../offline.js';
 import type { FunctionRegistry } from './registry.js';
 import type { TraceHooks } from './trace-hooks.js';
 import type { DtlDict } from './values.js';
@@ -108,7 +109,7 @@ function runRules(rules: Tx, state: RunState, entity: JsonObject): JsonObject[] 
 
 export function wrapError(e: unknown, entity: JsonObject): Error {
   // Past the hub's bounds: the whole run stops, whatever entity it was on.
-  if (e instanceof DtlLimitError) return e;
+  if (e instanceof DtlLimitError || e instanceof OfflineError) return e;
   const id = typeof entity['_id'] === 'string' ? entity['_id'] : undefined;
   if (e instanceof DtlRuntimeError) return e.withEntity(id);
   const message = e instanceof Error ? e.message : String(e);
@@ -142,6 +143,15 @@ function failingStage(message: string, at: string): Stage {
   return {
     run() {
       throw new DtlRuntimeError('error', message, at);
+    },
+  };
+}
+
+/** A stage that ends the run offline (a transform that calls an outside service): see offline.ts. */
+function offlineStage(message: string): Stage {
+  return {
+    run() {
+      throw new OfflineError(message);
     },
   };
 }
@@ -186,7 +196,7 @@ export function compileStages(transform: unknown, options: DtlTransformOptions, 
       const system = typeof t['system'] === 'string' ? ` (system ${JSON.stringify(t['system'])})` : '';
       const msg = `the ${type} transform calls an outside service${system}; this hub runs offline and does not call it`;
       errors.push({ elements: childPath(at, 'type'), level: 'warning', msg });
-      into.push(failingStage(msg, at));
+      into.push(offlineStage(msg));
     } else {
       const msg = `transforms of type ${JSON.stringify(type ?? null)} are not run by this hub (it runs "dtl", "conditional" and "emit_children")`;
       errors.push({ elements: childPath(at, 'type'), level: typeof type === 'string' ? 'warning' : 'error', msg });

@@ -30,7 +30,11 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   const systemId = pipe.sink['system'];
   if (typeof systemId !== 'string') throw new HubError(400, 'a json sink needs "system": the id of a system:url system');
   const stored = ctx.system(systemId);
-  if (!stored) throw new HubError(400, `system ${JSON.stringify(systemId)} not found`, `the json sink of pipe ${JSON.stringify(pipe._id)} pushes to it`);
+  // A system the project does not hold, or a microservice (this hub runs none): what would be sent goes to the outbox.
+  if (!stored) return outboxOnly(ctx, systemId, `the json sink's system ${JSON.stringify(systemId)} is not in this project: what it would have sent is in the outbox`);
+  if (stored['type'] === 'system:microservice') {
+    return outboxOnly(ctx, systemId, `the json sink pushes to system ${JSON.stringify(systemId)}, a microservice this hub does not run: what it would have sent is in the outbox`);
+  }
   // $ENV and $SECRET (e.g. an Authorization header) are replaced in the system (its secrets before the node's); the
   // pipe's sink gets $ENV only (secrets belong in system configuration, see config-variables.ts).
   const system = substituteVariables(stored, ctx.vars, systemId, `system ${systemId}`);
@@ -63,10 +67,7 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   const send = async (entities: readonly JsonObject[], last: boolean): Promise<void> => {
     offline ??= !(await reachable(target, Math.min(timeoutMs, 2000)));
     if (offline) {
-      ctx.outbox.record('json', {
-        target: where,
-        records: entities.map((e) => ({ key: e['_id'] ?? null, operation: e['_deleted'] === true ? 'delete' : 'push', body: outgoing(e) })),
-      });
+      recordPush(ctx, where, entities);
       return;
     }
     const requestId = randomUUID();
@@ -94,8 +95,30 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
     get offline() {
       return offline === true;
     },
+    offlineReason: `the json sink cannot reach system ${JSON.stringify(systemId)} (${where.url}): what it would have sent is in the outbox`,
     write: (entities) => send(entities, false),
     // An incremental run that sent nothing has nothing to close; a full run always ends (the receiver deletes the rest).
     finish: () => (previous === undefined && !options.full ? Promise.resolve() : send([], true)),
+  };
+}
+
+function recordPush(ctx: SinkRun, target: JsonObject, entities: readonly JsonObject[]): void {
+  ctx.outbox.record('json', {
+    target,
+    records: entities.map((e) => ({ key: e['_id'] ?? null, operation: e['_deleted'] === true ? 'delete' : 'push', body: outgoing(e) })),
+  });
+}
+
+/** A json sink that records every push in the outbox (its target cannot exist offline). */
+function outboxOnly(ctx: SinkRun, systemId: string, reason: string): PushSink {
+  const target: JsonObject = { system: systemId, url: null };
+  return {
+    offline: true,
+    offlineReason: reason,
+    write: (entities) => {
+      if (entities.length > 0) recordPush(ctx, target, entities);
+      return Promise.resolve();
+    },
+    finish: () => Promise.resolve(),
   };
 }

@@ -61,6 +61,8 @@ export interface LocalSink {
   finish?(): void;
   /** The batches went to the outbox: the target is an outside system this hub does not write. */
   readonly offline?: boolean;
+  /** Why, in words, when the sink knows better than its type. */
+  readonly offlineReason?: string;
 }
 
 /** Written outside the transaction (over the network). */
@@ -72,6 +74,8 @@ export interface RemoteSink {
   finish(): Promise<void>;
   /** Known once written to: the target could not be reached, so the batches went to the outbox. */
   readonly offline?: boolean;
+  /** Why, in words. */
+  readonly offlineReason?: string;
 }
 
 export type Sink = LocalSink | RemoteSink;

@@ -14,6 +14,7 @@ import { sqlType } from './sql.js';
 import { restType } from './rest.js';
 import { csvType } from './csv.js';
 import { emptyType } from './empty.js';
+import { ldapType } from './ldap.js';
 
 /** Every source type a configuration may name, in the order the schema and messages list them. */
 export const SOURCE_TYPE_LIST: readonly SourceType[] = [
@@ -29,6 +30,7 @@ export const SOURCE_TYPE_LIST: readonly SourceType[] = [
   restType,
   csvType,
   emptyType,
+  ldapType,
 ];
 
 const BY_TYPE = new Map(SOURCE_TYPE_LIST.map((t) => [t.type, t]));

@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
+import { OfflineError, isUnreachable } from '../offline.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../effective-pipe.js';
 
@@ -19,7 +20,10 @@ export function jsonSource(pipe: EffectivePipe, ctx: SourceContext): PumpSource 
   if (typeof systemId !== 'string') throw new HubError(400, 'a json source needs "system": the id of a system:url system');
   if (typeof path !== 'string') throw new HubError(400, 'a json source needs "url": the URL of the entities, relative to the system');
   const system = ctx.system?.(systemId);
-  if (!system) throw new HubError(400, `the json source's system ${JSON.stringify(systemId)} does not exist`);
+  if (!system) throw new OfflineError(`the json source's system ${JSON.stringify(systemId)} is not in this project`, 'nothing was read');
+  if (system['type'] === 'system:microservice') {
+    throw new OfflineError(`the json source reads from system ${JSON.stringify(systemId)}, a microservice`, 'this hub does not run microservices; nothing was read');
+  }
   if (system['type'] !== 'system:url') {
     throw new HubError(400, `the json source's system ${JSON.stringify(systemId)} is a ${String(system['type'])}`, 'this hub reads json sources from system:url systems');
   }
@@ -38,7 +42,9 @@ export function jsonSource(pipe: EffectivePipe, ctx: SourceContext): PumpSource 
     try {
       res = await httpGet(u, headers, timeoutMs);
     } catch (e) {
-      throw new HubError(400, `the json source could not read from ${where}`, e instanceof Error ? e.message : String(e));
+      const why = e instanceof Error ? e.message : String(e);
+      if (isUnreachable(e)) throw new OfflineError(`the json source cannot reach ${where}`, `${why}; nothing was read`);
+      throw new HubError(400, `the json source could not read from ${where}`, why);
     }
     const text = res.body;
     if (res.status < 200 || res.status > 299) throw new HubError(400, `the json source got HTTP ${res.status} from ${where}`, text.slice(0, 300));

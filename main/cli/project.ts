@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
-import { DEFAULT_MAX_ROUNDS, runProject, type ProjectRun } from '../../hub-core/project-runner.js';
+import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project-runner.js';
 import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
@@ -44,9 +44,44 @@ function out(line: string): void {
 function summary(run: ProjectRun): void {
   out(`Ran ${run.pipes.length} pipe(s) in ${run.rounds} round(s)${run.converged ? '' : ` — still changing after ${run.rounds} rounds (--max-rounds)`}`);
   for (const p of run.pipes) {
-    const what = p.status === 'skipped' ? `skipped: ${p.error ?? ''}` : `${p.runs} run(s), ${p.processed} processed, ${p.changes} changed${p.status === 'failed' ? `, FAILED: ${p.error ?? ''}` : ''}`;
+    const counts = `${p.runs} run(s), ${p.processed} processed, ${p.changes} changed`;
+    const what =
+      p.status === 'skipped'
+        ? p.error?.startsWith('not run:') === true
+          ? p.error
+          : `skipped: ${p.error ?? ''}`
+        : p.status === 'offline'
+          ? `${p.runs > 0 ? `${counts}, ` : ''}offline: ${p.error ?? ''}`
+          : `${counts}${p.status === 'failed' ? `, FAILED: ${p.error ?? ''}` : ''}`;
     out(`  ${p.pipe}: ${what}`);
   }
+}
+
+/**
+ * The last line of `datahub test`: the tests, then the pipes that failed during the run (named: they fail the command
+ * even when no test reads them) or could not run, so that the line and the exit code always agree.
+ */
+function closingLine(passed: number, failed: number, ignored: number, pipesFailed: readonly PipeRunSummary[], notRun: readonly PipeRunSummary[]): string {
+  const names = (list: readonly PipeRunSummary[]): string => {
+    const shown = list.slice(0, 5).map((p) => p.pipe).join(', ');
+    return list.length > 5 ? `${shown}, … ${list.length - 5} more` : shown;
+  };
+  const parts = [`${passed} passed`, `${failed} failed`];
+  if (ignored > 0) parts.push(`${ignored} ignored`);
+  let line = parts.join(', ');
+  const pipes: string[] = [];
+  if (pipesFailed.length > 0) pipes.push(`${pipesFailed.length} pipe(s) failed during the run (${names(pipesFailed)})`);
+  if (notRun.length > 0) pipes.push(`${notRun.length} not run for an unset variable (${names(notRun)})`);
+  if (pipes.length > 0) line += `; ${pipes.join(', ')}`;
+  return line;
+}
+
+/** When a test's output is empty, say so first (with why, when its pipe failed or is offline), before what is missing. */
+function emptyOutputLines(r: TestResult, pipe: PipeRunSummary | undefined): string[] {
+  if (r.actual === undefined || r.actual.length > 0 || r.diffs.length === 0) return [];
+  const expected = r.diffs.filter((d) => d.kind === 'missing').length;
+  const why = pipe && pipe.status !== 'ok' && pipe.error ? ` (pipe ${pipe.pipe} is ${pipe.status === 'skipped' ? 'not run' : pipe.status}: ${pipe.error})` : '';
+  return [`output empty: 0 of ${expected}${why}`];
 }
 
 /** Run `datahub test` or `datahub run`; resolves to the process exit code. */
@@ -146,8 +181,9 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     for (const spec of specs) {
       const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
       const pipeError = pipe?.status === 'failed' ? pipe.error : null;
-      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError, published });
-      const lines = r.status !== 'failed' ? [] : r.error ? [r.error] : [`expected/${spec.file} vs the ${spec.stage} output of pipe ${spec.pipe}:`, ...formatDiffs(r.diffs)];
+      const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
+      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError, pipeNotRun, published });
+      const lines = r.status !== 'failed' ? [] : r.error ? [r.error] : [`expected/${spec.file} vs the ${spec.stage} output of pipe ${spec.pipe}:`, ...emptyOutputLines(r, pipe), ...formatDiffs(r.diffs)];
       results.push({ spec, result: r, lines });
       if (r.status === 'ignored') {
         ignored++;
@@ -170,7 +206,14 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
         out(`    ${c.error}`);
       } else out(`! ${c.error}`);
     }
-    out(`${passed} passed, ${failed} failed${ignored > 0 ? `, ${ignored} ignored` : ''}`);
+    const pipesFailed = run.pipes.filter((p) => p.status === 'failed');
+    const pipesNotRun = run.pipes.filter((p) => p.status === 'skipped' && p.error?.startsWith('not run:') === true);
+    const pipesOffline = run.pipes.filter((p) => p.status === 'offline');
+    for (const p of pipesNotRun) out(`! pipe ${p.pipe} ${p.error ?? ''}`);
+    if (pipesOffline.length > 0) out(`${pipesOffline.length} pipe(s) offline, needing outside systems (their reasons above): ${pipesOffline.map((p) => p.pipe).join(', ')}`);
+    // A failed pipe whose own test failed is counted there already; the others are named on the closing line.
+    const failedTests = new Set(results.filter((x) => x.result.status === 'failed').map((x) => x.spec.pipe));
+    out(closingLine(passed, failed, ignored, pipesFailed.filter((p) => !failedTests.has(p.pipe)), pipesNotRun.filter((p) => !failedTests.has(p.pipe))));
     const seconds = (Date.now() - started) / 1000;
     if (junit !== undefined) {
       const cases: JunitCase[] = results.map(({ spec, result, lines }) => ({ name: spec.name, classname: `pipe ${spec.pipe}`, status: result.status, failure: lines }));
@@ -188,6 +231,9 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
         converged: run.converged,
         pipe_workers: run.hub.pumps.workers.status(),
         pipes: run.pipes,
+        pipes_failed: pipesFailed.map((p) => p.pipe),
+        pipes_offline: pipesOffline.map((p) => p.pipe),
+        pipes_not_run: pipesNotRun.map((p) => p.pipe),
         tests: results.map(({ spec, result }) => ({
           name: spec.name,
           pipe: spec.pipe,
@@ -201,8 +247,8 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
-    // A pipe that failed is an error of the project even when no test reads its output.
-    return failed > 0 || run.pipes.some((p) => p.status === 'failed') ? 1 : 0;
+    // A pipe that failed is an error of the project even when no test reads its output (the closing line names it).
+    return failed > 0 || pipesFailed.length > 0 ? 1 : 0;
   } finally {
     run.close();
   }
