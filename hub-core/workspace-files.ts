@@ -31,8 +31,8 @@ export function configFiles(nodeDir: string): string[] {
   return out;
 }
 
-/** Every configuration entity of a node folder (a file holds one or a list), and the problems of those that are not. */
-export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[]; problems: WorkspaceProblem[]; unreadable: string[] } {
+/** Every configuration entity of a node folder's files (a file holds one or a list), and the problems of those that are not. */
+export function readConfigFiles(nodeDir: string, files: readonly string[] = configFiles(nodeDir)): { entities: WorkspaceEntity[]; problems: WorkspaceProblem[]; unreadable: string[] } {
   const problems: WorkspaceProblem[] = [];
   const unreadable: string[] = [];
   const entities: WorkspaceEntity[] = [];
@@ -46,7 +46,7 @@ export function readConfigFiles(nodeDir: string): { entities: WorkspaceEntity[];
       problems.push({ file, msg: err instanceof HubError ? `${err.message}${err.detail ? `: ${err.detail}` : ''}` : String(err) });
     }
   };
-  for (const file of configFiles(nodeDir)) {
+  for (const file of files) {
     let parsed: unknown;
     try {
       parsed = parseConfigText(readTextFile(join(nodeDir, file)));

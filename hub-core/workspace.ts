@@ -24,6 +24,8 @@ export interface WorkspaceLoad {
 
 /** The `node/` folder of a project: the folder itself, or its `node/` child when there is one. */
 export function workspaceNodeDir(dir: string): string {
+  // A single-file export (a JSON list of components, as the service's "download config" gives): its folder.
+  if (existsSync(dir) && statSync(dir).isFile()) return dirname(dir);
   const child = join(dir, 'node');
   return existsSync(child) && statSync(child).isDirectory() ? child : dir;
 }
@@ -47,12 +49,23 @@ export class Workspace {
   private readonly ownWrites = new Map<string, string>();
   lastLoad: WorkspaceLoad | undefined;
 
+  /** The one file of a single-file export opened as a workspace (relative to nodeDir), else undefined. */
+  private readonly single: string | undefined;
+
   constructor(
     private readonly hub: Hub,
     dir: string,
   ) {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new HubError(400, `workspace folder ${dir} does not exist`);
+    if (!existsSync(dir)) throw new HubError(400, `workspace folder ${dir} does not exist`);
+    const file = statSync(dir).isFile();
+    if (!file && !statSync(dir).isDirectory()) throw new HubError(400, `workspace folder ${dir} does not exist`);
     this.nodeDir = workspaceNodeDir(dir);
+    this.single = file ? basename(dir) : undefined;
+  }
+
+  /** The config files this workspace reads: the node folder's, or the one file of a single-file export. */
+  private configFiles(): string[] {
+    return this.single !== undefined ? [this.single] : configFiles(this.nodeDir);
   }
 
   /** Load the folder, then keep the hub and the folder in step until close(). */
@@ -119,7 +132,7 @@ export class Workspace {
 
   private currentFingerprint(): string {
     const parts: string[] = [];
-    for (const file of [...configFiles(this.nodeDir), 'test-env.json']) {
+    for (const file of [...this.configFiles(), 'test-env.json']) {
       try {
         const st = statSync(join(this.nodeDir, file));
         parts.push(`${file}:${st.size}:${st.mtimeMs}`);
@@ -145,7 +158,7 @@ export class Workspace {
   /** Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). */
   load(): WorkspaceLoad {
     this.fingerprint = this.currentFingerprint();
-    const read = readConfigFiles(this.nodeDir);
+    const read = readConfigFiles(this.nodeDir, this.single === undefined ? undefined : [this.single]);
     const problems = read.problems;
     const entities = read.entities.map((r) => r.entity);
     const files = new Map(read.entities.map((r) => [`${configKind(r.entity)}:${r.entity._id}`, r.file]));
@@ -223,7 +236,8 @@ export class Workspace {
   private writeBack(change: ConfigChange): void {
     if (this.loading) return;
     const key = `${change.kind}:${change.id}`;
-    const file = this.files.get(key) ?? configFilePath(change.kind, change.id);
+    // A single-file export takes new components into its list.
+    const file = this.files.get(key) ?? this.single ?? configFilePath(change.kind, change.id);
     const path = join(this.nodeDir, file);
     const list = this.listIn(path);
     if (!change.entity) {

@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, tempDir } from './helpers/hub-process.js';
@@ -147,4 +147,47 @@ test('an unset variable stops only the pipes that need it; the closing line and 
   const json = JSON.parse(cli('test', dir, '--json').stdout) as Report;
   assert.deepEqual(json.pipes_failed, ['broken']);
   assert.deepEqual(json.pipes_not_run, ['by-env']);
+});
+
+test('a single-file export (a JSON list of components) is a project: run, tested, and written back into its list', async () => {
+  const dir = tempDir('datahub-export-');
+  dirs.push(dir);
+  const file = join(dir, 'node-config.json');
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { _id: 'node', type: 'metadata' },
+      { _id: 'crm', type: 'system:url', base_url: 'http://crm.invalid/' },
+      pipe('people', { source: people }),
+      pipe('greet', {
+        source: { type: 'dataset', dataset: 'people' },
+        transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'text', ['concat', '$ENV(greeting)', ' ', '_S.name']]] } },
+      }),
+    ]),
+  );
+  writeFileSync(join(dir, 'test-env.json'), JSON.stringify({ greeting: 'Hi' }));
+  mkdirSync(join(dir, 'expected'));
+  writeFileSync(join(dir, 'expected', 'greet.test.json'), '{}');
+  writeFileSync(join(dir, 'expected', 'greet.json'), JSON.stringify([{ _id: 'p1', text: 'Hi Ann' }, { _id: 'p2', text: 'Hi Bo' }]));
+  const r = cli('test', file);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^✔ greet$/m);
+  assert.match(r.stdout, /^1 passed, 0 failed$/m);
+
+  const { Workspace } = await import('../hub-core/workspace.js');
+  const { Hub } = await import('../hub-core/hub.js');
+  const data = tempDir('datahub-export-data-');
+  dirs.push(data);
+  const hub = new Hub(data);
+  const ws = new Workspace(hub, file);
+  try {
+    ws.open({ watch: false });
+    assert.deepEqual(hub.pipes.ids().sort(), ['greet', 'people']);
+    hub.config.put({ _id: 'extra', type: 'pipe', source: { type: 'embedded', entities: [] } });
+    const list = JSON.parse(readFileSync(file, 'utf8')) as { _id: string }[];
+    assert.deepEqual(list.map((c) => c._id), ['node', 'crm', 'people', 'greet', 'extra'], 'a new pipe joins the export\'s list');
+  } finally {
+    ws.close();
+    hub.close();
+  }
 });

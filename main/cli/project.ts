@@ -14,7 +14,8 @@ import { setPipeWorkers } from './pipe-workers-option.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>]
-      Run the project's pipes (from its node/ folder, or the folder itself) in a temporary hub of its own until
+      Run the project's pipes (from its node/ folder, the folder itself, or a single-file export: a JSON list of
+      components as the service's "download config" gives) in a temporary hub of its own until
       nothing changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
       the expected files from the actual output instead. --pipe (repeatable) checks only the tests of those pipes
       and runs only them and the pipes upstream of them; --filter checks only the tests whose name contains the
@@ -125,9 +126,11 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     maxRounds = rounds === undefined ? DEFAULT_MAX_ROUNDS : /^\d{1,4}$/.test(rounds) ? Number(rounds) : NaN;
     if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new Error('--max-rounds must be a positive integer');
     dir = resolve(positionals[0] ?? '.');
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
+    // A folder in the service's layout, or a single-file export (a JSON list of components; its folder's expected/
+    // and test-env.json count).
+    if (!existsSync(dir) || !(statSync(dir).isDirectory() || statSync(dir).isFile())) throw new Error(`${dir} is not a folder (nor a single-file export)`);
     const nodeDir = workspaceNodeDir(dir);
-    if (!['pipes', 'node-metadata.conf.json'].some((f) => existsSync(join(nodeDir, f)))) {
+    if (statSync(dir).isDirectory() && !['pipes', 'node-metadata.conf.json'].some((f) => existsSync(join(nodeDir, f)))) {
       throw new Error(`${dir} is not a project: it has neither node/pipes/ nor node/node-metadata.conf.json`);
     }
   } catch (e) {
