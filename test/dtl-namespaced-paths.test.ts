@@ -97,3 +97,14 @@ test('ni with a NAMESPACE computed by an expression is evaluated per entity', ()
   assert.ok(make.ok, JSON.stringify(make.errors));
   assert.deepEqual(make.run({ _id: '4', kind: 'soccer', referee: 'john.doe' }).entities, [{ _id: '4', ref: '~:sport-soccer:john.doe' }]);
 });
+
+test('a missing or list _id with namespaced identifiers on says that namespaces are why', () => {
+  // A qualified reference to a namespace the property does not have: "_S.crm:order_no" names only that property.
+  const wrong = compileTransform(rules(['add', '_id', ['string', '_S.crm:order_no']]), { namespaces: DOC });
+  assert.throws(() => wrong.run({ _id: 'shop:x', 'shop:order_no': 17 }), /no string "_id".*namespaced \("shop:order_no"\)/s);
+  // An unqualified reference that two namespaces hold gives a list (the path function's union).
+  const several = compileTransform(rules(['add', '_id', '_S.no']), { namespaces: DOC });
+  assert.throws(() => several.run({ _id: 'x', 'crm:no': 'a', 'erp:no': 'b' }), /"_id" is a list \(\["foo:a","foo:b"\]|"_id" is a list/);
+  const off = compileTransform(rules(['add', '_id', '_S.no']));
+  assert.throws(() => off.run({ _id: 'x' }), (e: Error) => /no string "_id"/.test(e.message) && !/namespace/.test(e.message));
+});

@@ -10,6 +10,7 @@ import type { ConfigError } from '../config-error.js';
 import { floatLiteralText } from '../config-json.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
+import { setRunNamespaces } from './functions/identifiers.js';
 import type { DtlLookup } from './lookup.js';
 import type { NamespaceSettings } from './namespace-settings.js';
 import { compileNamespacedTraversal, compileTraversal, isPathString, parsePath, type ParsedPath } from './paths.js';
@@ -611,7 +612,9 @@ export interface CompiledExpression {
 export function compileExpression(expr: unknown, options: CompileOptions & { rules?: JsonObject } = {}): CompiledExpression {
   const path = options.path ?? '$';
   const rules = options.rules ?? {};
-  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), undefined, false, options.trace);
+  // With namespaced identifiers on (e.g. a merge source's equality rules), paths match as they do in a transform.
+  const namespaces = options.namespaces?.enabled === true ? options.namespaces : undefined;
+  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), namespaces, false, options.trace);
   markJoins(compiler.ruleRefs, rules);
   for (const [name, set] of Object.entries(rules)) {
     (compiler.ruleRefs.get(name) as RuleSetRef).run = compiler.compileRuleSet(set, childPath('$rules', name));
@@ -623,6 +626,7 @@ export function compileExpression(expr: unknown, options: CompileOptions & { rul
     evaluate(input: EvaluateInput = {}): DtlValue {
       if (errors.some((x) => x.level === 'error')) throw new DtlCompileError(errors);
       const state = new RunState(input.lookup, input.bindings ?? {}, false, 0);
+      if (namespaces !== undefined) setRunNamespaces(state, namespaces);
       const ctx = new Ctx(input.source ?? {}, input.target ?? {}, null, null, state, false);
       ctx.current = input.current ?? null;
       return e(ctx);
