@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { HubError } from '../errors.js';
 import { compileExpression, decode, keyOf, type CompiledExpression, type DtlValue } from '../dtl/index.js';
-import type { NamespaceSettings } from '../dtl/namespace-settings.js';
+import type { NamespaceSettings } from '../dtl/index.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../effective-pipe.js';
 import { readPage } from './dataset-offsets.js';

@@ -1,7 +1,7 @@
 import type { DatasetStore } from '../dataset-store.js';
 import type { EffectivePipe } from '../effective-pipe.js';
 import type { JsonObject } from '../json.js';
-import type { NamespaceSettings } from '../dtl/namespace-settings.js';
+import type { NamespaceSettings } from '../dtl/index.js';
 
 /** One batch read from a source; `position` is where the next read continues (incremental sources). */
 export interface SourceBatch {
