@@ -15,17 +15,20 @@
 //   for the key 2).
 // - A path that cannot be written as an index expression (an element starting with a quote, or holding both a dot
 //   and a quote) is answered by reading the dataset's latest versions.
+// - A path with an element that matches in every namespace (namespaced identifiers on: "o.customer_id" finds
+//   "orders:customer_id", see dtl/paths.ts) has no index expression: the dataset's live entities are read once and
+//   indexed in memory by DTL's rules, kept while the dataset's `version` stays the same.
 // - A dataset that does not exist has no entities.
 
 import { parseIndexExpression } from './dataset-index.js';
 import type { DatasetStore } from './dataset-store.js';
 import { LookupSnapshots, type KeptSnapshots } from './lookup-snapshots.js';
 import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
-import { lookupKeys, traverse, DateTime, keyOf, typedOf, type DtlLookup } from './dtl/index.js';
+import { isNamespacedPath, lookupKeys, traverse, traverseLookupPath, DateTime, keyOf, typedOf, type DtlLookup } from './dtl/index.js';
 
 /** The index expression of a property path, or undefined when it has no exact one. */
 export function indexExpressionOf(path: readonly string[]): string | undefined {
-  if (path.length === 0) return undefined;
+  if (path.length === 0 || isNamespacedPath(path)) return undefined;
   const text = '_S.' + path.map((k) => (k.includes('.') ? `'${k}'` : k)).join('.');
   try {
     const parsed = parseIndexExpression(text).path;
@@ -102,6 +105,8 @@ function byId(a: JsonObject, b: JsonObject): number {
 export class DatasetLookup implements DtlLookup {
   private readonly snapshots: LookupSnapshots;
   private readonly expressions = new Map<string, string | undefined>();
+  /** In-memory indexes of namespaced paths, by dataset and path: the dataset version they were built at. */
+  private readonly namespaced = new Map<string, { version: string; index: Map<string, JsonObject[]> }>();
 
   constructor(private readonly store: DatasetStore, inTransaction: () => boolean = () => false, kept?: KeptSnapshots) {
     this.snapshots = new LookupSnapshots(inTransaction, kept);
@@ -129,6 +134,7 @@ export class DatasetLookup implements DtlLookup {
   /** Forget what was read whole (see lookup-snapshots.ts). */
   clear(): void {
     this.snapshots.clear();
+    this.namespaced.clear();
   }
 
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): JsonObject[] {
@@ -149,6 +155,7 @@ export class DatasetLookup implements DtlLookup {
     const wanted = new Set<string>();
     for (const k of keys) if (k !== null) wanted.add(keyOf(k));
     if (wanted.size === 0) return [];
+    if (isNamespacedPath(path)) return this.lookupNamespaced(dataset, path, wanted);
     const matches = (e: JsonObject): boolean => lookupKeys(traverse(e, path)).some((k) => wanted.has(k));
     const found = new Map<string, JsonObject>();
     const add = (e: JsonObject): void => {
@@ -201,6 +208,31 @@ export class DatasetLookup implements DtlLookup {
         }
       }
     }
+    return found.size <= 1 ? [...found.values()] : [...found.values()].sort(byId);
+  }
+
+  /** A lookup on a namespaced path, answered from an in-memory index of the dataset's live entities. */
+  private lookupNamespaced(dataset: string, path: readonly string[], wanted: ReadonlySet<string>): JsonObject[] {
+    const name = JSON.stringify([dataset, ...path]);
+    const version = this.version(dataset);
+    let kept = this.namespaced.get(name);
+    if (kept === undefined || kept.version !== version) {
+      const index = new Map<string, JsonObject[]>();
+      for (const e of this.entities(dataset)) {
+        for (const k of new Set(lookupKeys(traverseLookupPath(e, path)))) {
+          const list = index.get(k);
+          if (list === undefined) index.set(k, [e]);
+          else list.push(e);
+        }
+      }
+      kept = { version, index };
+      this.namespaced.delete(name);
+      // Bounded: the indexes of the few paths a run joins on are kept, the oldest dropped first.
+      if (this.namespaced.size >= 16) this.namespaced.delete(this.namespaced.keys().next().value as string);
+      this.namespaced.set(name, kept);
+    }
+    const found = new Map<string, JsonObject>();
+    for (const k of wanted) for (const e of kept.index.get(k) ?? []) found.set(e['_id'] as string, e);
     return found.size <= 1 ? [...found.values()] : [...found.values()].sort(byId);
   }
 

@@ -12,7 +12,7 @@
 import type { Dataset } from './dataset-log.js';
 import type { DependencyPacker } from './packed-dependencies.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { lookupKeys, traverse, keyOf, type DtlLookup } from './dtl/index.js';
+import { lookupKeys, traverseLookupPath, keyOf, type DtlLookup } from './dtl/index.js';
 
 export class TrackingLookup implements DtlLookup {
   private recording = false;
@@ -113,7 +113,7 @@ export function trackedDatasets(transform: JsonValue | undefined): {
 export function changedKeys(ds: Dataset, since: number, paths: readonly string[]): Map<string, Set<string>> {
   const parsed = paths.map((p) => ({ p, keys: JSON.parse(p) as string[], found: new Set<string>() }));
   const add = (e: JsonObject): void => {
-    for (const x of parsed) for (const k of lookupKeys(traverse(e, x.keys))) x.found.add(k);
+    for (const x of parsed) for (const k of lookupKeys(traverseLookupPath(e, x.keys))) x.found.add(k);
   };
   for (const page of ds.readJson({ since, history: true, deleted: true })) {
     for (const json of page) {

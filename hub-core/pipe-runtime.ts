@@ -288,7 +288,7 @@ export class PipeRuntime {
       const s = this.ctx.system(id);
       return s && substituteVariables(s, vars, id, `system ${id}`);
     };
-    return factory(pipe, { datasets: this.ctx.datasets, env: (name) => vars.env(name), system });
+    return factory(pipe, { datasets: this.ctx.datasets, env: (name) => vars.env(name), system, ...(this.namespaces ? { namespaces: this.namespaces } : {}) });
   }
 }
 

@@ -16,6 +16,8 @@ import { MAINTAINED_PROPERTIES } from '../hub-core/entity.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'namespaces');
+/** Unqualified references (_S.x, _T.x, joins, a merge's equality, $ENV in a condition); expected files by hand. */
+const UNQUALIFIED = join(REPO, 'test', 'fixtures', 'projects', 'namespaces-unqualified');
 const hub = useHub();
 
 const dtl = (...steps: unknown[]): JsonObject => ({ type: 'dtl', rules: { default: steps } }) as JsonObject;
@@ -233,6 +235,13 @@ describe('datahub test on the namespaces project (expected files written by hand
     assert.equal(r.code, 0, r.out);
     for (const name of ['company-csv', 'crm-company', 'crm-person', 'erp-employee', 'legacy-feed', 'person', 'person-out']) assert.match(r.out, new RegExp(`^✔ ${name}$`, 'm'));
     assert.match(r.out, /^7 passed, 0 failed$/m);
+  });
+
+  test('unqualified references match in every namespace end to end (namespaces-unqualified: paths, hops, merge, $ENV condition)', async () => {
+    const r = await runCli(['test', UNQUALIFIED]);
+    assert.equal(r.code, 0, r.out);
+    for (const name of ['crm-contact', 'order-customer', 'person', 'person-orders', 'shop-customer', 'shop-order']) assert.match(r.out, new RegExp(`^✔ ${name}$`, 'm'));
+    assert.match(r.out, /^6 passed, 0 failed$/m);
   });
 
   test('as the client judges deletes: with ignore_deletes a deleted entity counts where the expected file has it deleted, and must then match', async () => {

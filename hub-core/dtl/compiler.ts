@@ -10,9 +10,10 @@ import type { ConfigError } from '../config-error.js';
 import { floatLiteralText } from '../config-json.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
+import { setRunNamespaces } from './functions/identifiers.js';
 import type { DtlLookup } from './lookup.js';
 import type { NamespaceSettings } from './namespace-settings.js';
-import { compileTraversal, isPathString, parsePath, type ParsedPath } from './paths.js';
+import { compileNamespacedTraversal, compileTraversal, isPathString, parsePath, type ParsedPath } from './paths.js';
 import {
   signatureOf,
   type ArgNode,
@@ -263,19 +264,28 @@ class Compiler implements CompileContext {
     return e;
   }
 
+  /**
+   * The traversal of a path's property names: with namespaced identifiers on, an unqualified name matches the
+   * property in every namespace (hub/dtl/namespaces.rst; a path string is the `path` function, hub/dtl/paths.rst).
+   */
+  private traversal(keys: readonly string[]): (value: DtlValue) => DtlValue {
+    const ns = this.namespaces;
+    return ns === undefined || !ns.enabled ? compileTraversal(keys) : compileNamespacedTraversal(keys, ns.propertyNamespace);
+  }
+
   private compilePath(p: ParsedPath): Expr {
     let e: Expr;
     let mode: JsonMode = 'unknown';
     const keys = p.keys;
     switch (p.variable) {
       case '_S': {
-        const t = compileTraversal(keys);
+        const t = this.traversal(keys);
         e = keys.length === 0 ? (ctx) => ctx.source : (ctx) => t(ctx.source);
         mode = 'source';
         break;
       }
       case '_T': {
-        const t = compileTraversal(keys);
+        const t = this.traversal(keys);
         // The whole target is handed out as a copy: it is still being built, and storing it in itself (or in a
         // child that ends up inside it) would make a cycle.
         e = keys.length === 0 ? (ctx) => ({ ...ctx.target }) : (ctx) => t(ctx.target);
@@ -283,12 +293,12 @@ class Compiler implements CompileContext {
         break;
       }
       case '_': {
-        const t = compileTraversal(keys);
+        const t = this.traversal(keys);
         e = (ctx) => t(ctx.current);
         break;
       }
       case '_B': {
-        const t = compileTraversal(keys);
+        const t = compileTraversal(keys); // bindings are named by the transform, never namespaced
         e = (ctx) => t(ctx.run.bindings);
         mode = 'json';
         break;
@@ -297,11 +307,11 @@ class Compiler implements CompileContext {
         const head = keys[0];
         if (head === '_S' || head === '_T') {
           const rest = keys.slice(1);
-          const t = compileTraversal(rest);
+          const t = this.traversal(rest);
           e = head === '_S' ? (ctx) => t(ctx.root.source) : rest.length === 0 ? (ctx) => ({ ...ctx.root.target }) : (ctx) => t(ctx.root.target);
           if (head === '_T') mode = 'json';
         } else {
-          const t = compileTraversal(keys);
+          const t = this.traversal(keys);
           e = (ctx) => t({ _S: ctx.root.source, _T: { ...ctx.root.target } });
         }
         break;
@@ -321,7 +331,7 @@ class Compiler implements CompileContext {
         const head = keys[i];
         if (head === '_S' || head === '_T') {
           const rest = keys.slice(i + 1);
-          const t = compileTraversal(rest);
+          const t = this.traversal(rest);
           const whole = rest.length === 0 && head === '_T';
           e =
             head === '_S'
@@ -335,7 +345,7 @@ class Compiler implements CompileContext {
                 };
           if (head === '_T') mode = 'json';
         } else {
-          const t = compileTraversal(keys.slice(i));
+          const t = this.traversal(keys.slice(i));
           e = (ctx) => {
             const c = up(ctx);
             return c === null ? null : t(parentDict(c));
@@ -602,7 +612,9 @@ export interface CompiledExpression {
 export function compileExpression(expr: unknown, options: CompileOptions & { rules?: JsonObject } = {}): CompiledExpression {
   const path = options.path ?? '$';
   const rules = options.rules ?? {};
-  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), undefined, false, options.trace);
+  // With namespaced identifiers on (e.g. a merge source's equality rules), paths match as they do in a transform.
+  const namespaces = options.namespaces?.enabled === true ? options.namespaces : undefined;
+  const compiler = new Compiler(options.registry ?? defaultRegistry, Object.keys(rules), namespaces, false, options.trace);
   markJoins(compiler.ruleRefs, rules);
   for (const [name, set] of Object.entries(rules)) {
     (compiler.ruleRefs.get(name) as RuleSetRef).run = compiler.compileRuleSet(set, childPath('$rules', name));
@@ -614,6 +626,7 @@ export function compileExpression(expr: unknown, options: CompileOptions & { rul
     evaluate(input: EvaluateInput = {}): DtlValue {
       if (errors.some((x) => x.level === 'error')) throw new DtlCompileError(errors);
       const state = new RunState(input.lookup, input.bindings ?? {}, false, 0);
+      if (namespaces !== undefined) setRunNamespaces(state, namespaces);
       const ctx = new Ctx(input.source ?? {}, input.target ?? {}, null, null, state, false);
       ctx.current = input.current ?? null;
       return e(ctx);

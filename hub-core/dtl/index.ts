@@ -5,7 +5,7 @@ export { compileExpression, childPath, type CompiledExpression } from './compile
 export { DtlRuntimeError, DtlCompileError, type DtlErrorKind } from './context.js';
 export { DtlLimitError, heapExhausted, memoryLimitError } from './work-limit.js';
 export { lookupKeys, MemoryLookup, type DtlLookup } from './lookup.js';
-export { traverse } from './paths.js';
+export { traverse, traverseLookupPath, isNamespacedPath } from './paths.js';
 export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
 export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
 export { functionCatalogue } from './catalogue.js';

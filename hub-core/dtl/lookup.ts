@@ -6,13 +6,14 @@
 // spellings of the same instant are one key). Null values are never indexed and deleted entities never match.
 
 import type { JsonObject, JsonValue } from '../json.js';
-import { traverse } from './paths.js';
+import { traverseLookupPath } from './paths.js';
 import { keyOf, type DtlValue } from './values.js';
 
 export interface DtlLookup {
   /**
    * The live (not deleted) entities of `dataset` whose values at `path` (a property path, mapped over lists and
-   * flattened) share at least one value with `keys`. Null keys match nothing. Results come in `_id` order.
+   * flattened) share at least one value with `keys`. Null keys match nothing. Results come in `_id` order. An element
+   * starting with ANY_NAMESPACE (paths.ts) matches its name in every namespace (`traverseLookupPath`).
    */
   lookupByIndex(dataset: string, path: readonly string[], keys: readonly JsonValue[]): Iterable<JsonObject>;
   /** The live entity of `dataset` with this `_id`, or undefined. */
@@ -93,7 +94,7 @@ export class MemoryLookup implements DtlLookup {
     if (index === undefined) {
       index = new Map();
       for (const e of this.datasets.get(dataset) ?? []) {
-        for (const k of new Set(lookupKeys(traverse(e, path)))) {
+        for (const k of new Set(lookupKeys(traverseLookupPath(e, path)))) {
           const list = index.get(k);
           if (list === undefined) index.set(k, [e]);
           else list.push(e);

@@ -156,3 +156,133 @@ export function compileTraversal(keys: readonly string[]): (value: DtlValue) => 
   }
   return (v) => traverse(v, keys);
 }
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Namespaced paths (namespaced identifiers on). hub/dtl/namespaces.rst: "Function arguments that reference unqualified
+// properties ... will in general match that property in all namespaces"; the `path` function: "all properties with the
+// path element as its identifier part will be part of the result. In practice the result is the union of all those
+// properties"; and hub/dtl/paths.rst makes a path string ("_S.a.b") that same function. So an element is:
+//   - "::a": exactly the property "a"; ":a": "a" in the property namespace; "ns:a": exactly that property;
+//   - a name starting with "_" or "$" ("_id", "$ids"): exactly that property. They are the service's own names, which
+//     neither add_namespaces nor add ever namespaces (our reading: a "crm:_id" would have to be written on purpose);
+//   - any other unqualified name "a": "a" and every "<ns>:a", their values spliced together in property order (one
+//     match gives its value as it is; list values are spliced, as in the documented [1, 2, 3, 4]).
+// Lookup paths (joins: DtlLookup, dependency tracking) carry an any-namespace element as ANY_NAMESPACE + name, so the
+// lookups and the dependency records, which only see a list of names, match as the DTL does.
+
+/** Prefix of a lookup path element that matches its name in every namespace. */
+export const ANY_NAMESPACE = '\u0000';
+
+/** The values a path element selects in a dict (nulls and missing ones left out). */
+export type KeyMatcher = (d: DtlDict) => DtlValue[];
+
+/**
+ * A DTL path element as a lookup path element, with namespaced identifiers on: the escapes resolved against the
+ * property namespace, and an unqualified name marked as matching every namespace.
+ */
+export function namespacedElement(element: string, propertyNamespace: string | null): string {
+  if (element.startsWith('::')) return element.slice(2);
+  if (element.startsWith(':')) return propertyNamespace === null ? element.slice(1) : `${propertyNamespace}:${element.slice(1)}`;
+  if (element === '' || element.includes(':')) return element;
+  const c = element.charCodeAt(0);
+  if (c === 95 /* _ */ || c === 36 /* $ */) return element;
+  return ANY_NAMESPACE + element;
+}
+
+/** True when a lookup path has an element that matches in every namespace. */
+export function isNamespacedPath(path: readonly string[]): boolean {
+  for (const k of path) if (k.charCodeAt(0) === 0) return true;
+  return false;
+}
+
+function exactMatcher(key: string): KeyMatcher {
+  return (d) => {
+    const v = Object.hasOwn(d, key) ? d[key] : undefined;
+    return v === undefined || v === null ? [] : [v];
+  };
+}
+
+/** The matcher of a lookup path element ("\0a": "a" and every "<ns>:a"; anything else exactly that name). */
+export function elementMatcher(element: string): KeyMatcher {
+  if (element.charCodeAt(0) !== 0) return exactMatcher(element);
+  const name = element.slice(1);
+  const suffix = ':' + name;
+  const at = -suffix.length;
+  return (d) => {
+    const out: DtlValue[] = [];
+    for (const key of Object.keys(d)) {
+      // The identifier part is what follows the first colon: "x:a" matches, "x:y:a" (identifier "y:a") does not.
+      if (key === name || (key.endsWith(suffix) && key.indexOf(':') === key.length + at)) {
+        const v = d[key] as DtlValue;
+        if (v !== null && v !== undefined) out.push(v);
+      }
+    }
+    return out;
+  };
+}
+
+function stepMatching(v: DtlValue, keys: readonly KeyMatcher[], i: number, out: DtlValue[]): void {
+  if (v === null) return;
+  if (i === keys.length) out.push(v);
+  else if (Array.isArray(v)) for (const x of v) stepMatching(x, keys, i, out);
+  else if (isDictValue(v)) {
+    for (const next of (keys[i] as KeyMatcher)(v)) {
+      if (Array.isArray(next)) for (const x of next) stepMatching(x, keys, i + 1, out);
+      else stepMatching(next, keys, i + 1, out);
+    }
+  }
+}
+
+/**
+ * Traverse with matchers: the shape rules of `traverse` (a single value until a list is met, or until an element
+ * matches several properties; then a flat list of everything found, nulls left out).
+ */
+export function traverseMatching(value: DtlValue, keys: readonly KeyMatcher[]): DtlValue {
+  let cur = value;
+  for (let i = 0; i < keys.length; i++) {
+    if (isDictValue(cur)) {
+      const found = (keys[i] as KeyMatcher)(cur);
+      if (found.length === 0) return null;
+      if (found.length === 1) {
+        cur = found[0] as DtlValue;
+        continue;
+      }
+      const out: DtlValue[] = [];
+      for (const f of found) {
+        if (Array.isArray(f)) for (const x of f) stepMatching(x, keys, i + 1, out);
+        else stepMatching(f, keys, i + 1, out);
+      }
+      return out;
+    }
+    if (Array.isArray(cur)) {
+      const out: DtlValue[] = [];
+      for (const x of cur) stepMatching(x, keys, i, out);
+      return out;
+    }
+    return null;
+  }
+  return cur;
+}
+
+const lookupMatchers = new WeakMap<readonly string[], readonly KeyMatcher[] | null>();
+
+/** Traverse a lookup path: as `traverse`, with ANY_NAMESPACE elements matching in every namespace. */
+export function traverseLookupPath(value: DtlValue, path: readonly string[]): DtlValue {
+  let matchers = lookupMatchers.get(path);
+  if (matchers === undefined) {
+    matchers = isNamespacedPath(path) ? path.map(elementMatcher) : null;
+    lookupMatchers.set(path, matchers);
+  }
+  return matchers === null ? traverse(value, path) : traverseMatching(value, matchers);
+}
+
+/**
+ * The traversal of DTL path elements with namespaced identifiers on (see above); the plain traversal when every
+ * element names one property.
+ */
+export function compileNamespacedTraversal(keys: readonly string[], propertyNamespace: string | null): (value: DtlValue) => DtlValue {
+  const elements = keys.map((k) => namespacedElement(k, propertyNamespace));
+  if (!isNamespacedPath(elements)) return compileTraversal(elements);
+  const matchers = elements.map(elementMatcher);
+  return (v) => traverseMatching(v, matchers);
+}

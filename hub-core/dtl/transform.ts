@@ -19,7 +19,7 @@ import { OfflineError } from '../offline.js';
 import type { FunctionRegistry } from './registry.js';
 import type { TraceHooks } from './trace-hooks.js';
 import type { DtlDict } from './values.js';
-import { setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
+import { namespacesOf, setRunNamespaces, type NamespaceSettings } from './functions/identifiers.js';
 import { setPreviousVersionLookup, type PreviousVersionLookup } from './functions/misc.js';
 
 export interface DtlTransformOptions {
@@ -98,13 +98,34 @@ function runRules(rules: Tx, state: RunState, entity: JsonObject): JsonObject[] 
     target['_filtered'] = true;
   }
   if (typeof target['_id'] !== 'string') {
-    if (state.idRequired) {
-      throw new DtlRuntimeError('error', 'the target entity has no string "_id"; add one, e.g. ["copy", "_id"] or ["add", "_id", ...]');
-    }
+    if (state.idRequired) throw new DtlRuntimeError('error', missingIdMessage(target['_id'], entity, state));
     return out;
   }
   out.push(target as JsonObject);
   return out;
+}
+
+/**
+ * Why the target has no string `_id`, in words. With namespaced identifiers on, a missing or list `_id` is often a
+ * namespace matter, and the message says so: the source's properties are namespaced (name one), and an unqualified
+ * reference matches the property in every namespace, so it gives a list when several namespaces hold it.
+ */
+function missingIdMessage(id: unknown, entity: JsonObject, state: RunState): string {
+  const fix = 'add one, e.g. ["copy", "_id"] or ["add", "_id", ...]';
+  if (!namespacesOf(state).enabled) return `the target entity has no string "_id"; ${fix}`;
+  const namespaced = Object.keys(entity).filter((k) => k.includes(':') && !k.startsWith('_') && !k.startsWith('$'));
+  if (Array.isArray(id)) {
+    return (
+      `the target entity's "_id" is a list (${JSON.stringify(id).slice(0, 120)}), not a string: namespaced identifiers are on, and an ` +
+      'unqualified reference such as "_S.id" matches the property in every namespace; name one, e.g. "_S.<namespace>:id"'
+    );
+  }
+  if (namespaced.length === 0) return `the target entity has no string "_id"; ${fix}`;
+  return (
+    `the target entity has no string "_id"; ${fix}. Namespaced identifiers are on and the source entity's properties are ` +
+    `namespaced (${namespaced.slice(0, 3).map((k) => JSON.stringify(k)).join(', ')}${namespaced.length > 3 ? ', ...' : ''}): ` +
+    'an unqualified reference ("_S.order_no") matches them in every namespace, a qualified one ("_S.crm:order_no", "_S.::order_no") only that property'
+  );
 }
 
 export function wrapError(e: unknown, entity: JsonObject): Error {

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { HubError } from '../errors.js';
 import { compileExpression, decode, keyOf, type CompiledExpression, type DtlValue } from '../dtl/index.js';
+import type { NamespaceSettings } from '../dtl/index.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../effective-pipe.js';
 import { readPage } from './dataset-offsets.js';
@@ -17,7 +18,7 @@ import { readPage } from './dataset-offsets.js';
  * with `$replaced`; `max_merged` and merge version 1 semantics are not implemented.
  */
 export function mergeSource(pipe: EffectivePipe, ctx: SourceContext): PumpSource {
-  const config = parseMergeConfig(pipe.source);
+  const config = parseMergeConfig(pipe.source, ctx.namespaces);
   return {
     incremental: false,
     async *batches(_since, batchSize) {
@@ -48,7 +49,7 @@ function bad(message: string, detail?: string): HubError {
   return new HubError(400, `merge source: ${message}`, detail);
 }
 
-function parseMergeConfig(source: JsonObject): MergeConfig {
+function parseMergeConfig(source: JsonObject, namespaces?: NamespaceSettings): MergeConfig {
   const list = source['datasets'];
   if (!Array.isArray(list) || list.length === 0) throw bad('"datasets" must be a non-empty list of "<dataset id> <alias>" strings');
   const datasets = list.map((d, i) => {
@@ -76,7 +77,9 @@ function parseMergeConfig(source: JsonObject): MergeConfig {
     };
     const rewritten = rewrite(expr);
     if (found === undefined) throw bad(`${where} refers to no dataset alias`, `the aliases are ${[...aliases.keys()].join(', ')}`);
-    const compiled = compileExpression(rewritten, { path: where });
+    // "Merging follows the same rules as joins in hops" (the merge source page): with namespaced identifiers on, an
+    // unqualified "a.email" matches the property in every namespace, as a hops join does.
+    const compiled = compileExpression(rewritten, { path: where, ...(namespaces ? { namespaces } : {}) });
     const errors = compiled.errors.filter((e) => e.level === 'error');
     if (errors.length > 0) throw bad(`${where} does not compile`, errors.map((e) => e.msg).join('; '));
     return { dataset: found, expr: compiled };

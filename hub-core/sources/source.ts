@@ -1,6 +1,7 @@
 import type { DatasetStore } from '../dataset-store.js';
 import type { EffectivePipe } from '../effective-pipe.js';
 import type { JsonObject } from '../json.js';
+import type { NamespaceSettings } from '../dtl/index.js';
 
 /** One batch read from a source; `position` is where the next read continues (incremental sources). */
 export interface SourceBatch {
@@ -38,6 +39,8 @@ export interface SourceContext {
   env(name: string): string | undefined;
   /** A system's configuration with its variables replaced (undefined when there is no such system). */
   system?(id: string): JsonObject | undefined;
+  /** The pipe's namespaces when namespaced identifiers are on (a merge source's equality rules match as joins do). */
+  readonly namespaces?: NamespaceSettings;
 }
 
 export type SourceFactory = (pipe: EffectivePipe, ctx: SourceContext) => PumpSource;

@@ -19,7 +19,8 @@ export const IDENTIFIERS: ExpressionTable = {
     { expr: ['ni', 'foo', null], result: null },
     { expr: ['ni', 'foo', ['list', 1, true, { a: 1 }]], result: [] },
     { expr: ['ni', ''], result: null },
-    { expr: ['ni', ['concat', 'a'], 'x'], error: /NAMESPACE of "ni" must be a literal string/ },
+    // A computed NAMESPACE is evaluated per entity (real projects on the service do this); ["ni", "a", "x"] is "~:a:x".
+    { expr: ['ni', ['concat', 'a'], 'x'], result: '~:a:x' },
   ],
   'ni-ns': [
     { expr: ['ni-ns', '~:foo:bar'], result: 'foo' }, // docs

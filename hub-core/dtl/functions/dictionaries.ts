@@ -1,10 +1,10 @@
 // Dictionaries: dict, apply, keys, values, items, key-values, has-key, is-dict, path, apply-ns, strip-ns.
 
 import { childContext, type Ctx, type Expr } from '../context.js';
-import { isPathString, traverse } from '../paths.js';
+import { elementMatcher, isPathString, namespacedElement, traverse, traverseMatching } from '../paths.js';
 import { expression, one, zeroOrMore, type FunctionSpec } from '../registry.js';
 import { asList, firstOf, getProperty, isDict, isPlainString, setProperty, type DtlDict, type DtlValue } from '../values.js';
-import { applyNamespaces, namespacedKey, namespacedTraversal, namespacesOf, stripNamespaces, type ApplyNamespaceOptions } from './identifiers.js';
+import { applyNamespaces, namespacesOf, stripNamespaces, type ApplyNamespaceOptions } from './identifiers.js';
 
 const FAMILY = 'dictionaries';
 
@@ -284,9 +284,9 @@ export const dictionaryFunctions: FunctionSpec[] = [
         const v = values(ctx);
         const ns = namespacesOf(ctx.run);
         if (!ns.enabled) return traverse(v, keys);
-        return namespacedTraversal(
+        return traverseMatching(
           v,
-          keys.map((k) => namespacedKey(k, ns.propertyNamespace)),
+          keys.map((k) => elementMatcher(namespacedElement(k, ns.propertyNamespace))),
         );
       };
     },

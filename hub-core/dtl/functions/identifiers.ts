@@ -8,8 +8,8 @@
 //   - property names get the property namespace and `_id` values the identity namespace (`applyNamespaces`, also the
 //     `apply-ns` function, and `stripNamespaces` the other way);
 //   - `$ids` lists an entity's identities as NIs (`addEntityIds`);
-//   - path elements that are not fully qualified match the property in every namespace (`namespacedTraversal`, used
-//     by `path`), with the escapes "::name" (exactly "name") and ":name" (name in the current property namespace).
+//   - path elements that are not fully qualified match the property in every namespace (paths.ts: `path` and path
+//     strings), with the escapes "::name" (exactly "name") and ":name" (name in the current property namespace).
 // The pipe runner turns this on for a run with `setRunNamespaces(state, settings)`.
 
 import type { RunState } from '../context.js';
@@ -164,73 +164,6 @@ export function addEntityIds(entity: DtlDict): void {
   if (ids.length > 0) setProperty(entity, '$ids', ids);
 }
 
-/** Which property names a path element stands for, with namespaced identifiers on. */
-export type KeyMatcher = (d: DtlDict) => DtlValue[];
-
-/**
- * A path element as a matcher: "foo:a" and "::a" name exactly "foo:a" and "a"; ":a" names "a" in the property
- * namespace; a plain "a" matches "a" in every namespace (its values are taken together, in property order).
- */
-export function namespacedKey(element: string, propertyNamespace: string | null): KeyMatcher {
-  const exact = (key: string): KeyMatcher => (d) => {
-    const v = Object.hasOwn(d, key) ? d[key] : undefined;
-    return v === undefined || v === null ? [] : [v];
-  };
-  if (element.startsWith('::')) return exact(element.slice(2));
-  if (element.startsWith(':')) return exact(propertyNamespace === null ? element.slice(1) : `${propertyNamespace}:${element.slice(1)}`);
-  if (element.includes(':')) return exact(element);
-  return (d) => {
-    const out: DtlValue[] = [];
-    for (const key of Object.keys(d)) {
-      if (key === element || identifierPart(key) === element) {
-        const v = d[key] as DtlValue;
-        if (v !== null) out.push(v);
-      }
-    }
-    return out;
-  };
-}
-
-function stepNs(v: DtlValue, keys: readonly KeyMatcher[], i: number, out: DtlValue[]): void {
-  if (v === null) return;
-  if (i === keys.length) out.push(v);
-  else if (Array.isArray(v)) for (const x of v) stepNs(x, keys, i, out);
-  else if (isDict(v)) {
-    for (const next of (keys[i] as KeyMatcher)(v)) {
-      if (Array.isArray(next)) for (const x of next) stepNs(x, keys, i + 1, out);
-      else stepNs(next, keys, i + 1, out);
-    }
-  }
-}
-
-/** Traverse with namespace-aware matchers; same shape rules as plain path traversal (single value until a list). */
-export function namespacedTraversal(value: DtlValue, keys: readonly KeyMatcher[]): DtlValue {
-  let cur = value;
-  for (let i = 0; i < keys.length; i++) {
-    if (isDict(cur)) {
-      const found = (keys[i] as KeyMatcher)(cur);
-      if (found.length === 0) return null;
-      if (found.length === 1) {
-        cur = found[0] as DtlValue;
-        continue;
-      }
-      const out: DtlValue[] = [];
-      for (const f of found) {
-        if (Array.isArray(f)) for (const x of f) stepNs(x, keys, i + 1, out);
-        else stepNs(f, keys, i + 1, out);
-      }
-      return out;
-    }
-    if (Array.isArray(cur)) {
-      const out: DtlValue[] = [];
-      for (const x of cur) stepNs(x, keys, i, out);
-      return out;
-    }
-    return null;
-  }
-  return cur;
-}
-
 // ---------------------------------------------------------------------------------------------------------------------
 // The functions
 
@@ -265,7 +198,7 @@ export const identifierFunctions: FunctionSpec[] = [
   expression({
     name: 'ni',
     family: FAMILY,
-    params: [optional('NAMESPACE', 'string'), one('VALUES', 'value')],
+    params: [optional('NAMESPACE', 'value'), one('VALUES', 'value')],
     description: 'Each string as a namespaced identifier in NAMESPACE (the global namespace when omitted); without NAMESPACE, URIs are collapsed by their prefix.',
     examples: [
       { expression: ['ni', 'foo', 'bar'], result: '~:foo:bar' },
@@ -287,9 +220,10 @@ export const identifierFunctions: FunctionSpec[] = [
           });
       }
       const cast = (ns: string, x: DtlValue): Ni | undefined => (isPlainString(x) ? Ni.of(ns, x) : undefined);
-      const text = nsArg.node as string;
-      // A path as NAMESPACE (e.g. "_S.type") is read per entity; any other string (also "_") is the namespace itself.
-      if (text !== '_' && isPathString(text)) {
+      const text = nsArg.node;
+      // A path (e.g. "_S.type") or any other expression (["concat", "fhir-", "_S.type"]) as NAMESPACE is evaluated per
+      // entity, as real projects on the service do; any other string (also "_") is the namespace itself.
+      if (typeof text !== 'string' || (text !== '_' && isPathString(text))) {
         const ns = cc.expr(nsArg);
         return (ctx) => {
           const n = firstString(ns(ctx));

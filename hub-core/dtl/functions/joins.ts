@@ -33,7 +33,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../../json.js';
 import { DtlRuntimeError, childContext, Ctx, type Expr } from '../context.js';
 import { lookupKeys, type DtlLookup } from '../lookup.js';
-import { isPathString, splitPathElements, traverse } from '../paths.js';
+import { isPathString, namespacedElement, splitPathElements, traverseLookupPath } from '../paths.js';
 import { expression, one, oneOrMore, type ArgNode, type CompileContext, type FunctionSpec } from '../registry.js';
 import { encode, isDict, isTruthy, keyOf, setProperty, typedOf, type DtlDict, type DtlValue } from '../values.js';
 
@@ -218,6 +218,15 @@ class SpecCompiler {
     this.cc.error(where, msg);
   }
 
+  /**
+   * The path looked up in an alias' dataset: with namespaced identifiers on, an unqualified name matches the property
+   * in every namespace there too (joins follow the DTL's path rules, see paths.ts).
+   */
+  private lookupPath(keys: readonly string[]): readonly string[] {
+    const ns = this.cc.namespaces;
+    return ns === undefined || !ns.enabled ? keys : keys.map((k) => namespacedElement(k, ns.propertyNamespace));
+  }
+
   private expr(node: unknown, path: string): Expr {
     return this.cc.expr({ node: rewrite(node, this.aliases), path });
   }
@@ -318,7 +327,7 @@ class SpecCompiler {
           this.error(p, 'a subset is written ["eq", "_S.<property>", <value>]');
           continue;
         }
-        out.set(name, { keys: parsed.keys, value: this.cc.expr({ node: parsed.value, path: at(p, parsed.valueIndex) }) });
+        out.set(name, { keys: this.lookupPath(parsed.keys), value: this.cc.expr({ node: parsed.value, path: at(p, parsed.valueIndex) }) });
       }
     }
     return out;
@@ -396,7 +405,7 @@ class SpecCompiler {
             kind: 'lookup-any',
             alias: other.alias.name,
             dataset: other.alias.dataset,
-            arms: other.arms.map((a) => ({ keys: a.keys, from: this.expr(a.from.node, a.from.path) })),
+            arms: other.arms.map((a) => ({ keys: this.lookupPath(a.keys), from: this.expr(a.from.node, a.from.path) })),
             subset: subsets.get(other.alias.name),
             at: other.cond.arg.path,
           });
@@ -413,7 +422,7 @@ class SpecCompiler {
         kind: 'lookup',
         alias: next.alias.name,
         dataset: next.alias.dataset,
-        keys: next.keys,
+        keys: this.lookupPath(next.keys),
         from: this.expr(next.from.node, next.from.path),
         subset: subsets.get(next.alias.name),
         at: next.cond.arg.path,
@@ -597,7 +606,7 @@ function scanEntities(ctx: Ctx, fn: string, step: { dataset: string; subset: Sub
   const subsetKeys = step.subset === undefined ? undefined : new Set(lookupKeys(step.subset.value(ctx)));
   const out: JsonObject[] = [];
   for (const e of lookup.entities(step.dataset)) {
-    if (step.subset !== undefined && !lookupKeys(traverse(e, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
+    if (step.subset !== undefined && !lookupKeys(traverseLookupPath(e, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
     out.push(e);
   }
   return out;
@@ -645,7 +654,7 @@ function rowsOf(spec: Spec, ctx: Ctx, input: DtlValue, fn: string): DtlDict[] {
           const keys = joinValues(arm.from(rc));
           if (keys.length === 0) continue;
           for (const entity of lookupOf(ctx, fn, step.at).lookupByIndex(step.dataset, arm.keys, keys)) {
-            if (step.subset !== undefined && !lookupKeys(traverse(entity, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
+            if (step.subset !== undefined && !lookupKeys(traverseLookupPath(entity, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
             found.set(entity['_id'] as string, entity);
           }
         }
@@ -663,7 +672,7 @@ function rowsOf(spec: Spec, ctx: Ctx, input: DtlValue, fn: string): DtlDict[] {
         if (keys.length === 0) continue;
         const subsetKeys = step.subset === undefined ? undefined : new Set(lookupKeys(step.subset.value(ctx)));
         for (const entity of lookupOf(ctx, fn, step.at).lookupByIndex(step.dataset, step.keys, keys)) {
-          if (step.subset !== undefined && !lookupKeys(traverse(entity, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
+          if (step.subset !== undefined && !lookupKeys(traverseLookupPath(entity, step.subset.keys)).some((k) => subsetKeys?.has(k))) continue;
           const r: DtlDict = Object.assign({}, row);
           setProperty(r, step.alias, entity);
           next.push(r);

@@ -8,6 +8,7 @@ import { asList, encode, firstOf, isDict, isPlainString, isTruthy, setProperty, 
 import { compileWildcards, hasWildcard, type NameMatcher } from '../wildcard.js';
 import { describeValue, distinctValues, dtlEquals, firstString, forEachString, nameArg, withCurrent } from './util.js';
 import type { NamespaceSettings } from '../namespace-settings.js';
+import { isPathString } from '../paths.js';
 import { isQualified, matchingKeys, namespacedPatterns, renamedKeepingNamespace, writtenId, writtenName, exactName } from '../namespaced-names.js';
 
 const FAMILY = 'transforms';
@@ -381,7 +382,7 @@ export const transformFunctions: FunctionSpec[] = [
   transform({
     name: 'make-ni',
     family: FAMILY,
-    params: [one('NAMESPACE', 'string'), one('FROM_PROPERTY', 'string'), optional('TO_PROPERTY', 'string')],
+    params: [one('NAMESPACE', 'value'), one('FROM_PROPERTY', 'string'), optional('TO_PROPERTY', 'string')],
     description: 'Turns the string values of a source property into namespaced identifiers in the target (default name: the property + "-ni").',
     examples: [
       { expression: ['make-ni', 'soccer', 'referee', 'ref'], source: { _id: '1', referee: 'john.doe' }, result: [{ _id: '1', ref: '~:soccer:john.doe' }] },
@@ -389,12 +390,21 @@ export const transformFunctions: FunctionSpec[] = [
       { expression: ['make-ni', 'hockey', 'players'], source: { _id: '1', players: [7] }, result: [{ _id: '1' }] },
     ],
     compile(b, cc) {
-      const ns = b.one('NAMESPACE').node as string;
+      const nsArg = b.one('NAMESPACE');
       const from = b.one('FROM_PROPERTY').node as string;
       const toArg = b.opt('TO_PROPERTY')?.node as string | undefined;
       const to = toArg ?? from + '-ni';
-      const prefix = `~:${ns}:`;
+      // A literal NAMESPACE is the namespace; a path or another expression is evaluated per entity (as for "ni").
+      const literal = typeof nsArg.node === 'string' && (nsArg.node === '_' || !isPathString(nsArg.node)) ? nsArg.node : undefined;
+      const nsExpr = literal === undefined ? cc.expr(nsArg) : undefined;
+      const prefixOf = (ctx: Ctx): string | undefined => {
+        if (literal !== undefined) return `~:${literal}:`;
+        const n = firstOf((nsExpr as Expr)(ctx));
+        return isPlainString(n) ? `~:${n}:` : undefined;
+      };
       const write = (ctx: Ctx, key: string, v: DtlValue): void => {
+        const prefix = prefixOf(ctx);
+        if (prefix === undefined) return;
         if (Array.isArray(v)) {
           const out: JsonValue[] = [];
           for (const x of v) if (isPlainString(x)) out.push(prefix + x);
