@@ -1,13 +1,14 @@
 // No DTL wildcard can hang the hub (issue 32, point 1): a pattern such as "*a*a*a*a*a*a*a*a*a*a*a*a*a*b" in
 // "matches", "copy" or "remove" against a long value or property name was a backtracking regular expression that
 // blocked the hub's thread for ages. Over HTTP against the real hub, in a DTL preview, a pipe preview and pump runs
-// (also of a pipe that names a $SECRET, which runs on the hub's own thread), the answers are right and come at once,
-// while /api/health, polled throughout, answers within 100 ms every time.
+// (also of a pipe that names a $SECRET, which runs on the hub's own thread), a trace and an impact, the answers are
+// right and come at once, while /api/health, polled throughout, answers within 100 ms every time (1 s on a shared
+// machine running several loads per core: see healthBound).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useHub } from './helpers/hub-process.js';
 import { cpus, loadavg } from 'node:os';
-import { runPump } from './helpers/api.js';
+import { runPump, waitFor } from './helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -120,4 +121,21 @@ test('a hostile wildcard in a pipe preview and in pump runs (with and without a 
   const bound = healthBound();
   t.diagnostic(`/api/health answers (ms): ${times.join(', ')}; bound ${bound} ms, load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
   assert.ok(slowest < bound, `the slowest /api/health answer took ${slowest.toFixed(0)} ms`);
+
+  // A trace of the stored pipe, and the impact of a draft with one more hostile pattern, against what the runs wrote.
+  const draft = { ...plain, transform: { type: 'dtl', rules: { default: [...RULES, ['add', 'again', ['matches', HOSTILE, '_S.s']]] } } };
+  const later = await withHealthPolled(async () => {
+    const trace = await hub.json<{ results: { 'after-transforms': Json[] }[] }>('/pipes/wild/preview', { method: 'POST', json: { trace: true }, signal: AbortSignal.timeout(30_000) });
+    const started = await hub.fetch('/pipes/wild/impact', { method: 'POST', json: draft, signal: AbortSignal.timeout(30_000) });
+    assert.equal(started.status, 202, await started.text());
+    const job = await waitFor('the impact', async () => {
+      const j = await hub.json<{ status: string; error?: unknown }>('/pipes/wild/impact');
+      return j.status === 'running' ? undefined : j;
+    }, 30_000);
+    return { trace, job };
+  });
+  assert.deepEqual(strip(later.result.trace.results[0]?.['after-transforms'][0]), { ...EXPECTED, _id: 'e0' });
+  assert.equal(later.result.job.status, 'done', JSON.stringify(later.result.job.error));
+  t.diagnostic(`/api/health answers during trace and impact (ms): ${later.times.join(', ')}`);
+  assert.ok(later.slowest < bound, `the slowest /api/health answer took ${later.slowest.toFixed(0)} ms`);
 });
