@@ -22,6 +22,8 @@ export interface GlobOptions {
 
 export type TextMatcher = (text: string) => boolean;
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 export const anyChar: GlobAtom = { star: false, test: null };
 export const anyRun: GlobAtom = { star: true, test: null };
 
@@ -55,7 +57,8 @@ export function caseInsensitiveAtom(ch: string): GlobAtom {
 export function compileGlob(atoms: readonly GlobAtom[], options: GlobOptions = {}): TextMatcher {
   const unicode = options.unicode !== false;
   const list = collapseRuns(atoms);
-  const split = unicode ? (s: string) => Array.from(s) : (s: string) => s.split('');
+  // A text without surrogates has one code point per unit: it is walked as it is, without splitting it.
+  const split = unicode ? (s: string): string | string[] => (SURROGATE.test(s) ? Array.from(s) : s) : (s: string): string => s;
   const one = list.map((a) => atomTest(a));
   if (list.every((a) => !a.star || a.test === null)) {
     // The fast paths for patterns of plain characters: a literal, a prefix, a suffix, or both.
@@ -71,6 +74,9 @@ export function compileGlob(atoms: readonly GlobAtom[], options: GlobOptions = {
         return (s) => s.length >= head.length + tail.length && s.startsWith(head) && s.endsWith(tail);
       }
     }
+    // Plain characters outside the surrogate range compare the same unit by unit as code point by code point (a
+    // run takes anything): the text need not be split.
+    if (list.every((a) => a.star || (a.literal !== undefined && !SURROGATE.test(a.literal)))) return (s) => twoPointer(list, one, s);
     return (s) => twoPointer(list, one, split(s));
   }
   return (s) => statesWalk(list, one, split(s));
@@ -99,7 +105,7 @@ function atomTest(a: GlobAtom): CharTest {
  * The classic wildcard match: on a mismatch, go back to the last `*` seen and let it take one more character.
  * Correct because a later `*` can absorb anything an earlier one could; at most text × pattern steps.
  */
-function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[]): boolean {
+function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[] | string): boolean {
   let p = 0;
   let t = 0;
   let starP = -1;
@@ -123,7 +129,7 @@ function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text
 }
 
 /** A non-deterministic walk over the pattern's positions, for runs that take only some characters. */
-function statesWalk(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[]): boolean {
+function statesWalk(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[] | string): boolean {
   const m = atoms.length;
   let now = new Uint8Array(m + 1);
   let next = new Uint8Array(m + 1);
@@ -132,7 +138,8 @@ function statesWalk(atoms: readonly GlobAtom[], tests: readonly CharTest[], text
   };
   now[0] = 1;
   close(now);
-  for (const c of text) {
+  for (let t = 0; t < text.length; t++) {
+    const c = text[t]!;
     next.fill(0);
     let any = false;
     for (let i = 0; i < m; i++) {
