@@ -11,6 +11,7 @@
 //     merged into it (event_count, last_event_timestamp);
 //   - "Pump started overdue" looks at the clock: it is evaluated when the alerts are read.
 
+import { anyChar, anyRun, caseInsensitiveAtom, compileGlob, literalAtom, type GlobAtom } from './glob.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import type { Notification as PortalNotification } from './portal-types.js';
 
@@ -87,10 +88,14 @@ export interface LocalAlert
   extra_notification_info: { run: string | null; last_run: string | null };
 }
 
-/** A `*` / `?` pattern (§4.6.7) as a regular expression that matches anywhere in a value. */
-export function wildcardPattern(pattern: string, caseSensitive: boolean): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '[\\s\\S]');
-  return new RegExp(body, caseSensitive ? 'u' : 'iu');
+/**
+ * A `*` / `?` pattern (§4.6.7) that matches anywhere in a value, matched as a regular expression with the `u` (and,
+ * when not case sensitive, `i`) flags would, but without backtracking (issue 32): `pat` anywhere is `*pat*` whole.
+ */
+export function wildcardPattern(pattern: string, caseSensitive: boolean): { test(text: string): boolean } {
+  const atom = (c: string): GlobAtom => (c === '*' ? anyRun : c === '?' ? anyChar : caseSensitive ? literalAtom(c) : caseInsensitiveAtom(c));
+  const test = compileGlob([anyRun, ...Array.from(pattern, atom), anyRun]);
+  return { test };
 }
 
 /** The rules of a pipe configuration and the problems of those that cannot be used. */

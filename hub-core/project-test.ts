@@ -14,6 +14,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { badRequest } from './errors.js';
+import { anyChar, anyRun, compileGlob, literalAtom, type GlobAtom, type TextMatcher } from './glob.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { PIPE_STAGES, pipeStageEntities, type PipeStage } from './pipe-stages.js';
 import type { Hub } from './hub.js';
@@ -111,26 +112,31 @@ function normaliseValue(v: JsonValue): JsonValue {
   return v;
 }
 
-/** A shell-style pattern (fnmatch: `*`, `?`, `[seq]`, `[!seq]`) as a whole-string regular expression. */
-function fnmatchRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') re += '[\\s\\S]*';
-    else if (c === '?') re += '[\\s\\S]';
+/**
+ * A shell-style pattern (fnmatch: `*`, `?`, `[seq]`, `[!seq]`) as a whole-string test over code points, matched
+ * without backtracking (issue 32); a `[seq]` is tested as the one-character class of a regular expression.
+ */
+function fnmatchTest(pattern: string): TextMatcher {
+  const atoms: GlobAtom[] = [];
+  const chars = Array.from(pattern);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '*') atoms.push(anyRun);
+    else if (c === '?') atoms.push(anyChar);
     else if (c === '[') {
-      const close = pattern.indexOf(']', i + 2);
-      if (close < 0) re += '\\[';
+      const close = chars.indexOf(']', i + 2);
+      if (close < 0) atoms.push(literalAtom('['));
       else {
-        let body = pattern.slice(i + 1, close);
+        let body = chars.slice(i + 1, close).join('');
         const negate = body.startsWith('!');
         if (negate) body = body.slice(1);
-        re += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        const cls = new RegExp(`^[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]$`, 'u');
+        atoms.push({ star: false, test: (ch) => cls.test(ch) });
         i = close;
       }
-    } else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    } else atoms.push(literalAtom(c));
   }
-  return new RegExp(`^${re}$`, 'u');
+  return compileGlob(atoms);
 }
 
 /** A blacklist as a test of a property's dotted path (`lists`: the same path with a segment per list level). */
@@ -138,13 +144,13 @@ export type PathTest = (path: string, indexed: string) => boolean;
 
 /** The blacklist's patterns: "a[].b" is "a.*.b" (and, lists being looked through, "a.b"), "\." a dot in a name. */
 export function blacklistTest(blacklist: readonly string[]): PathTest {
-  const tests: RegExp[] = [];
+  const tests: TextMatcher[] = [];
   for (const raw of blacklist) {
     const p = raw.replace(/\\\./g, '.');
-    tests.push(fnmatchRegExp(p.replace(/\[\]\./g, '.*.')));
-    if (p.includes('[].')) tests.push(fnmatchRegExp(p.replace(/\[\]\./g, '.')));
+    tests.push(fnmatchTest(p.replace(/\[\]\./g, '.*.')));
+    if (p.includes('[].')) tests.push(fnmatchTest(p.replace(/\[\]\./g, '.')));
   }
-  return (path, indexed) => tests.some((t) => t.test(path) || t.test(indexed));
+  return (path, indexed) => tests.some((t) => t(path) || t(indexed));
 }
 
 /**

@@ -67,6 +67,8 @@ interface ActiveRun {
   readonly kind: RunKind;
   stopRequested: boolean;
   done: Promise<void>;
+  /** While the run drains a pipe worker: end it now, terminating the worker if it is busy with the run. */
+  abort?: () => void;
   /** Profile the run (the `profiler=true` option of `start`); the profiler is reserved for it. */
   profile?: boolean;
   /** Live counters of the run, for progress while it goes. */
@@ -95,6 +97,9 @@ interface Counters {
 }
 
 class RunStopped extends Error {}
+
+/** How long a stop waits for a run in a pipe worker to reach the end of its batch before terminating the worker. */
+const STOP_GRACE_MS = 2000;
 
 interface StartedEvent {
   entity: JsonObject | undefined;
@@ -175,7 +180,16 @@ export class PumpRunner {
     if (!slots) return;
     const runs = [slots.incremental, slots.rescan].filter((r): r is ActiveRun => r !== undefined);
     for (const r of runs) r.stopRequested = true;
-    await Promise.all(runs.map((r) => r.done));
+    // A run stops after its current batch. One whose worker is still inside a long evaluation after a grace period
+    // (a runaway transform: issue 32) is ended by terminating that worker; a fresh one takes the next run.
+    const grace = setTimeout(() => {
+      for (const r of runs) r.abort?.();
+    }, STOP_GRACE_MS);
+    try {
+      await Promise.all(runs.map((r) => r.done));
+    } finally {
+      clearTimeout(grace);
+    }
   }
 
   /** Stop every run and refuse new ones (the hub is closing). */
@@ -577,6 +591,7 @@ export class PumpRunner {
       const moveTo = (position: string | undefined): ((s: PumpState) => void) | undefined =>
         src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
       const drain = async (remote: WorkerRun): Promise<void> => {
+        run.abort = () => remote.abort(new RunStopped());
         try {
           for (;;) {
             const b = await remote.next();
@@ -604,6 +619,7 @@ export class PumpRunner {
             await checkStop();
           }
         } finally {
+          run.abort = undefined;
           remote.close();
         }
       };

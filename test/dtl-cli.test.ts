@@ -132,3 +132,28 @@ test('dtl run --lookup gives in-memory datasets; dtl functions prints the catalo
   assert.equal(catalogue.length, registry.all().length);
   assert.ok(catalogue.some((d) => d.name === 'add'));
 });
+
+// hub/dtl/dtl-functions-numbers.rst: ["is-float", 1.0] is true and ["is-float", 1] false. The command line keeps a
+// float literal as written, as a pipe's transform does; entities given as data are plain JSON.
+test('dtl eval and dtl run keep float literals of the DTL as written (is-float of 1.0)', () => {
+  const one = (expr: string, extra: string[] = []): string => {
+    const r = datahub(['eval', expr, ...extra]);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  assert.equal(one('["is-float", 1.0]'), 'true');
+  assert.equal(one('["is-float", 1]'), 'false');
+  assert.equal(one('["is-float", ["list", 1.0, "12345"]]'), 'true');
+  assert.equal(one('["is-decimal", 1.0]'), 'false');
+  assert.equal(one('["is-float", "_S.x"]', ['--source', '{"x": 1.0}']), 'false', 'entity data is plain JSON: 1.0 is the integer 1');
+  const batch = datahub(['eval', '--batch'], '{"expr": ["is-float", 1.0]}\n{"expr": ["is-float", "_S.x"], "source": {"x": 2.0}}\n');
+  assert.equal(batch.stdout, 'true\nfalse\n', batch.stderr);
+  const rules = file('float-rules.json', '{"default": [["copy", "_id"], ["add", "f", ["is-float", 1.0]], ["add", "i", ["is-float", 1]]]}');
+  const input = file('float-input.json', [{ _id: 'a' }]);
+  const run = datahub(['run', '--rules', rules, '--input', input]);
+  assert.equal(run.status, 0, run.stderr);
+  const out = JSON.parse(run.stdout) as Record<string, unknown>[];
+  assert.equal(out[0]?.['f'], true);
+  assert.equal(out[0]?.['i'], false);
+  expectUsageError(datahub(['eval', '1}, "transform": {']), /the expression is not valid JSON/);
+});

@@ -28,34 +28,77 @@ const PARSE_DIRECTIVES: Record<string, string> = {
 
 export type DateTimeParser = (text: string) => DateTime | undefined;
 
+/** The longest text each directive may match (every directive prefers its longest match, as the expression above). */
+const DIRECTIVE_MAX: Record<string, number> = { d: 2, e: 3, H: 2, I: 2, m: 2, M: 2, S: 2, f: 9, p: 2, y: 2, Y: 4, j: 3, b: 3, B: 9, a: 3, A: 9, z: 6 };
+
+/** One step of a parse format: a directive, a literal character or a run of whitespace. */
+interface ParseToken {
+  /** The step as a whole-text expression (flag i), tried on one candidate piece of the text at a time. */
+  readonly re: RegExp;
+  /** The longest piece it may match (Infinity: a run of whitespace). */
+  readonly max: number;
+  /** It captures a field (its group 1). */
+  readonly capturing: boolean;
+}
+
+/**
+ * The format's steps matched against the whole text as the regular expression `^step1step2…$` (flag i) would,
+ * but without exponential backtracking (issue 32: "%f%f%f%f%f%f%f%f%fX" on 40 digits ran for minutes): every step
+ * prefers its longest match, so trying the pieces longest first, step by step, finds the same match, and a step
+ * that failed at a position is not tried there again. Answers the captured fields in order, or null.
+ */
+function matchTokens(tokens: readonly ParseToken[], text: string): string[] | null {
+  const n = text.length;
+  const failed = new Set<number>();
+  const fields: string[] = [];
+  const walk = (k: number, pos: number): boolean => {
+    if (k === tokens.length) return pos === n;
+    const key = k * (n + 1) + pos;
+    if (failed.has(key)) return false;
+    const t = tokens[k]!;
+    for (let len = Math.min(t.max, n - pos); len >= 1; len--) {
+      const m = t.re.exec(text.slice(pos, pos + len));
+      if (m === null) continue;
+      if (t.capturing) fields.push(m[1] as string);
+      if (walk(k + 1, pos + len)) return true;
+      if (t.capturing) fields.pop();
+    }
+    failed.add(key);
+    return false;
+  };
+  return walk(0, 0) ? fields : null;
+}
+
 /** Compile a parse format; throws an Error naming the problem when the format uses an unknown directive. */
 export function compileParser(format: string): DateTimeParser {
-  let pattern = '^';
+  const tokens: ParseToken[] = [];
   const fields: string[] = [];
+  const step = (source: string, max: number, capturing: boolean): void => void tokens.push({ re: new RegExp(`^(?:${source})$`, 'i'), max, capturing });
   for (let i = 0; i < format.length; i++) {
     const c = format[i] as string;
     if (c === '%') {
       const d = format[++i];
       if (d === undefined) throw new Error('the format ends with a lone "%"');
       if (d === '%') {
-        pattern += '%';
+        step('%', 1, false);
         continue;
       }
       const re = PARSE_DIRECTIVES[d];
       if (re === undefined) throw new Error(`unsupported directive "%${d}" in the format`);
-      pattern += re;
-      if (!re.startsWith('(?:')) fields.push(d);
+      const capturing = !re.startsWith('(?:');
+      step(re, DIRECTIVE_MAX[d]!, capturing);
+      if (capturing) fields.push(d);
     } else if (/\s/.test(c)) {
-      pattern += '\\s+';
+      step('\\s+', Infinity, false);
       while (i + 1 < format.length && /\s/.test(format[i + 1] as string)) i++;
     } else {
-      pattern += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      step(c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 1, false);
     }
   }
-  const re = new RegExp(pattern + '$', 'i');
   return (text) => {
-    const m = re.exec(text);
-    if (m === null) return undefined;
+    const captured = matchTokens(tokens, text);
+    if (captured === null) return undefined;
+    const m = [text, ...captured];
     let year = 1900;
     let month = 1;
     let day = 1;

@@ -1,5 +1,7 @@
 // Wildcard patterns: "*" matches any run of characters, "?" exactly one; the pattern must match the whole name.
 
+import { anyChar, anyRun, compileGlob, literalAtom } from '../glob.js';
+
 export type NameMatcher = (name: string) => boolean;
 
 export function hasWildcard(pattern: string): boolean {
@@ -19,14 +21,8 @@ export function compileWildcard(pattern: string): NameMatcher {
     const min = head.length + tail.length;
     return (name) => name.length >= min && name.startsWith(head) && name.endsWith(tail);
   }
-  let source = '^';
-  for (const c of pattern) {
-    if (c === '*') source += '[\\s\\S]*';
-    else if (c === '?') source += '[\\s\\S]';
-    else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  const re = new RegExp(source + '$', 'u');
-  return (name) => re.test(name);
+  // Matched without a regular expression, so that no pattern backtracks (issue 32): characters are code points.
+  return compileGlob(Array.from(pattern, (c) => (c === '*' ? anyRun : c === '?' ? anyChar : literalAtom(c))));
 }
 
 /** A matcher that accepts a name when any of the patterns matches it. */

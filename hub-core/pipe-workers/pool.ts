@@ -37,6 +37,8 @@ interface Slot {
   readonly online: Promise<void>;
   /** Runs given this worker that wait for it to come online (they count as its runs already). */
   starting: number;
+  /** Why the hub terminated this worker (to end a run that did not stop), for the other runs it carried. */
+  retired?: string;
 }
 
 /** The runs a worker carries or is about to. */
@@ -62,6 +64,8 @@ export class RemoteRun implements WorkerRun {
     private readonly id: number,
     private readonly slot: Slot,
     private readonly detach: () => void,
+    /** Terminate the worker carrying this run (pool.retire). */
+    private readonly kill: (why: string) => void = () => undefined,
   ) {}
 
   /** The worker carrying the run (runs on the same worker share its thread). */
@@ -103,6 +107,20 @@ export class RemoteRun implements WorkerRun {
   hasBatch(): boolean {
     const first = this.ready[0];
     return first !== undefined && first !== null && !(first instanceof Error);
+  }
+
+  abort(reason: Error): void {
+    if (!this.slot.jobs.has(this.id)) return;
+    // The hub's thread waits for a batch the worker has not sent: the worker is busy with this run (a long
+    // evaluation reads no messages), so only terminating the thread ends it.
+    // Otherwise the hub's thread is elsewhere (writing a batch) and stops at its next check, as without abort.
+    if (this.waiting === undefined || this.ready.length > 0) return;
+    this.close();
+    this.ready.push(reason);
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.();
+    this.kill('to end a run that did not stop when asked');
   }
 
   /** Ends the run in the worker (after the last batch, a stop or a failure). */
@@ -173,10 +191,15 @@ export class PipeWorkerPool {
     }
     if (!this.slots.includes(slot)) return undefined;
     const id = this.nextJob++;
-    const run = new RemoteRun(id, slot, () => {
-      slot.jobs.delete(id);
-      if (slot.jobs.size === 0) slot.worker.unref();
-    });
+    const run = new RemoteRun(
+      id,
+      slot,
+      () => {
+        slot.jobs.delete(id);
+        if (slot.jobs.size === 0) slot.worker.unref();
+      },
+      (why) => this.retire(slot, why),
+    );
     slot.jobs.set(id, run);
     // A worker with runs keeps the process alive (a one-off `datahub run` waits for it); an idle one does not.
     slot.worker.ref();
@@ -243,8 +266,23 @@ export class PipeWorkerPool {
       slot.jobs.clear();
     };
     worker.on('error', (e) => gone(workerDied(e, this.memoryMb)));
-    worker.on('exit', (code) => gone(new HubError(500, 'the pipe worker running this pipe stopped', `exit code ${code}`)));
+    worker.on('exit', (code) =>
+      gone(
+        slot.retired !== undefined
+          ? new HubError(500, 'the pipe worker running this pipe was stopped', `the hub stopped it ${slot.retired}; run this pipe again`)
+          : new HubError(500, 'the pipe worker running this pipe stopped', `exit code ${code}`),
+      ),
+    );
     return slot;
+  }
+
+  /** Terminate a worker (it is taken out of the pool at once; the next run that needs one starts a fresh one). */
+  private retire(slot: Slot, why: string): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    this.slots.splice(i, 1);
+    slot.retired = why;
+    void slot.worker.terminate();
   }
 
   private onMessage(slot: Slot, msg: FromWorker): void {

@@ -83,6 +83,12 @@ export interface WorkerRun {
   /** Whether a batch has arrived already (next() then gives it at once). */
   hasBatch(): boolean;
   close(): void;
+  /**
+   * End the run now although its worker may be inside a long evaluation that never reads a message (a stop that
+   * waited long enough): when the hub's thread is waiting for the worker's next batch, next() throws `reason` and the
+   * worker is terminated (a fresh one is started for the next run); otherwise nothing (the run stops at its next check).
+   */
+  abort(reason: Error): void;
   /** Time the workers spent reading the source after their last batches. */
   readonly endSourceMs: number;
 }

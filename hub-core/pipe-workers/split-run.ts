@@ -51,4 +51,8 @@ export class SplitRun implements WorkerRun {
   close(): void {
     for (const s of this.shares) s.close();
   }
+
+  abort(reason: Error): void {
+    for (const s of this.shares) s.abort(reason);
+  }
 }

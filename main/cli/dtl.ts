@@ -25,6 +25,7 @@ import {
   type CompiledExpression,
 } from '../../hub-core/dtl/index.js';
 import { readTextFile } from '../../hub-core/text-file.js';
+import { parseConfigText } from '../../hub-core/config-json.js';
 
 export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
   datahub dtl eval --batch
@@ -61,14 +62,28 @@ function parseJson(text: string, what: string): JsonValue {
   }
 }
 
-function readJsonFile(path: string, what: string): JsonValue {
+/**
+ * DTL as JSON text, with its float literals kept as written, as the hub keeps them in a pipe's transform
+ * (config-json.ts): ["is-float", 1.0] is true (hub/dtl/dtl-functions-numbers.rst), which JSON.parse would make 1.
+ */
+function parseDtlJson(text: string, what: string): JsonValue {
+  parseJson(text, what);
+  return (parseConfigText(`{"transform": ${text}}`) as { transform: JsonValue }).transform;
+}
+
+/** Plain JSON again: float literals kept by parseDtlJson become numbers (for entities, which are data). */
+function plainJson(value: JsonValue | undefined): JsonValue | undefined {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue);
+}
+
+function readJsonFile(path: string, what: string, dtl = false): JsonValue {
   let text: string;
   try {
     text = readTextFile(path);
   } catch (e) {
     throw new InputError(`cannot read ${what} ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return parseJson(text, `${what} ${JSON.stringify(path)}`);
+  return dtl ? parseDtlJson(text, `${what} ${JSON.stringify(path)}`) : parseJson(text, `${what} ${JSON.stringify(path)}`);
 }
 
 function compileOrThrow(expr: JsonValue): CompiledExpression {
@@ -90,7 +105,7 @@ async function evalCommand(args: string[]): Promise<void> {
     return;
   }
   if (positionals.length !== 1) throw new InputError('give exactly one expression (as JSON), e.g. datahub dtl eval \'["upper", "_S.name"]\' --source \'{"name": "x"}\'');
-  const expr = parseJson(positionals[0] as string, 'the expression');
+  const expr = parseDtlJson(positionals[0] as string, 'the expression');
   const source = values.source === undefined ? {} : parseJson(values.source, '--source');
   const result = compileOrThrow(expr).evaluate({ source });
   process.stdout.write(JSON.stringify(encode(result)) + '\n');
@@ -103,7 +118,7 @@ async function evalBatch(): Promise<void> {
     if (line.trim() === '') continue;
     let out: JsonValue;
     try {
-      const request = parseJson(line, 'the line');
+      const request = parseDtlJson(line, 'the line');
       if (!isJsonObject(request) || !('expr' in request)) throw new InputError('each line must be an object {"expr": ..., "source": ...}');
       const expr = request['expr'] as JsonValue;
       const key = canonicalJson(expr);
@@ -113,7 +128,7 @@ async function evalBatch(): Promise<void> {
         if (cache.size > 10_000) cache.clear();
         cache.set(key, compiled);
       }
-      out = encode(compiled.evaluate({ source: request['source'] ?? {} }));
+      out = encode(compiled.evaluate({ source: plainJson(request['source']) ?? {} }));
     } catch (e) {
       out = { error: oneLine(e instanceof Error ? e.message : String(e)) };
     }
@@ -130,7 +145,7 @@ function runCommand(args: string[]): void {
   });
   if (positionals.length > 0) throw new InputError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   if (values.rules === undefined || values.input === undefined) throw new InputError('dtl run needs --rules <file> and --input <file>');
-  const spec = readJsonFile(values.rules, 'rules file');
+  const spec = readJsonFile(values.rules, 'rules file', true);
   // A bare rules object ({"default": [...]}) is accepted as well as a transform or a list of transforms.
   const bare = isJsonObject(spec) && spec['type'] === undefined && spec['rules'] === undefined;
   const transform: JsonValue = bare ? { type: 'dtl', rules: spec } : spec;

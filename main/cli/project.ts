@@ -10,6 +10,7 @@ import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestResult, ty
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
 import { HubError } from '../../hub-core/errors.js';
+import { compileGlob, literalAtom, type CharTest, type GlobAtom } from '../../hub-core/glob.js';
 import { setPipeWorkers } from './pipe-workers-option.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
@@ -30,10 +31,13 @@ export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n
 `;
 
 /** Does a test's name match --filter: the text anywhere in it, or a whole-name pattern with * and ?. */
-function nameMatches(name: string, filter: string): boolean {
+export function nameMatches(name: string, filter: string): boolean {
   if (!/[*?]/.test(filter)) return name.includes(filter);
-  const pattern = filter.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${pattern}$`).test(name);
+  // As the regular expression `^filter$` with `*` as `.*` and `?` as `.` would (UTF-16 units, no line breaks),
+  // but without backtracking (issue 32).
+  const notLineBreak: CharTest = (c) => c !== '\n' && c !== '\r' && c !== '\u2028' && c !== '\u2029';
+  const atoms = filter.split('').map((c): GlobAtom => (c === '*' ? { star: true, test: notLineBreak } : c === '?' ? { star: false, test: notLineBreak } : literalAtom(c)));
+  return compileGlob(atoms, { unicode: false })(name);
 }
 
 let quiet = false;

@@ -12,14 +12,15 @@
 // Where the pages contradict themselves:
 // - hex: ["hex", 1] gives "0x01" (one byte, two's complement), but the list example shows "0x1" for the same 1; we
 //   follow the single-value examples and the description (two's complement bytes): "0x01".
-// - json, json-transit: the list example prints the JSON text of a URI without quotes ("http://www.example.org/"),
-//   though the same list gives "\"abc\"" for a string and the functions give JSON text; we give the quoted text.
+// - json, json-transit: the list example gives a URI's text without quotes ("http://www.example.org/",
+//   "~rhttp://www.example.org/") though the same list gives "\"abc\"" for a string; we give what the page gives (a
+//   URI on its own only; inside a list or dict it stays quoted JSON, on which the page is silent).
 // Not matched (a difference of value model, not of the pages): ["is-uri", ["json-parse", "\"~rhttp://...\""]] is
 // false on the page, as json-parse gives the plain string "~rhttp://..."; in this hub a string with a known tag is
 // that typed value (values.ts), so it is true here.
 // - hash128: a 128-bit hash is beyond what a JSON number holds exactly, so it is given as a decimal ("~f...") with
-//   the page's digits; the page's list example nests the two hashes of ["combine", "abc", 123, "def"] in a second
-//   list although the function gives one hash per string (123 is not hashed): we give the flat list.
+//   the page's digits (the page shows a bare integer; this hub holds integers beyond 2^53 as decimals everywhere).
+//   The page's list example nests the two hashes of ["combine", "abc", 123, "def"] in a second list; so do we.
 // - The examples with "_S.<path>" and no data ("count" of "_S.orders", ...) describe rather than give a result and
 //   are not cases.
 import type { JsonValue } from '../../hub-core/json.js';
@@ -189,6 +190,11 @@ export const DOC_EXAMPLES: ExpressionTable = {
   'map-values': [
     { expr: ["map-values", ["lower", "_."], {"key1": "A", "key2": "B"}], result: ["a", "b"] },
   ],
+  'coalesce-args': [
+    { expr: ["coalesce-args", null, null, 123, 236], result: 123 },
+    { expr: ["coalesce-args", null, ["list"], 123, 236], result: [] }, // "as that is the first non-null argument"
+    { expr: ["coalesce-args", "_S.one", "_S.two", "_S.three"], source: { two: "b", three: "c" }, result: "b" }, // the page's words, given data
+  ],
   'if-null': [
     { expr: ["if-null", null, 2], result: 2 },
     { expr: ["if-null", 1, 2], result: 1 },
@@ -279,7 +285,7 @@ export const DOC_EXAMPLES: ExpressionTable = {
   'json': [
     { expr: ["json", 1], result: "1" },
     { expr: ["json", "hello"], result: "\"hello\"" },
-    { expr: ["json", ["list", "abc", ["list", 1, 2, 3], {"b": 2, "a": 1}, ["uri", "http://www.example.org/"], 124.4, 12345]], result: ["\"abc\"", "[1, 2, 3]", "{\"a\": 1, \"b\": 2}", "\"http://www.example.org/\"", "124.4", "12345"] }, // the page prints the URI's JSON text without its quotes (see above)
+    { expr: ["json", ["list", "abc", ["list", 1, 2, 3], {"b": 2, "a": 1}, ["uri", "http://www.example.org/"], 124.4, 12345]], result: ["\"abc\"", "[1, 2, 3]", "{\"a\": 1, \"b\": 2}", "http://www.example.org/", "124.4", "12345"] }, // a URI on its own: its text, no quotes
   ],
   'json-parse': [
     { expr: ["json-parse", "1"], result: 1 },
@@ -293,7 +299,7 @@ export const DOC_EXAMPLES: ExpressionTable = {
   'json-transit': [
     { expr: ["json-transit", 1], result: "1" },
     { expr: ["json-transit", "hello"], result: "\"hello\"" },
-    { expr: ["json-transit", ["list", "abc", ["list", 1, 2, 3], {"b": 2, "a": 1}, ["uri", "http://www.example.org/"], 124.4, 12345]], result: ["\"abc\"", "[1, 2, 3]", "{\"a\": 1, \"b\": 2}", "\"~rhttp://www.example.org/\"", "124.4", "12345"] }, // the page prints the URI's JSON text without its quotes (see above)
+    { expr: ["json-transit", ["list", "abc", ["list", 1, 2, 3], {"b": 2, "a": 1}, ["uri", "http://www.example.org/"], 124.4, 12345]], result: ["\"abc\"", "[1, 2, 3]", "{\"a\": 1, \"b\": 2}", "~rhttp://www.example.org/", "124.4", "12345"] }, // a URI on its own: its tagged string, no quotes
   ],
   'json-transit-parse': [
     { expr: ["json-transit-parse", "1"], result: 1 },
@@ -304,7 +310,7 @@ export const DOC_EXAMPLES: ExpressionTable = {
   ],
   'hash128': [
     { expr: ["hash128", "murmur3", "abc"], result: "~f79267961763742113019008347020647561319" }, // the page's number, as a decimal (see above)
-    { expr: ["hash128", "murmur3", ["combine", "abc", 123, "def"]], result: ["~f79267961763742113019008347020647561319", "~f114697464648834432121201791580882983835"] }, // the page nests the two hashes in a second list (see above)
+    { expr: ["hash128", "murmur3", ["combine", "abc", 123, "def"]], result: [["~f79267961763742113019008347020647561319", "~f114697464648834432121201791580882983835"]] }, // nested as on the page
   ],
   'literal': [
     { expr: ["literal", "_S.foo"], result: "_S.foo" },

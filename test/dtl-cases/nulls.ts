@@ -15,7 +15,8 @@ export const NULLS: ExpressionTable = {
   'coalesce-args': [
     { expr: ['coalesce-args', '_S.nickname', '_S.name', 'anonymous'], source: { name: 'Ann' }, result: 'Ann' },
     { expr: ['coalesce-args', '_S.nickname', '_S.name', 'anonymous'], source: {}, result: 'anonymous' },
-    { expr: ['coalesce-args', null, ['list'], ['list', null, 2], 'x'], result: 'x' },
+    { expr: ['coalesce-args', null, ['list'], ['list', null, 2], 'x'], result: [] }, // only null is passed over (hub/dtl/dtl-functions-nulls.rst)
+    { expr: ['coalesce-args', null, ['list', null, 2], 'x'], result: [null, 2] }, // a list is not null, whatever it holds
     { expr: ['coalesce-args', null], result: null },
     { expr: ['coalesce-args', 0, 1], result: 0 },
     { expr: ['coalesce-args', ['list', 1, null], 2], result: [1, null] },

@@ -108,8 +108,9 @@ export const WEB: ExpressionTable = {
     { expr: ['json', 'hello'], result: '"hello"' }, // docs
     {
       expr: ['json', ['list', 'abc', ['list', 1, 2, 3], { b: 2, a: 1 }, ['uri', 'http://www.example.org/'], 124.4, 12345]],
-      result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', '"http://www.example.org/"', '124.4', '12345'],
-    }, // docs (they print the URI without its JSON quotes)
+      result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', 'http://www.example.org/', '124.4', '12345'],
+    }, // docs (hub/dtl/dtl-functions-json.rst: a URI on its own gives its text without JSON quotes)
+    { expr: ['json', ['list', ['list', ['uri', 'http://x/']], ['dict', 'u', ['uri', 'http://x/']]]], result: ['["http://x/"]', '{"u": "http://x/"}'] }, // inside a list or dict it stays quoted JSON (our reading: the page is silent)
     { expr: ['json', { z: [true, null], a: { c: '~t2020-01-01T00:00:00Z', b: '~f1.50' } }], result: '{"a": {"b": 1.50, "c": "2020-01-01T00:00:00Z"}, "z": [true, null]}' },
     { expr: ['json', '~:ns:id'], result: '"ns:id"' },
     { expr: ['json', 'line\n"quoted" æ'], result: '"line\\n\\"quoted\\" æ"' },
@@ -121,8 +122,8 @@ export const WEB: ExpressionTable = {
     { expr: ['json-transit', 'hello'], result: '"hello"' }, // docs
     {
       expr: ['json-transit', ['list', 'abc', ['list', 1, 2, 3], { b: 2, a: 1 }, ['uri', 'http://www.example.org/'], 124.4, 12345]],
-      result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', '"~rhttp://www.example.org/"', '124.4', '12345'],
-    }, // docs (they print the URI without its JSON quotes)
+      result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', '~rhttp://www.example.org/', '124.4', '12345'],
+    }, // docs (hub/dtl/dtl-functions-json.rst: a URI on its own gives its tagged string without JSON quotes)
     { expr: ['json-transit', ['dict', 'b', '~f1.50', 'a', ['datetime-parse', '%Y', '2020']]], result: '{"a": "~t2020-01-01T00:00:00Z", "b": "~f1.50"}' },
     { expr: ['json-transit', ['bytes', 'abc']], result: '"~bYWJj"' },
     { expr: ['json-transit-parse', ['json-transit', ['dict', 'u', ['uri', 'http://x/']]]], result: { u: '~rhttp://x/' } },

@@ -275,12 +275,13 @@ export const miscFunctions: FunctionSpec[] = [
     name: 'hash128',
     family: FAMILY,
     params: [one('ALGORITHM', 'string'), optional('SEED', 'integer'), one('VALUES', 'value')],
-    description: 'The 128-bit MurmurHash3 of each string (UTF-8) or bytes value, as an exact integer (a decimal); other values are left out.',
+    description: 'The 128-bit MurmurHash3 of each string (UTF-8) or bytes value, as an exact integer (a decimal); other values are left out; the hashes of a list come as one list inside a list.',
     examples: [
       { expression: ['hash128', 'murmur3', 'abc'], result: '~f79267961763742113019008347020647561319' },
       {
         expression: ['hash128', 'murmur3', ['combine', 'abc', 123, 'def']],
-        result: ['~f79267961763742113019008347020647561319', '~f114697464648834432121201791580882983835'],
+        result: [['~f79267961763742113019008347020647561319', '~f114697464648834432121201791580882983835']],
+        note: 'The hashes of a list come as one list inside a list (as the public documentation shows).',
       },
     ],
     compile(b, cc) {
@@ -288,12 +289,16 @@ export const miscFunctions: FunctionSpec[] = [
       if (algArg.node !== 'murmur3') cc.error(algArg, `unknown hash algorithm ${JSON.stringify(algArg.node)}; the only one is "murmur3"`);
       const seedArg = b.opt('SEED');
       const values = cc.expr(b.one('VALUES'));
-      const hashAll = (v: DtlValue, seed: number): DtlValue =>
-        mapValues(v, (x) => {
+      // A list of values gives its hashes as one list inside a list, as hub/dtl/dtl-functions-misc.rst shows:
+      // ["hash128", "murmur3", ["combine", "abc", 123, "def"]] returns [[<hash of abc>, <hash of def>]].
+      const hashAll = (v: DtlValue, seed: number): DtlValue => {
+        const hashes = mapValues(v, (x) => {
           const t = typedOf(x);
           const data = isPlainString(x) ? Buffer.from(x, 'utf8') : t instanceof Bytes ? t.bytes : undefined;
           return data === undefined ? undefined : Decimal.fromBigInt(murmur3x64128(data, seed));
         });
+        return Array.isArray(v) ? [hashes] : hashes;
+      };
       if (seedArg === undefined || typeof seedArg.node === 'number') {
         const seed = (seedArg?.node as number | undefined) ?? 0;
         return (ctx) => hashAll(values(ctx), seed);

@@ -45,18 +45,21 @@ export const nullFunctions: FunctionSpec[] = [
     name: 'coalesce-args',
     family: FAMILY,
     params: [oneOrMore('VALUES', 'value')],
-    description: 'The value of the first argument that is not null-ish (null, [] or a list starting with null); later arguments are not evaluated.',
+    description: 'The value of the first argument that is not null (an empty list is not null); later arguments are not evaluated.',
     examples: [
       { expression: ['coalesce-args', '_S.nickname', '_S.name', 'anonymous'], source: { name: 'Ann' }, result: 'Ann' },
-      { expression: ['coalesce-args', null, ['list'], 'x'], result: 'x' },
+      { expression: ['coalesce-args', null, null, 123, 236], result: 123 },
+      { expression: ['coalesce-args', null, ['list'], 123, 236], result: [], note: 'The empty list is not null (as the public documentation shows).' },
     ],
     json: 'args',
     compile(b, cc) {
       const args = b.many('VALUES').map((a) => cc.expr(a));
       return (ctx) => {
+        // Only null itself is passed over: hub/dtl/dtl-functions-nulls.rst gives [] for
+        // ["coalesce-args", null, ["list"], 123, 236] ("the first non-null argument").
         for (const e of args) {
           const v = e(ctx);
-          if (!isNullish(v)) return v;
+          if (v !== null) return v;
         }
         return null;
       };

@@ -98,6 +98,20 @@ export function parseBase64(text: string): Bytes | undefined {
 // JSON text: sorted keys, ", " and ": " separators. Plain JSON writes typed values as their text (decimals as numbers);
 // transit JSON writes them as their tagged strings.
 
+/**
+ * What "json" / "json-transit" give for one value: its JSON text, except that a URI on its own is its plain text
+ * (json) or its tagged string (json-transit) without the quotes of a JSON string, as the service's pages show
+ * (hub/dtl/dtl-functions-json.rst: a ["uri", "http://www.example.org/"] in the list gives
+ * "http://www.example.org/" and "~rhttp://www.example.org/"); inside a list or a dict it is quoted as JSON needs.
+ */
+function jsonFunctionText(v: DtlValue, transit: boolean): string {
+  if (typeof v === 'string' || v instanceof TypedValue) {
+    const t = typedOf(v);
+    if (t instanceof Uri) return transit ? t.tagged() : t.text();
+  }
+  return jsonText(v, transit);
+}
+
 export function jsonText(v: DtlValue, transit: boolean): string {
   if (v === null || typeof v === 'boolean' || typeof v === 'number') return JSON.stringify(v);
   if (typeof v === 'string' || v instanceof TypedValue) {
@@ -309,20 +323,20 @@ export const webFunctions: FunctionSpec[] = [
     name: 'json',
     family: FAMILY,
     params: [one('VALUES', 'value')],
-    description: 'Each value as JSON text with sorted keys; typed values are written as their plain text (no transit tags); nulls are left out.',
+    description: 'Each value as JSON text with sorted keys; typed values are written as their plain text (no transit tags); a URI on its own is its text without quotes; nulls are left out.',
     examples: [
       { expression: ['json', 1], result: '1' },
       { expression: ['json', 'hello'], result: '"hello"' },
       {
         expression: ['json', ['list', 'abc', ['list', 1, 2, 3], { b: 2, a: 1 }, ['uri', 'http://www.example.org/'], 124.4, 12345]],
-        result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', '"http://www.example.org/"', '124.4', '12345'],
-        note: 'The public documentation shows the URI without the quotes JSON needs.',
+        result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', 'http://www.example.org/', '124.4', '12345'],
+        note: 'A URI on its own gives its plain text, without quotes (as the public documentation shows).',
       },
     ],
     json: 'yes',
     compile(b, cc) {
       const values = cc.expr(b.one('VALUES'));
-      return (ctx) => mapValues(values(ctx), (x) => (x === null ? undefined : jsonText(x, false)));
+      return (ctx) => mapValues(values(ctx), (x) => (x === null ? undefined : jsonFunctionText(x, false)));
     },
   }),
 
@@ -330,20 +344,20 @@ export const webFunctions: FunctionSpec[] = [
     name: 'json-transit',
     family: FAMILY,
     params: [one('VALUES', 'value')],
-    description: 'Each value as JSON text with sorted keys, typed values written as their tagged strings ("~r...", "~t...", ...); nulls are left out.',
+    description: 'Each value as JSON text with sorted keys, typed values written as their tagged strings ("~r...", "~t...", ...); a URI on its own is its tagged string without quotes; nulls are left out.',
     examples: [
       { expression: ['json-transit', 1], result: '1' },
       { expression: ['json-transit', 'hello'], result: '"hello"' },
       {
         expression: ['json-transit', ['list', 'abc', ['list', 1, 2, 3], { b: 2, a: 1 }, ['uri', 'http://www.example.org/'], 124.4, 12345]],
-        result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', '"~rhttp://www.example.org/"', '124.4', '12345'],
-        note: 'The public documentation shows the URI without the quotes JSON needs.',
+        result: ['"abc"', '[1, 2, 3]', '{"a": 1, "b": 2}', '~rhttp://www.example.org/', '124.4', '12345'],
+        note: 'A URI on its own gives its tagged string, without quotes (as the public documentation shows).',
       },
     ],
     json: 'yes',
     compile(b, cc) {
       const values = cc.expr(b.one('VALUES'));
-      return (ctx) => mapValues(values(ctx), (x) => (x === null ? undefined : jsonText(x, true)));
+      return (ctx) => mapValues(values(ctx), (x) => (x === null ? undefined : jsonFunctionText(x, true)));
     },
   }),
 
