@@ -42,7 +42,11 @@ export function installErrorHandling(app: FastifyInstance, mask: (text: string) 
     if (err instanceof EntityError) return send(400, 'invalid entity', err.message);
     const fe = err as FastifyError;
     if (fe.validation) {
-      return send(400, 'invalid request', `${fe.validationContext ?? 'request'}${fe.message.replace(/^(querystring|body|params|headers)/, '')}`);
+      // Name the field Ajv leaves out of its words: an unknown one, or a missing one.
+      const first = fe.validation[0];
+      const params = (first?.params ?? {}) as { additionalProperty?: string };
+      const extra = first?.keyword === 'additionalProperties' && params.additionalProperty !== undefined ? `: ${JSON.stringify(params.additionalProperty)} is not a known field` : '';
+      return send(400, 'invalid request', `${fe.validationContext ?? 'request'}${fe.message.replace(/^(querystring|body|params|headers)/, '')}${extra}`);
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -44,6 +44,8 @@ export async function pumpRoutes(app: FastifyInstance, { hub }: RouteContext): P
     handler: async (req) => {
       const id = req.params.pipe_id;
       hub.pipes.require(id);
+      // A JSON body with a field of the wrong type (`"operation": 5`) is refused, never converted.
+      if (req.validationError) throw badRequest('invalid request', `body${req.validationError.message.replace(/^body/, '')}`);
       const form = isJsonObject(req.body) ? (req.body as Record<string, unknown>) : {};
       const operation = form['operation'];
       if (typeof operation !== 'string' || operation === '') {
