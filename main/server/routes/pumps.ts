@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
+import { anyObject, bool, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText } from '../json-pull.js';
 import { executionLogName } from '../../../hub-core/pump-runner.js';
 import { PUMP_OPERATIONS } from '../../../hub-core/pump-operations.js';
@@ -78,7 +78,7 @@ export async function pumpRoutes(app: FastifyInstance, { hub }: RouteContext): P
       params: pipeParams,
       querystring: {
         type: 'object',
-        properties: { limit: { ...int, minimum: 0 }, since: int, history: bool, reverse: bool, deleted: bool },
+        properties: { limit: limitParam, since: sinceParam, history: bool, reverse: bool, deleted: bool },
       },
       response: replies({ 200: entityArray }),
     },
