@@ -139,7 +139,18 @@ test('JSON Push: a lone surrogate in a property name (at any depth) is a 400; in
     refused++;
     assert.match(text, /byte offset 9 \(bytes FF/);
   }
+  // JSON lines (JSON Push to a receiver) are read as they arrive, a part at a time: the same checks.
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'lone-recv', type: 'pipe', source: { type: 'http_endpoint' } }] });
+  for (const body of [Buffer.concat([Buffer.from('{"_id": "a"}\n{"_id": "b", "v": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]), Buffer.from('{"_id": "a"}\n{"_id": "b", "\\udc00": 1}\n')]) {
+    tried++;
+    const res = await hub.fetch('/receivers/lone-recv/entities', { method: 'POST', body, headers: { 'content-type': 'application/x-ndjson' } });
+    const text = await res.text();
+    assert.equal(res.status, 400, text);
+    refused++;
+    assert.match(text, /not valid UTF-8|property name/);
+  }
   assert.equal((await hub.fetch('/datasets/lone')).status, 404, 'nothing written');
+  assert.equal((await hub.fetch('/datasets/lone-recv')).status, 404, 'nothing pushed');
   // A pair is text, and a value may hold what JSON allows.
   await hub.json('/datasets/ok/entities', { method: 'POST', body: '[{"_id": "a", "\\ud83d\\ude00": "\\ud83d\\ude00", "v": "x\\ud800"}]', headers: { 'content-type': 'application/json' } });
   const [stored] = await hub.json<Record<string, string>[]>('/datasets/ok/entities');
