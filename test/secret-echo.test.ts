@@ -112,6 +112,13 @@ test('a remote echoing URL and headers in a 500: preview, impact, pump run and l
     await read(`/pipes/${id}/log`);
     await read(`/datasets/system:pump_execution:${id}/entities`);
   }
+  // A sink writing to the remote: its refusals become the run's reason and the retry queue's errors.
+  await read('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'to-echo', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'a' }, { _id: 'b' }] }, sink: { type: 'json', system: 'echo-creds', url: 'in' }, pump: { mode: 'manual', max_retries_per_entity: 3 } }],
+  });
+  await runPump(hub, 'to-echo', 'start', 15_000);
+  for (const path of ['/pipes/to-echo/pump', '/pipes/to-echo', '/pipes/to-echo/log', '/pipes/to-echo/outbox']) await read(path);
   assert.ok(seen.some((s) => s.includes(encodeURI(SECRETS['echo-key'])) || s.startsWith('/tok')), 'the remote was really asked');
   assert.ok(seen.some((s) => s.includes('Basic ')), 'with a Basic credential');
   await read('/pipes');
