@@ -87,6 +87,7 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       body: {
         type: 'object',
         required: ['operation'],
+        additionalProperties: false,
         properties: { operation: { type: 'string', enum: ['rollback-circuit-breaker', 'commit-circuit-breaker', 'compact'] } },
       },
       response: replies({ 200: anyObject }),
