@@ -35,8 +35,12 @@ export function secretMask(values: Iterable<string>): Mask {
   // A text cut short (a remote's answer quoted up to so many characters) may end in the start of a value.
   const starts = new Set<string>();
   for (const f of sorted) for (let k = CUT_AT_LEAST; k < f.length; k++) starts.add(f.slice(0, k));
+  // The shortest such end, for a quick no: most texts end in nothing of the kind.
+  const shortEnds = new Set<string>();
+  for (const f of sorted) for (let k = CUT_AT_LEAST; k < f.length; k++) shortEnds.add(f.slice(k - CUT_AT_LEAST, k));
   const longestStart = sorted[0]!.length - 1;
   const hideCut = (text: string): string => {
+    if (text.length < CUT_AT_LEAST || !shortEnds.has(text.slice(text.length - CUT_AT_LEAST))) return text;
     for (let k = Math.min(longestStart, text.length); k >= CUT_AT_LEAST; k--) {
       if (starts.has(text.slice(text.length - k))) return text.slice(0, text.length - k) + MASKED;
     }

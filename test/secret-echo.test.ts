@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { useHub } from './helpers/hub-process.js';
 import { runPump } from './helpers/api.js';
+import { secretMask } from '../hub-core/secret-mask.js';
 
 const hub = useHub();
 
@@ -171,4 +172,14 @@ test("no secret in any file of the data folder (hub.db, its -wal) nor in the hub
   }
   noSecret("the hub's log", hub.output());
   console.log(`answers and files searched for ${ALL_FORMS.length + 1} secret forms: ${answers} answers, ${files.length} files`);
+});
+
+test('the mask: each URL part\'s encoding, a Basic credential, a value cut off at the end; other text left alone', () => {
+  const mask = secretMask(Object.values(SECRETS));
+  for (const f of ALL_FORMS) assert.equal(mask(`a ${f} b`), 'a ******** b', f);
+  assert.equal(mask(`authorization: Basic ${BASIC}`), 'authorization: Basic ********');
+  assert.equal(mask(`Basic ${Buffer.from('someone:else').toString('base64')}`), `Basic ${Buffer.from('someone:else').toString('base64')}`, 'a credential without a secret stays');
+  assert.equal(mask(`quoted up to 300 characters: "${SECRETS['echo-key'].slice(0, 9)}`), 'quoted up to 300 characters: "********');
+  assert.equal(mask('key-M'), 'key-M', 'five characters are too few to tell a value by');
+  assert.equal(mask('nothing secret here'), 'nothing secret here');
 });
