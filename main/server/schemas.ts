@@ -33,8 +33,8 @@ export const idParam = (name: string, description: string) =>
   ({ type: 'object', required: [name], properties: { [name]: { type: 'string', description } } }) as const;
 
 /**
- * A route hook that refuses a JSON object body whose values are not all strings (secrets): the validator coerces
- * types, which would store `5` as `"5"` without a word.
+ * A route hook that refuses a JSON object body whose values are not all strings (secrets), naming the value: for
+ * bodies whose schema does not list the names (bodies are never coerced, main/server/validators.ts).
  */
 export async function stringValuesOnly(request: { body: unknown }): Promise<void> {
   const body = request.body;

@@ -17,9 +17,9 @@ const datasetParams = {
 } as const;
 
 /**
- * The body of an entity write: an array of entities or one entity. `_id` is required but deliberately has no `type`
- * here: the server's validator coerces scalar types, which would silently turn `"_id": 7` or `"_id": true` into the
- * strings "7" and "true". prepareEntity refuses a non-string `_id` with a 400 instead (and the whole batch with it).
+ * The body of an entity write: an array of entities or one entity. It documents the shape; the entity parser checks
+ * it (entity-parser-pool.ts): prepareEntity refuses a non-string `_id` such as `7` or `true` with a 400 (and the
+ * whole batch with it), never turning it into a string.
  */
 export const entitiesBody = {
   oneOf: [
