@@ -6,6 +6,7 @@
 import type { Db } from './database.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { badRequest, notFound } from './errors.js';
+import { maskJson, type Mask } from './secret-mask.js';
 
 /** One entity as the sink would have sent it. */
 export interface OutboxRecord extends JsonObject {
@@ -27,6 +28,18 @@ export interface OutboxBatchInput {
 /** Records the batches of one pump run of one pipe. */
 export interface OutboxWriter {
   record(sinkType: string, batch: OutboxBatchInput): void;
+}
+
+/**
+ * A writer that masks secret values in what it records (a target URL built from a `$SECRET` in its path, a header
+ * or a body the sink took from system configuration) before anything is stored: the outbox is shown by the API and
+ * kept in hub.db, and neither may hold a secret.
+ */
+export function maskedOutboxWriter(writer: OutboxWriter, mask: Mask): OutboxWriter {
+  return {
+    record: (sinkType, batch) =>
+      writer.record(sinkType, { target: maskJson(batch.target, mask), records: batch.records.map((r) => maskJson(r, mask)) }),
+  };
 }
 
 export interface OutboxRun extends JsonObject {

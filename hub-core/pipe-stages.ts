@@ -13,6 +13,7 @@ import { DtlRuntimeError, type CompiledTransform, type TransformTrace } from './
 import { sourceEntityOf, traceSample } from './pipe-trace.js';
 import { HubError, badRequest } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
+import { maskJson } from './secret-mask.js';
 
 export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
 export type PipeStage = (typeof PIPE_STAGES)[number];
@@ -246,7 +247,9 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     sink.push(...result.sink);
     results.push(result);
   }
-  return {
+  // A source's error may quote a remote's answer that repeats the URL and headers it was sent (built from secrets):
+  // everything the preview shows is masked before it leaves the engine.
+  const preview: PipePreview = {
     'config-errors': errors,
     'is-valid-config': !hasErrors(errors),
     'transform-compiles': compiles,
@@ -256,4 +259,5 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     stages: { source: sample, 'before-transforms': sample.map((e) => run.beforeTransforms(e)), 'after-transforms': after, sink },
     results,
   };
+  return maskJson(preview as unknown as JsonObject, (text) => hub.secrets.mask(text)) as unknown as PipePreview;
 }

@@ -357,6 +357,10 @@ export class PumpService {
         break;
       case 'update-last-seen': {
         const raw = form['last-seen'];
+        // Without the field the pump would silently start over: the value (or an empty one, to start over) is required.
+        if (raw === undefined) {
+          throw badRequest('the form field "last-seen" is required for update-last-seen', 'send the offset to read after (an "_updated" value), or an empty value to read the source from the beginning');
+        }
         const value = raw === undefined || raw === null ? '' : String(raw);
         if (value !== '' && (parseOffset(value) === undefined || !/^-?\d+$/.test(value.trim()))) {
           throw badRequest(`invalid last-seen value ${JSON.stringify(value)}`, 'a dataset source is read from an integer offset (an "_updated" value); an empty value starts from the beginning');

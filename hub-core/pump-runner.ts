@@ -21,6 +21,7 @@ import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type Loc
 import { changedKeys } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
 import { maskJson } from './secret-mask.js';
+import { maskedOutboxWriter } from './outbox.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import type { PreparedEntity } from './entity.js';
 import { transformBatch } from './pipe-workers/transform-batch.js';
@@ -477,7 +478,7 @@ export class PumpRunner {
           sql: () => this.state.seenSql(id),
           clear: () => this.state.clearSeen(id),
         },
-        outbox: this.state.outbox.writer(id, runId),
+        outbox: maskedOutboxWriter(this.state.outbox.writer(id, runId), (text) => this.runtimes.mask(text)),
       });
       if (!opened.local) await sendRetries(opened);
       return opened;

@@ -33,6 +33,8 @@ interface Page {
 let a: HubProcess;
 let b: HubProcess;
 let instanceId: string;
+/** A system dataset: the execution log of pipe tick. */
+const HIDDEN = 'system:pump_execution:tick';
 
 const PEOPLE_PIPE = {
   _id: 'people',
@@ -88,7 +90,9 @@ before(async () => {
   await post(a, 'people', PEOPLE);
   // Datasets A does not publish: one written directly, one system dataset.
   await a.json('/datasets/private/entities', { method: 'POST', json: [{ _id: 's1', secret: 'x' }] });
-  await a.json(`/datasets/${encodeURIComponent('system:hidden')}/entities`, { method: 'POST', json: [{ _id: 'h1', secret: 'y' }] });
+  // (A system dataset is read-only through the API: a pump's run makes its execution log.)
+  await a.json('/pipes', { method: 'POST', json: [{ _id: 'tick', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'h1', secret: 'y' }] }, sink: { type: 'null' }, pump: { mode: 'manual' } }] });
+  await runPump(a, 'tick');
 });
 
 after(async () => {
@@ -104,7 +108,7 @@ test('the registry lists a pipe\'s published dataset with its metadata, and only
   assert.deepEqual([root.instance_id, root.entries], [instanceId, '/entries'], 'the registry address says what it is');
   const page = await regJson<Page>(a, '/entries');
   assert.equal(page.instance_id, instanceId);
-  assert.deepEqual(page.entries.map((e) => e.dataset_id), ['people'], 'neither "private" nor "system:hidden" is listed');
+  assert.deepEqual(page.entries.map((e) => e.dataset_id), ['people'], 'neither "private" nor "system:pump_execution:tick" is listed');
   const e = page.entries[0]!;
   assert.equal(e.instance_id, instanceId);
   assert.equal(e.name, 'People of the town');
@@ -221,7 +225,7 @@ test('path tricks, unpublished and system datasets and other instance ids answer
   const paths = [
     `/data/${instanceId}/private`,
     `/entries/${instanceId}/private`,
-    `/data/${instanceId}/${encodeURIComponent('system:hidden')}`,
+    `/data/${instanceId}/${encodeURIComponent(HIDDEN)}`,
     `/data/${instanceId}/..%2Fprivate`,
     `/data/${instanceId}/%2e%2e`,
     `/data/${instanceId}/%2e%2e%2fapi%2fdatasets`,
@@ -267,7 +271,7 @@ test('without a token the registry answers 401 unless sharing is on; publish_all
     assert.deepEqual(all.entries.map((e) => e.dataset_id).sort(), ['people', 'private']);
     assert.equal(all.entries.find((e) => e.dataset_id === 'private')?.name, 'private');
     assert.equal((await regJson<Json[]>(a, `/data/${instanceId}/private`, null)).length, 1);
-    await expectError(await reg(a, `/data/${instanceId}/${encodeURIComponent('system:hidden')}`, null), 404, 'a system dataset under publish_all');
+    await expectError(await reg(a, `/data/${instanceId}/${encodeURIComponent(HIDDEN)}`, null), 404, 'a system dataset under publish_all');
   } finally {
     await setMetadata(a, {});
   }
@@ -279,7 +283,7 @@ test('without a token the registry answers 401 unless sharing is on; publish_all
 test('the datasets list marks published datasets', async () => {
   const list = await a.json<{ _id: string; published: boolean }[]>('/datasets');
   const marks = Object.fromEntries(list.map((d) => [d._id, d.published]));
-  assert.deepEqual(marks, { people: true, private: false, 'system:hidden': false });
+  assert.deepEqual(marks, { people: true, private: false, [HIDDEN]: false });
   assert.equal((await a.json<{ published: boolean }>('/datasets/people')).published, true);
   assert.equal((await a.json<{ published: boolean }>('/datasets/private')).published, false);
 });

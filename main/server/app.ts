@@ -34,6 +34,8 @@ import { jsonTextProblem } from '../../hub-core/json.js';
 import { parseConfigText } from '../../hub-core/config-json.js';
 
 import { decodeContentEncoding } from './content-encoding.js';
+import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
+import { buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import type { RouteContext } from './route-context.js';
@@ -83,6 +85,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     http: { headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)) },
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
+    // Query strings are text and coerced; JSON bodies are checked as sent (validators.ts).
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     forceCloseConnections: true,
     // Paths the router cannot take answer in the hub's error shape.
     frameworkErrors: (error, _req, reply) => {
@@ -110,9 +114,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // JSON that parsing would silently change (or that would exhaust the stack later) is refused before it is parsed.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    const problem = jsonTextProblem(text);
+  // Read as bytes: decoding to a string first would turn bytes that are not UTF-8 into U+FFFD without a word.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const badBytes = utf8Problem(bytes);
+    if (badBytes) return done(new HubError(400, 'malformed JSON', badBytes), undefined);
+    let text = bytes.toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark
+    const problem = jsonTextProblem(text) ?? loneSurrogateProblem(text);
     if (problem) done(new HubError(400, 'malformed JSON', problem), undefined);
     else if (CONFIG_ROUTE.test(req.url) && !text.includes('__proto__') && !text.includes('"constructor"')) {
       // Configuration keeps the float literals of its transforms as written (1.0 stays a float for DTL).

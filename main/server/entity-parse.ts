@@ -3,6 +3,7 @@ import sjson from 'secure-json-parse';
 import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/entity.js';
 import { HubError } from '../../hub-core/errors.js';
 import { jsonTextProblem } from '../../hub-core/json.js';
+import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
 import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipe-workers/packed-batch.js';
 
 export interface ParseFailure {
@@ -24,11 +25,12 @@ function mayHoldUnsafeKeys(text: string): boolean {
  */
 export function parseEntityBody(data: Uint8Array, first = 0): ParseOutcome {
   // isUtf8 and toString are native and faster than a fatal TextDecoder.
-  if (!isUtf8(data)) return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: 'the body is not valid UTF-8' } };
+  if (!isUtf8(data)) return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: utf8Problem(data) ?? 'the body is not valid UTF-8' } };
   let text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark
   if (text.trim() === '') return { ok: false, failure: { status: 400, error: 'empty JSON body', detail: 'send a JSON array of entities' } };
-  const problem = jsonTextProblem(text);
+  // Property names with an unpaired surrogate could not be stored as text (an _id is checked in prepareEntity).
+  const problem = jsonTextProblem(text) ?? loneSurrogateProblem(text, true);
   if (problem) return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: problem } };
   let value: unknown;
   try {

@@ -42,7 +42,17 @@ export function installErrorHandling(app: FastifyInstance, mask: (text: string) 
     if (err instanceof EntityError) return send(400, 'invalid entity', err.message);
     const fe = err as FastifyError;
     if (fe.validation) {
-      return send(400, 'invalid request', `${fe.validationContext ?? 'request'}${fe.message.replace(/^(querystring|body|params|headers)/, '')}`);
+      // Name the field Ajv leaves out of its words: an unknown one, or a missing one.
+      const first = fe.validation[0];
+      const params = (first?.params ?? {}) as { additionalProperty?: string };
+      const bounds = (first as { parentSchema?: { minimum?: number; maximum?: number } } | undefined)?.parentSchema;
+      const extra =
+        first?.keyword === 'additionalProperties' && params.additionalProperty !== undefined
+          ? `: ${JSON.stringify(params.additionalProperty)} is not a known field`
+          : bounds && (bounds.minimum !== undefined || bounds.maximum !== undefined)
+            ? ` (allowed: ${rangeWords(bounds.minimum, bounds.maximum)})`
+            : '';
+      return send(400, 'invalid request', `${fe.validationContext ?? 'request'}${fe.message.replace(/^(querystring|body|params|headers)/, '')}${extra}`);
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -63,4 +73,10 @@ export function installErrorHandling(app: FastifyInstance, mask: (text: string) 
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({ error: 'not found', detail: `no route ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
   });
+}
+
+/** A schema's numeric range in words: "from 0 to 100", "at least 1", "at most 9". */
+function rangeWords(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `from ${min} to ${max}`;
+  return min !== undefined ? `at least ${min}` : `at most ${max ?? ''}`;
 }

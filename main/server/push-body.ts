@@ -151,7 +151,9 @@ async function parsePart(parser: EntityParserPool, elements: readonly Buffer[], 
     return await parser.parse(Buffer.concat(pieces), first);
   } catch (e) {
     if (e instanceof HubError && e.message === 'malformed JSON') {
-      throw new HubError(400, e.message, `in entities #${first} to #${first + elements.length - 1}: ${e.detail ?? ''}`);
+      // A part is its entities joined anew: a byte offset in it is not one of the body, so only the bytes are named.
+      const detail = (e.detail ?? '').replace(/: byte offset \d+ \(bytes ([0-9A-F ]+)\)/, ': the bytes $1');
+      throw new HubError(400, e.message, `in entities #${first} to #${first + elements.length - 1}: ${detail}`);
     }
     throw e;
   }

@@ -6,6 +6,13 @@ export const int = { type: 'integer' } as const;
 export const pyBool = { type: 'string', enum: ['true', 'false', 'True', 'False', 'TRUE', 'FALSE', '1', '0'] } as const;
 export const isTrue = (v: string | undefined, fallback = false): boolean => (v === undefined ? fallback : v === '1' || v.toLowerCase() === 'true');
 export const str = { type: 'string' } as const;
+/**
+ * `since` of a log read: entities after this offset (`_updated`); -1 reads from the start. Larger than any offset a
+ * log can reach, or beyond what a number holds exactly (1e400), it is a 400 that states the range.
+ */
+export const sinceParam = { type: 'integer', minimum: -1, maximum: Number.MAX_SAFE_INTEGER, description: 'the offset (_updated) to read after; -1 reads from the start' } as const;
+/** `limit` of a log read: at most this many entities (0 to 2^53-1). */
+export const limitParam = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'at most this many entities' } as const;
 export const anyObject = { type: 'object', additionalProperties: true } as const;
 export const entityArray = {
   type: 'array',
@@ -26,8 +33,8 @@ export const idParam = (name: string, description: string) =>
   ({ type: 'object', required: [name], properties: { [name]: { type: 'string', description } } }) as const;
 
 /**
- * A route hook that refuses a JSON object body whose values are not all strings (secrets): the validator coerces
- * types, which would store `5` as `"5"` without a word.
+ * A route hook that refuses a JSON object body whose values are not all strings (secrets), naming the value: for
+ * bodies whose schema does not list the names (bodies are never coerced, main/server/validators.ts).
  */
 export async function stringValuesOnly(request: { body: unknown }): Promise<void> {
   const body = request.body;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { anyObject, bool, int, isTrue, pyBool, str, replies, emptyReply } from '../schemas.js';
+import { anyObject, bool, isTrue, pyBool, str, replies, emptyReply, limitParam, sinceParam } from '../schemas.js';
 import { configFromZip, configToZip } from '../config-zip.js';
 
 const configArray = { type: 'array', items: { type: 'object', required: ['_id', 'type'], additionalProperties: true } } as const;
@@ -80,7 +80,7 @@ export async function configRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     schema: {
       tags,
       summary: 'Every stored version of one configuration entity',
-      querystring: { type: 'object', required: ['entity_id'], properties: { entity_id: str, limit: { ...int, minimum: 0 }, since: int, reverse: bool } },
+      querystring: { type: 'object', required: ['entity_id'], properties: { entity_id: str, limit: limitParam, since: sinceParam, reverse: bool } },
       response: replies({ 200: { type: 'array', items: anyObject } }),
     },
     handler: async (req) =>

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
 import type { PreparedEntities } from '../../../hub-core/entity.js';
-import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
+import { anyObject, bool, int, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
-import { notFound, badRequest } from '../../../hub-core/errors.js';
+import { HubError, notFound, badRequest } from '../../../hub-core/errors.js';
 import { sampleSchema } from '../../../hub-core/schema-sampler.js';
 import type { JsonObject } from '../../../hub-core/json.js';
 import type { Dataset, DatasetInfo } from '../../../hub-core/dataset-log.js';
-import { DatasetRegistry } from '../../../hub-core/registry.js';
+import { DatasetRegistry, isSystemDataset } from '../../../hub-core/registry.js';
 
 const datasetParams = {
   type: 'object',
@@ -17,9 +17,9 @@ const datasetParams = {
 } as const;
 
 /**
- * The body of an entity write: an array of entities or one entity. `_id` is required but deliberately has no `type`
- * here: the server's validator coerces scalar types, which would silently turn `"_id": 7` or `"_id": true` into the
- * strings "7" and "true". prepareEntity refuses a non-string `_id` with a 400 instead (and the whole batch with it).
+ * The body of an entity write: an array of entities or one entity. It documents the shape; the entity parser checks
+ * it (entity-parser-pool.ts): prepareEntity refuses a non-string `_id` such as `7` or `true` with a 400 (and the
+ * whole batch with it), never turning it into a string.
  */
 export const entitiesBody = {
   oneOf: [
@@ -69,8 +69,9 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
   });
 
   app.delete<{ Params: DatasetParams }>('/datasets/:dataset_id', {
-    schema: { tags, summary: 'Delete a dataset and all its entities', params: datasetParams, response: replies({ 200: emptyReply }) },
+    schema: { tags, summary: 'Delete a dataset and all its entities', params: datasetParams, response: replies({ 200: emptyReply, 403: { $ref: 'Error#' } }) },
     handler: async (req, reply) => {
+      refuseSystemWrite(req.params.dataset_id);
       hub.datasets.delete(req.params.dataset_id);
       // Its pages are free now: hand them back to the OS, a few at a time, after this reply.
       void hub.compaction.reclaim();
@@ -86,6 +87,7 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       body: {
         type: 'object',
         required: ['operation'],
+        additionalProperties: false,
         properties: { operation: { type: 'string', enum: ['rollback-circuit-breaker', 'commit-circuit-breaker', 'compact'] } },
       },
       response: replies({ 200: anyObject }),
@@ -114,8 +116,8 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       querystring: {
         type: 'object',
         properties: {
-          limit: { ...int, minimum: 0 },
-          since: int,
+          limit: limitParam,
+          since: sinceParam,
           history: bool,
           reverse: bool,
           deleted: bool,
@@ -185,9 +187,11 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
         params: datasetParams,
         querystring: { type: 'object', properties: { force: bool } },
         body: entitiesBody,
-        response: replies({ 200: anyObject, 413: { $ref: 'Error#' } }),
+        response: replies({ 200: anyObject, 403: { $ref: 'Error#' }, 413: { $ref: 'Error#' } }),
       },
       validatorCompiler: entityBatchValidator,
+      // Before the body is read: a system dataset is never written through the API, whatever the body holds.
+      onRequest: async (req) => refuseSystemWrite((req.params as DatasetParams).dataset_id),
       // The whole batch is valid before the dataset is created: a refused batch leaves no trace, not even an empty dataset.
       handler: async (req) => hub.datasets.open(req.params.dataset_id).writePrepared(req.body.entities, { force: req.query.force === true }),
     });
@@ -271,4 +275,14 @@ function withLastChange(ds: Dataset): DatasetInfo & { 'last-change': string | nu
 
 export function withCacheInfo<T extends object>(info: T): T & { cached_response_info: { age: number; timestamp: string } } {
   return { ...info, cached_response_info: { age: 0, timestamp: new Date().toISOString() } };
+}
+
+/**
+ * The hub keeps its `system:*` datasets itself (a pump's execution log, ...): through the API they are read-only, so a
+ * client can neither forge a pump's history nor remove it.
+ */
+function refuseSystemWrite(dataset: string): void {
+  if (isSystemDataset(dataset)) {
+    throw new HubError(403, `dataset ${JSON.stringify(dataset)} is read-only`, 'system:* datasets are written by the hub itself (pump execution logs); read them, or write another dataset');
+  }
 }

@@ -38,6 +38,8 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
       body: {
         type: 'object',
         required: ['transform', 'entities'],
+        // A misspelt field ("entitys", "tracee") would be dropped while the answer looked right: it is named instead.
+        additionalProperties: false,
         properties: {
           transform: { description: 'a DTL transform {"type": "dtl", "rules": {...}} or a list of them' },
           entities: { type: 'array', maxItems: MAX_PREVIEW, items: { type: 'object', additionalProperties: true } },

@@ -185,7 +185,8 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
       tags: ['auth'],
       summary: 'Create or update a user (group:Admin only)',
       params: { type: 'object', properties: { email: str } },
-      body: { type: 'object', required: ['password'], properties: { password: str, principals: { type: 'array', items: str } } },
+      // A misspelt "principal" would leave the user a Developer without a word: unknown fields are named instead.
+      body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: str, principals: { type: 'array', items: str } } },
       response: replies({ 200: anyObject }),
     },
     handler: async (req) => {

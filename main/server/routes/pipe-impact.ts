@@ -19,6 +19,8 @@ import {
 } from '../../../hub-core/pipe-impact.js';
 import { testsToJudge, type ImpactTests } from '../../../hub-core/impact-tests.js';
 import type { ConfigEntity } from '../../../hub-core/config-store.js';
+import type { JsonObject } from '../../../hub-core/json.js';
+import { maskJson } from '../../../hub-core/secret-mask.js';
 
 export type { ImpactJob };
 
@@ -157,6 +159,9 @@ export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext):
     if (!j) throw notFound(`an impact computation of pipe ${JSON.stringify(id)}`, 'start one with POST /pipes/<id>/impact');
     return j.job;
   };
+  // A failure may quote a remote's answer that repeats the URL and headers it was sent (built from secrets), and the
+  // sample diffs hold what the source read: a job is always shown masked.
+  const shown = (job: ImpactJob): ImpactJob => maskJson(job as unknown as JsonObject, (text) => hub.secrets.mask(text)) as unknown as ImpactJob;
 
   app.post<{ Params: { pipe_id: string }; Querystring: { sample?: number; tests?: boolean }; Body: unknown }>('/pipes/:pipe_id/impact', {
     schema: {
@@ -229,7 +234,7 @@ export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext):
           end('failed');
         }
       })();
-      return reply.code(202).send(job);
+      return reply.code(202).send(shown(job));
     },
   });
 
@@ -240,7 +245,7 @@ export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext):
       params,
       response: replies({ 200: jobSchema }),
     },
-    handler: async (req) => view(req.params.pipe_id),
+    handler: async (req) => shown(view(req.params.pipe_id)),
   });
 
   app.delete<{ Params: { pipe_id: string } }>('/pipes/:pipe_id/impact', {
@@ -259,7 +264,7 @@ export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext):
       entry!.stop?.();
       entry!.job.status = 'cancelled';
       entry!.job.finished = new Date().toISOString();
-      return entry!.job;
+      return shown(entry!.job);
     },
   });
 }

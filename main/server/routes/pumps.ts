@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { anyObject, bool, int, str, replies, emptyReply, entityArray } from '../schemas.js';
+import { anyObject, bool, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText } from '../json-pull.js';
 import { executionLogName } from '../../../hub-core/pump-runner.js';
 import { PUMP_OPERATIONS } from '../../../hub-core/pump-operations.js';
@@ -44,6 +44,8 @@ export async function pumpRoutes(app: FastifyInstance, { hub }: RouteContext): P
     handler: async (req) => {
       const id = req.params.pipe_id;
       hub.pipes.require(id);
+      // A JSON body with a field of the wrong type (`"operation": 5`) is refused, never converted.
+      if (req.validationError) throw badRequest('invalid request', `body${req.validationError.message.replace(/^body/, '')}`);
       const form = isJsonObject(req.body) ? (req.body as Record<string, unknown>) : {};
       const operation = form['operation'];
       if (typeof operation !== 'string' || operation === '') {
@@ -76,7 +78,7 @@ export async function pumpRoutes(app: FastifyInstance, { hub }: RouteContext): P
       params: pipeParams,
       querystring: {
         type: 'object',
-        properties: { limit: { ...int, minimum: 0 }, since: int, history: bool, reverse: bool, deleted: bool },
+        properties: { limit: limitParam, since: sinceParam, history: bool, reverse: bool, deleted: bool },
       },
       response: replies({ 200: entityArray }),
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { ADMIN } from '../auth.js';
-import { anyObject, bool, int, str, replies, entityArray } from '../schemas.js';
+import { anyObject, bool, int, str, replies, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { sessionCookieName, sessionToken } from '../ui.js';
 import { DatasetRegistry, PREVIEW_SIZE } from '../../../hub-core/registry.js';
@@ -151,7 +151,7 @@ export async function registryRoutes(app: FastifyInstance, { hub, tokens }: Rout
       params: entryParams,
       querystring: {
         type: 'object',
-        properties: { since: int, limit: { ...int, minimum: 0 }, history: bool, deleted: bool, reverse: bool },
+        properties: { since: sinceParam, limit: limitParam, history: bool, deleted: bool, reverse: bool },
       },
       response: replies({ 200: entityArray }),
     },
