@@ -474,6 +474,9 @@ class SpecCompiler {
       const open = [...anchors].filter((x) => !bound.has(x));
       return open.length === 1 ? this.aliases.get(open[0] as string) : undefined;
     };
+    // A condition that reaches one new alias only inside an `or`/`and` of other tests (["or", ["eq", "0", "m.x"],
+    // ["and", ["eq", "n.a", "j._id"], ...]]): the alias is read whole and the condition filters it, as a last resort.
+    let whole: { cond: C; alias: Alias } | undefined;
     for (const c of pending) {
       const n = c.arg.node;
       if (c.sides !== undefined) {
@@ -483,9 +486,12 @@ class SpecCompiler {
         const [key, from] = sides[0].anchor === alias.name ? [sides[0], sides[1]] : [sides[1], sides[0]];
         return { cond: c, alias, join: { key, from } };
       }
-      if (!Array.isArray(n) || n[0] !== 'or' || n.length < 2) continue;
       const alias = unboundAlias(c.anchors);
       if (alias === undefined) continue;
+      // Only a condition that also reaches what is bound connects the alias to the source ("hops must start from
+      // the source entity", the DTL reference guide).
+      if ([...c.anchors].some((x) => bound.has(x))) whole ??= { cond: c, alias };
+      if (!Array.isArray(n) || n[0] !== 'or' || n.length < 2) continue;
       const arms: { keys: string[]; from: ArgNode }[] = [];
       let joins = true;
       n.slice(1).forEach((arm: unknown, i) => {
@@ -505,7 +511,10 @@ class SpecCompiler {
       if (!joins) continue;
       return arms.length === n.length - 1 ? { cond: c, alias, arms } : { cond: c, alias };
     }
-    return undefined;
+    if (whole !== undefined) {
+      this.cc.warn(whole.cond.arg.path, `alias "${whole.alias.name}" is joined only inside this condition: dataset "${whole.alias.dataset}" is read whole for each source entity (slow on a large dataset); an ["eq", ..., "${whole.alias.name}.<property>"] of its own makes it an index lookup`);
+    }
+    return whole;
   }
 
   /** Warn about "x.y" strings in a non-join eq that look like paths of an undeclared alias. */
