@@ -25,6 +25,8 @@ export interface ProjectRun {
   converged: boolean;
   /** Per pipe, in the order they were run. */
   pipes: PipeRunSummary[];
+  /** The file (relative to nodeDir) a pipe was read from. */
+  pipeFile(id: string): string | undefined;
   /** Close the hub and remove its temporary data dir. */
   close(): void;
 }
@@ -80,6 +82,7 @@ export async function runProject(
       rounds: run.rounds,
       converged: run.converged,
       pipes: run.pipes,
+      pipeFile: (id) => loaded.workspace.fileOf('pipe', id),
       close: loaded.close,
     };
   } catch (e) {

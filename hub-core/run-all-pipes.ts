@@ -58,6 +58,8 @@ export interface PipeRunSummary {
   status: 'ok' | 'failed' | 'skipped' | 'offline';
   /** The reason of the last failure, why the pipe was skipped, or why it is offline. */
   error: string | null;
+  /** For a failed pipe in a project: its file and the line its error points at ("pipes/x.conf.json:12"). */
+  location?: string | null;
 }
 
 export interface RunAllLogLine {

@@ -63,6 +63,11 @@ export class Workspace {
     this.single = file ? basename(dir) : undefined;
   }
 
+  /** The file (relative to the node folder) a component was read from or written to. */
+  fileOf(kind: ConfigKind, id: string): string | undefined {
+    return this.files.get(`${kind}:${id}`);
+  }
+
   /** The config files this workspace reads: the node folder's, or the one file of a single-file export. */
   private configFiles(): string[] {
     return this.single !== undefined ? [this.single] : configFiles(this.nodeDir);

@@ -28,6 +28,7 @@ interface PipeReport {
   pipe: string;
   status: string;
   error: string | null;
+  location?: string | null;
 }
 interface Report {
   passed: number;
@@ -139,6 +140,8 @@ test('an unset variable stops only the pipes that need it; the closing line and 
   assert.equal(r.status, 1, 'a pipe failed during the run');
   assert.match(r.stdout, /by-env: not run: unknown environment variable "people-source"/);
   assert.match(r.stdout, /^✔ shout$/m, 'the other pipes run');
+  // The failed pipe's file and the line of the element its error names ("fail!" sits on line 20 of the file above).
+  assert.match(r.stdout, /broken: .*FAILED \(pipes\/broken\.conf\.json:20\): the pipe configuration is invalid: \$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
   assert.match(r.stdout, /^✘ by-env\n {4}pipe "by-env" was not run: unknown environment variable "people-source"/m);
   assert.match(r.stdout, /^✘ nobody\n.*\n {4}output empty: 0 of 2\n {4}p1: missing/m, 'an empty output says so first');
   assert.match(r.stdout, /^! pipe by-env not run: unknown environment variable "people-source"/m);
@@ -146,6 +149,7 @@ test('an unset variable stops only the pipes that need it; the closing line and 
 
   const json = JSON.parse(cli('test', dir, '--json').stdout) as Report;
   assert.deepEqual(json.pipes_failed, ['broken']);
+  assert.equal(json.pipes.find((p) => p.pipe === 'broken')?.location, 'pipes/broken.conf.json:20');
   assert.deepEqual(json.pipes_not_run, ['by-env']);
 });
 

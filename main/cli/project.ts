@@ -12,6 +12,7 @@ import { junitReport, type JunitCase } from './junit.js';
 import { HubError } from '../../hub-core/errors.js';
 import { compileGlob, literalAtom, type CharTest, type GlobAtom } from '../../hub-core/glob.js';
 import { setPipeWorkers } from './pipe-workers-option.js';
+import { problemLine } from './config-location.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>]
@@ -46,9 +47,18 @@ function out(line: string): void {
   if (!quiet) process.stdout.write(`${line}\n`);
 }
 
+/** Where a failed pipe's problem is: "pipes/x.conf.json:12" (its file, and the line of the path its error names). */
+function pipeLocation(run: ProjectRun, p: PipeRunSummary): string | undefined {
+  const file = run.pipeFile(p.pipe);
+  if (file === undefined) return undefined;
+  const line = problemLine(join(run.nodeDir, file), p.pipe, p.error ?? '');
+  return line === undefined ? file : `${file}:${line}`;
+}
+
 function summary(run: ProjectRun): void {
   out(`Ran ${run.pipes.length} pipe(s) in ${run.rounds} round(s)${run.converged ? '' : ` — still changing after ${run.rounds} rounds (--max-rounds)`}`);
   for (const p of run.pipes) {
+    if (p.status === 'failed') p.location = pipeLocation(run, p) ?? null;
     const counts = `${p.runs} run(s), ${p.processed} processed, ${p.changes} changed`;
     const what =
       p.status === 'skipped'
@@ -57,7 +67,7 @@ function summary(run: ProjectRun): void {
           : `skipped: ${p.error ?? ''}`
         : p.status === 'offline'
           ? `${p.runs > 0 ? `${counts}, ` : ''}offline: ${p.error ?? ''}`
-          : `${counts}${p.status === 'failed' ? `, FAILED: ${p.error ?? ''}` : ''}`;
+          : `${counts}${p.status === 'failed' ? `, FAILED${p.location ? ` (${p.location})` : ''}: ${p.error ?? ''}` : ''}`;
     out(`  ${p.pipe}: ${what}`);
   }
 }
