@@ -245,15 +245,37 @@ export interface EntityDiff {
   /** For "missing" and "unexpected": the entity. */
   entity?: JsonObject;
   /** For "changed": the differing properties (dotted paths). */
-  changes: { path: string; expected: JsonValue | undefined; actual: JsonValue | undefined }[];
+  changes: { path: string; expected: JsonValue | undefined; actual: JsonValue | undefined; /** Why, where a namespace explains it. */ note?: string }[];
 }
 
 function diffValues(path: string, a: JsonValue | undefined, b: JsonValue | undefined, out: EntityDiff['changes']): void {
   if (isJsonObject(a) && isJsonObject(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) diffValues(path ? `${path}.${k}` : k, a[k], b[k], out);
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      const at = path ? `${path}.${k}` : k;
+      const before = out.length;
+      diffValues(at, a[k], b[k], out);
+      // A property absent (or null) on one side that the other side has under another namespace: say so.
+      const change = out[before];
+      if (change !== undefined && change.path === at) {
+        const missingIn = a[k] === undefined || a[k] === null ? a : b[k] === undefined || b[k] === null ? b : undefined;
+        const note = missingIn === undefined ? undefined : namespaceNote(k, missingIn, missingIn === a ? 'the expected entity' : 'the output');
+        if (note !== undefined) change.note = note;
+      }
+    }
     return;
   }
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, expected: a, actual: b });
+}
+
+/** The local name of a namespaced name ("crm:name" -> "name"; a name without a namespace is its own). */
+const localName = (name: string): string => name.slice(name.lastIndexOf(':') + 1);
+
+/** When `dict` lacks `name` but holds it under other namespaces (or without one), a note that says so. */
+function namespaceNote(name: string, dict: JsonObject, side: string): string | undefined {
+  const local = localName(name);
+  const others = Object.keys(dict).filter((k) => k !== name && localName(k) === local && dict[k] !== undefined);
+  if (others.length === 0) return undefined;
+  return `${side} has it as ${others.map((k) => JSON.stringify(k)).join(', ')}: a namespace differs (namespaced identifiers)`;
 }
 
 /** Differences per entity id between normalised expected and actual entities (ids not strings are keyed by JSON). */
@@ -425,6 +447,7 @@ export function formatDiffs(diffs: readonly EntityDiff[]): string[] {
         lines.push(`    ${c.path}:`);
         lines.push(`      - expected ${show(c.expected)}`);
         lines.push(`      + actual   ${show(c.actual)}`);
+        if (c.note !== undefined) lines.push(`      (${c.note})`);
       }
     }
   }

@@ -195,3 +195,24 @@ test('a single-file export (a JSON list of components) is a project: run, tested
     hub.close();
   }
 });
+
+test('a property that differs only by its namespace says so in the diff', async () => {
+  const { diffEntities, formatDiffs } = await import('../hub-core/project-test.js');
+  // The expected file names "name"; the output kept the source's namespace ("crm:name"): the value is null on the
+  // expected side's name only because of the namespace.
+  const lines = formatDiffs(diffEntities([{ _id: 'p1', name: 'Ann', age: 3 }], [{ _id: 'p1', 'crm:name': 'Ann', age: 4 }]));
+  assert.deepEqual(lines, [
+    'p1: differs',
+    '    age:',
+    '      - expected 3',
+    '      + actual   4',
+    '    crm:name:',
+    '      - expected (absent)',
+    '      + actual   "Ann"',
+    '      (the expected entity has it as "name": a namespace differs (namespaced identifiers))',
+    '    name:',
+    '      - expected "Ann"',
+    '      + actual   (absent)',
+    '      (the output has it as "crm:name": a namespace differs (namespaced identifiers))',
+  ]);
+});
