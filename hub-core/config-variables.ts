@@ -31,6 +31,20 @@ export function substituteVariables<T extends JsonValue>(value: T, vars: ConfigV
   return substitute(value, vars, scope, path) as T;
 }
 
+/**
+ * The same, but a variable that is not set is replaced by `<unset $SECRET(name)>` (never a value) and listed in
+ * `unset`: for a sink that runs offline and records what it would have sent, where the value was never needed.
+ */
+export function substituteVariablesLeniently<T extends JsonValue>(value: T, vars: ConfigVariables, scope = ''): { value: T; unset: string[] } {
+  const unset = new Set<string>();
+  const lenient: ConfigVariables = {
+    env: (name) => vars.env(name) ?? (unset.add(`$ENV(${name})`), `<unset $ENV(${name})>`),
+    secret: (name, s) => (s === '' ? (vars.secret(name, '') ?? (unset.add(`$SECRET(${name})`), `<unset $SECRET(${name})>`)) : vars.secret(name, s)),
+    mask: (text) => vars.mask(text),
+  };
+  return { value: substitute(value, lenient, scope, '$') as T, unset: [...unset] };
+}
+
 function substitute(value: JsonValue, vars: ConfigVariables, scope: string, path: string): JsonValue {
   if (typeof value === 'string') return substituteString(value, vars, scope, path);
   if (Array.isArray(value)) return value.map((v, i) => substitute(v, vars, scope, `${path}[${i}]`));

@@ -516,7 +516,7 @@ export class PumpRunner {
             await s.write(out);
             if (s.offline === true && !c.offline) {
               c.offline = true;
-              c.offlineReason = sinkOfflineReason(pipe, s);
+              c.offlineReason = this.runtimes.mask(sinkOfflineReason(pipe, s));
             }
           } catch (e) {
             // Without retry settings a refused write fails the run (the position stays where it was).
@@ -584,7 +584,7 @@ export class PumpRunner {
       if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
       sink = await openSink(full);
       c.offline = sink.offline === true;
-      if (c.offline) c.offlineReason = sinkOfflineReason(pipe, sink);
+      if (c.offline) c.offlineReason = this.runtimes.mask(sinkOfflineReason(pipe, sink));
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await this.dependencyPhase(id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
       }

@@ -376,7 +376,8 @@ export class RunAll {
           s.status = 'offline';
           s.error = typeof last['offline_reason'] === 'string' ? last['offline_reason'] : 'it needs an outside system';
           this.write('WARNING', `Pipe '${id}' is offline: ${s.error}`);
-        } else {
+        } else if (s.status !== 'offline') {
+          // An offline pipe stays offline for the rest of the rounds: a later run with nothing to send says nothing new.
           s.status = 'ok';
           s.error = null;
           if (last.changes > 0) this.write('INFO', `Pipe '${id}': ${last.processed} processed, ${last.changes} changed`);

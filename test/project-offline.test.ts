@@ -63,7 +63,9 @@ test('pipes that need an outside system are offline with the reason; every other
     'systems/crm.conf.json': { _id: 'crm', type: 'system:url', base_url: `http://127.0.0.1:${port}/api/` },
     'systems/mailer.conf.json': { _id: 'mailer', type: 'system:microservice', docker: { image: 'acme/mailer:1', environment: { TOKEN: '$SECRET(mailer-token)' } } },
     'systems/erp.conf.json': { _id: 'erp', type: 'system:mssql', host: 'erp.invalid', database: 'erp' },
+    'systems/crm-out.conf.json': { _id: 'crm-out', type: 'system:url', base_url: `http://127.0.0.1:${port}/in/`, headers: { authorization: 'Bearer $SECRET(crm-token)' } },
     'pipes/people.conf.json': pipe('people', { source: people }),
+    'pipes/to-crm.conf.json': pipe('to-crm', { source: { type: 'dataset', dataset: 'people' }, sink: { type: 'json', system: 'crm-out', url: 'persons' } }),
     'pipes/crm-person.conf.json': pipe('crm-person', { source: { type: 'json', system: 'crm', url: 'persons' } }),
     'pipes/erp-order.conf.json': pipe('erp-order', { source: { type: 'sql', system: 'erp', table: 'orders' } }),
     'pipes/directory-user.conf.json': pipe('directory-user', { source: { type: 'ldap', system: 'ad', search_base: 'dc=acme,dc=example' } }),
@@ -89,6 +91,7 @@ test('pipes that need an outside system are offline with the reason; every other
     'directory-user': 'offline',
     'welcome-mail': 'offline',
     'to-gone': 'offline',
+    'to-crm': 'offline',
     enrich: 'offline',
   });
   const reason = (id: string): string => report.pipes.find((p) => p.pipe === id)?.error ?? '';
@@ -98,16 +101,17 @@ test('pipes that need an outside system are offline with the reason; every other
   assert.match(reason('welcome-mail'), /system "mailer", a microservice .* outbox/);
   assert.ok(!reason('welcome-mail').includes('$SECRET'), 'an unset secret of the microservice does not stop it');
   assert.match(reason('to-gone'), /system "not-in-project" is not in this project/);
+  assert.match(reason('to-crm'), /cannot reach system "crm-out" .*outbox; not set here: \$SECRET\(crm-token\)/, 'an unset secret only needed to reach it is named, not a failure');
   assert.match(reason('enrich'), /rest transform calls an outside service \(system "crm"\)/);
   assert.equal(report.passed, 1);
   assert.equal(report.failed, 0);
   assert.deepEqual(report.pipes_failed, []);
-  assert.equal(report.pipes_offline.length, 6);
+  assert.equal(report.pipes_offline.length, 7);
   assert.equal(r.status, 0, r.stderr);
 
   const text = cli('test', dir);
   assert.equal(text.status, 0);
-  assert.match(text.stdout, /^6 pipe\(s\) offline, needing outside systems \(their reasons above\): /m);
+  assert.match(text.stdout, /^7 pipe\(s\) offline, needing outside systems \(their reasons above\): /m);
   assert.match(text.stdout, /^1 passed, 0 failed$/m);
   assert.match(text.stdout, /welcome-mail: .*offline: the json sink pushes to system "mailer"/);
 });

@@ -7,7 +7,7 @@ import type { EffectivePipe } from '../effective-pipe.js';
 import { SinkWriteError, type RemoteSink, type SinkContext, type SinkRun } from './sink.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { HubError } from '../errors.js';
-import { substituteEnv, substituteVariables } from '../config-variables.js';
+import { substituteEnv, substituteVariables, substituteVariablesLeniently } from '../config-variables.js';
 import { httpPost, type PostResponse } from './http-post.js';
 import { reachable } from './reachable.js';
 
@@ -37,7 +37,17 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   }
   // $ENV and $SECRET (e.g. an Authorization header) are replaced in the system (its secrets before the node's); the
   // pipe's sink gets $ENV only (secrets belong in system configuration, see config-variables.ts).
-  const system = substituteVariables(stored, ctx.vars, systemId, `system ${systemId}`);
+  let system: JsonObject;
+  // Variables the environment does not set: fine while the target cannot be reached anyway (the outbox says which).
+  let unset: string[] = [];
+  let unsetError: unknown;
+  try {
+    system = substituteVariables(stored, ctx.vars, systemId, `system ${systemId}`);
+  } catch (e) {
+    if (!(e instanceof HubError) || !/^unknown (environment variable|secret) /.test(e.message)) throw e;
+    ({ value: system, unset } = substituteVariablesLeniently(stored, ctx.vars, systemId));
+    unsetError = e;
+  }
   const sink = substituteEnv(pipe.sink, (name) => ctx.vars.env(name), `pipe ${pipe._id} sink`);
   if (system['type'] !== 'system:url' || typeof system['base_url'] !== 'string') {
     throw new HubError(400, `system ${JSON.stringify(systemId)} is not a system:url with a "base_url"`);
@@ -62,10 +72,12 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   // Whether the target answers is found out at the first request: a URL that cannot be reached (another hub that is
   // not running, a service of the hosted environment) makes the run offline, its requests recorded in the outbox.
   let offline: boolean | undefined;
-  const where = { system: systemId, url: `${target.origin}${target.pathname}` };
+  const where: JsonObject = { system: systemId, url: `${target.origin}${target.pathname}`, ...(unset.length > 0 ? { unset } : {}) };
 
   const send = async (entities: readonly JsonObject[], last: boolean): Promise<void> => {
     offline ??= !(await reachable(target, Math.min(timeoutMs, 2000)));
+    // Reachable, but a value it needs is not set: the push cannot be made.
+    if (!offline && unsetError !== undefined) throw unsetError;
     if (offline) {
       recordPush(ctx, where, entities);
       return;
@@ -95,7 +107,10 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
     get offline() {
       return offline === true;
     },
-    offlineReason: `the json sink cannot reach system ${JSON.stringify(systemId)} (${where.url}): what it would have sent is in the outbox`,
+    get offlineReason() {
+      const values = unset.length > 0 ? `; not set here: ${unset.join(', ')}` : '';
+      return `the json sink cannot reach system ${JSON.stringify(systemId)} (${where.url}): what it would have sent is in the outbox${values}`;
+    },
     write: (entities) => send(entities, false),
     // An incremental run that sent nothing has nothing to close; a full run always ends (the receiver deletes the rest).
     finish: () => (previous === undefined && !options.full ? Promise.resolve() : send([], true)),
