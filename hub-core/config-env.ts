@@ -13,6 +13,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { substituteEnv } from './config-variables.js';
 import { floatLiteralText } from './config-json.js';
+import type { ConfigError } from './config-error.js';
 
 /** An environment variable's value, or undefined when it is not set. */
 export type EnvLookup = (name: string) => string | undefined;
@@ -134,4 +135,27 @@ export function resolveSource(source: JsonObject & { type: string }, env: EnvLoo
   const type = typeof picked['type'] === 'string' ? picked['type'] : 'dataset';
   const inner = resolveSource({ ...picked, type }, env, `${path}.alternatives.${condition}`);
   return { ...resolved, type: 'conditional', alternatives: { ...alternatives, [condition]: inner } };
+}
+
+/**
+ * A warning at each `$ENV(name)` of the configuration that the environment does not set: a run that needs it stops
+ * (`datahub test` does not run the pipe), every other pipe runs. Shown with the pipe's other problems.
+ */
+export function unsetEnvWarnings(config: JsonValue, env: EnvLookup): ConfigError[] {
+  const out: ConfigError[] = [];
+  const seen = new Set<string>();
+  const walk = (v: JsonValue, at: string): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(/\$ENV\(([^)]*)\)/g)) {
+        const name = m[1] ?? '';
+        if (env(name) !== undefined || seen.has(name)) continue;
+        seen.add(name);
+        out.push({ elements: at, level: 'warning', msg: `$ENV(${name}) is not set: a run that needs it stops until it is set (Variables, or test-env.json for datahub test)` });
+      }
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+    else if (isJsonObject(v)) for (const [k, x] of Object.entries(v)) walk(x, /^[A-Za-z_$][\w$-]*$/.test(k) ? `${at}.${k}` : `${at}[${JSON.stringify(k)}]`);
+  };
+  // The pump's settings have checks of their own (an unset schedule is an error there).
+  if (isJsonObject(config)) for (const [k, x] of Object.entries(config)) if (k !== 'pump') walk(x, `$.${k}`);
+  return out;
 }

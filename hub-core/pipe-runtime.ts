@@ -33,7 +33,7 @@ import {
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
 import { substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
-import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, withSetEnv, type EnvLookup } from './config-env.js';
+import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, unsetEnvWarnings, withSetEnv, type EnvLookup } from './config-env.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import type { SinkContext } from './sinks/json-push-sink.js';
@@ -150,7 +150,7 @@ export class PipeRuntime {
   /** The configuration's problems, its pump settings included (as pipe information reports them). */
   get errors(): ConfigError[] {
     const pump = effectivePipeConfig({ ...this.config, pump: pumpWithEnv(this.pipe.pump, this.env) });
-    return [...this.runErrors, ...pumpConfigErrors(pump, { resolved: true, schedulerOff: this.ctx.schedulerOff?.() ?? true })];
+    return [...this.runErrors, ...unsetEnvWarnings(this.config, this.env), ...pumpConfigErrors(pump, { resolved: true, schedulerOff: this.ctx.schedulerOff?.() ?? true })];
   }
 
   /** The dataset a `dataset` source reads. */
@@ -368,3 +368,4 @@ export function pipeNamespaces(node: NamespaceSettings, config: ConfigEntity): N
     propertyNamespace: name(own['property'], node.propertyNamespace),
   };
 }
+

@@ -5,7 +5,7 @@ import type { ConfigEntity } from './config-store.js';
 import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { ConfigError } from './config-error.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import { pipeWithEnv, pumpWithEnv, unsetEnvReference, type EnvLookup, type VariableContext } from './config-env.js';
+import { pipeWithEnv, pumpWithEnv, unsetEnvReference, unsetEnvWarnings, type EnvLookup, type VariableContext } from './config-env.js';
 
 const MODES = ['scheduled', 'manual', 'off'];
 
@@ -64,5 +64,5 @@ export function scheduledPipe(config: ConfigEntity, env: EnvLookup): EffectivePi
 export function pipeConfigErrors(config: ConfigEntity, variables?: VariableContext): ConfigError[] {
   if (variables === undefined) return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
   const checked = pipeWithEnv(config, variables.env);
-  return [...checkPipeConfig(checked), ...pumpConfigErrors(effectivePipeConfig(checked), { resolved: true, schedulerOff: variables.schedulerOff() })];
+  return [...checkPipeConfig(checked), ...unsetEnvWarnings(config, variables.env), ...pumpConfigErrors(effectivePipeConfig(checked), { resolved: true, schedulerOff: variables.schedulerOff() })];
 }

@@ -27,7 +27,7 @@ const cli = (...args: string[]): { status: number | null; stdout: string; stderr
 test('datahub run: an unknown source type fails its pipe, exit 1', () => {
   const r = cli('run', project);
   assert.equal(r.status, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /typo: .*FAILED: \$\.source\.type: unknown source type "datset"/);
+  assert.match(r.stdout, /typo: .*FAILED \(pipes\/typo\.conf\.json:5\): \$\.source\.type: unknown source type "datset"/, 'its file and the line of "type"');
   assert.doesNotMatch(r.stdout, /typo: skipped/);
   assert.match(r.stdout, /people: 1 run\(s\), 1 processed/, 'the other pipes still run');
 });
@@ -35,5 +35,6 @@ test('datahub run: an unknown source type fails its pipe, exit 1', () => {
 test('datahub test: the same pipe error fails the command even with no test reading it', () => {
   const r = cli('test', project);
   assert.equal(r.status, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /typo: .*FAILED: .*unknown source type "datset"/);
+  assert.match(r.stdout, /typo: .*FAILED \(pipes\/typo\.conf\.json:5\): .*unknown source type "datset"/);
+  assert.match(r.stdout, /^0 passed, 0 failed; 1 pipe\(s\) failed during the run \(typo\)$/m, 'the closing line names it, as the exit code says');
 });
