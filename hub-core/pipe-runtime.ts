@@ -16,7 +16,7 @@
 
 import type { ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
-import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { checkPipeConfig, effectivePipeConfig, pipeNumberErrors, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
 import {
@@ -118,7 +118,7 @@ export class PipeRuntime {
     this.id = config._id;
     this.pipe = effectivePipeConfig(config);
     // Checked with the set `$ENV`s replaced (the transform's are resolved lazily, when it is compiled).
-    this.runErrors = checkPipeConfig(pipeWithEnv(config, this.env));
+    this.runErrors = [...checkPipeConfig(pipeWithEnv(config, this.env)), ...pipeNumberErrors(config, this.env)];
     const node = options.standalone ? undefined : ctx.namespaces(config._id);
     const settings = node && pipeNamespaces(node, config);
     this.namespaces = settings?.enabled === true ? settings : undefined;
