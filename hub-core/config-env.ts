@@ -14,6 +14,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { substituteEnv } from './config-variables.js';
 import { floatLiteralText } from './config-json.js';
 import type { ConfigError } from './config-error.js';
+import { PUMP_PROPERTIES, numberSettings } from './config-settings.js';
 
 /** An environment variable's value, or undefined when it is not set. */
 export type EnvLookup = (name: string) => string | undefined;
@@ -85,7 +86,7 @@ export function sourceWithEnv(source: JsonObject, env: EnvLookup): JsonObject {
 }
 
 /** Pump settings whose value is a number or true/false: a whole-value reference gives that type. */
-const PUMP_NUMBERS = new Set(['schedule_interval', 'rescan_run_count', 'partial_rescan_count', 'max_read_retries', 'read_retry_delay', 'write_retry_delay', 'max_retries_per_entity', 'max_consecutive_write_errors', 'max_write_errors_in_retry_dataset']);
+const PUMP_NUMBERS: ReadonlySet<string> = new Set(numberSettings(PUMP_PROPERTIES));
 const PUMP_BOOLEANS = new Set(['run_at_startup', 'track_dead_letters', 'fallback_to_single_entities_on_batch_fail', 'log_events_noop_runs', 'log_events_noop_runs_changes_only', 'use_dead_letter_dataset']);
 
 /**

@@ -7,7 +7,8 @@ import type { JsonObject, JsonValue } from './json.js';
 import { SINK_TYPES, SOURCE_TYPES } from './pipe-config.js';
 import { SOURCE_TYPE_LIST } from './sources/index.js';
 import { SINK_TYPE_LIST } from './sinks/index.js';
-import { VARIABLE, bool, headers, int, num, ref, str, strings, type TypeOptions } from './schema-parts.js';
+import { bool, ref, str, strings, type TypeOptions } from './schema-parts.js';
+import { COMPONENT_ID_PATTERN, PIPE_NUMBER_PROPERTIES, PUMP_PROPERTIES, SYSTEM_OPTIONS } from './config-settings.js';
 import { nodeMetadataSchema, pipeRegistrySchema } from './registry-schema.js';
 
 /** Options of every source type (from its module in sources/); a type's other options are allowed. */
@@ -84,31 +85,7 @@ const pump: JsonObject = {
   type: 'object',
   description: 'when and how the pipe runs',
   additionalProperties: false,
-  properties: {
-    mode: {
-      anyOf: [{ enum: ['scheduled', 'manual', 'off'] }, { type: 'string', pattern: VARIABLE }],
-      description: '"scheduled": by interval or cron; "manual": only when started; "off": never; or "$ENV(<name>)" naming one',
-    },
-    schedule_interval: num('seconds between runs (default 30)', { exclusiveMinimum: 0 }),
-    cron_expression: str('a cron schedule in UTC, e.g. "0 3 * * *"; wins over schedule_interval'),
-    run_at_startup: bool('run once when the hub starts'),
-    rescan_run_count: int('every n-th run reads the source from the start', { minimum: 1 }),
-    rescan_cron_expression: str('a cron schedule (UTC) for full rescans'),
-    partial_rescan_count: int('entities re-read per partial rescan', { minimum: 1 }),
-    max_read_retries: int('how often a failing source read is retried', { minimum: 0 }),
-    read_retry_delay: num('seconds between read retries', { minimum: 0 }),
-    write_retry_delay: num('seconds between write retries', { minimum: 0 }),
-    max_retries_per_entity: int('retries of an entity the sink refused before it goes to the dead letter dataset', { minimum: 0 }),
-    max_consecutive_write_errors: int('refused batches in a row that fail the run', { minimum: 0 }),
-    max_write_errors_in_retry_dataset: int('refused entities kept for retrying', { minimum: 0 }),
-    dead_letter_dataset: str('dataset receiving entities that failed every retry'),
-    track_dead_letters: bool('remove an entity from the dead letter dataset once it is written'),
-    fallback_to_single_entities_on_batch_fail: bool('write a refused batch again one entity at a time'),
-    log_events_noop_runs: bool('log scheduled runs that found nothing to do'),
-    log_events_noop_runs_changes_only: bool('log only no-op runs that follow a run that did something (default true)'),
-    use_dead_letter_dataset: bool('send entities that failed every retry to the dead letter dataset'),
-    comment: { description: 'free text; ignored by the hub' },
-  },
+  properties: PUMP_PROPERTIES,
 };
 
 const metadata: JsonObject = {
@@ -126,7 +103,7 @@ const pipe: JsonObject = {
   required: ['_id', 'type', 'source'],
   additionalProperties: false,
   properties: {
-    _id: str('pipe id: 1 to 512 characters, no slashes, "?" or "#"', { pattern: '^[^\\u0000-\\u001f/\\\\?#]{1,512}$' }),
+    _id: str('pipe id: 1 to 512 characters, no control characters, slashes, "?" or "#"', { pattern: COMPONENT_ID_PATTERN }),
     type: { const: 'pipe' },
     name: str('display name'),
     description: str('what the pipe is for'),
@@ -148,7 +125,7 @@ const pipe: JsonObject = {
       properties: { identity: { type: 'string' }, property: { type: 'string' } },
     },
     namespaced_identifiers: bool('override the node\'s namespaced_identifiers setting for this pipe'),
-    batch_size: int('entities per batch', { minimum: 1 }),
+    ...PIPE_NUMBER_PROPERTIES,
     principals: strings('principals allowed to use the pipe, e.g. "group:Admin"'),
     compaction: { type: 'object', description: 'how old versions of the sink dataset are removed' },
     exclude_completeness: strings('datasets ignored when the completeness of the output is computed'),
@@ -159,58 +136,12 @@ const pipe: JsonObject = {
   },
 };
 
-/** Options of well-known system types; unknown types of the form "system:<kind>" are allowed. */
-const SYSTEM_OPTIONS: Record<string, TypeOptions> = {
-  'system:url': {
-    properties: {
-      base_url: str('address that relative urls of sources and sinks start from', { pattern: '^(\\$|https?://)' }),
-      url_pattern: str('a pattern such as "http://host/api/%s" instead of base_url'),
-      headers,
-      authentication: { enum: ['basic', 'digest', 'ntlm', 'jwt'], description: 'how requests authenticate' },
-      username: str('user for basic/digest authentication'),
-      password: str('password; use "$SECRET(name)"'),
-      jwt_token: str('a bearer token; use "$SECRET(name)"'),
-      verify_ssl: bool('check the server\'s TLS certificate (default true)'),
-      timeout: num('seconds before a request is given up', { exclusiveMinimum: 0 }),
-      read_timeout: num('seconds to wait for a response', { exclusiveMinimum: 0 }),
-      connect_timeout: num('seconds to wait for a connection', { exclusiveMinimum: 0 }),
-    },
-  },
-  'system:microservice': {
-    properties: {
-      docker: {
-        type: 'object',
-        description: 'the container (not run by the desktop hub)',
-        properties: { image: { type: 'string' }, port: { type: 'integer' }, memory: { type: 'integer' }, environment: { type: 'object' } },
-      },
-    },
-  },
-  'system:rest': {
-    properties: {
-      base_url: str('address the operations\' urls are relative to'),
-      operations: { type: 'object', description: 'named operations: method, url, payload-type, ...' },
-      headers,
-    },
-  },
-};
-for (const kind of ['mssql', 'mysql', 'postgresql', 'oracle']) {
-  SYSTEM_OPTIONS[`system:${kind}`] = {
-    properties: {
-      host: str('database server'),
-      port: int('server port', { minimum: 1, maximum: 65535 }),
-      database: str('database name'),
-      username: str('database user'),
-      password: str('password; use "$SECRET(name)"'),
-    },
-  };
-}
-
 const system: JsonObject = {
   type: 'object',
   description: 'a system: an external service that sources and sinks connect to',
   required: ['_id', 'type'],
   properties: {
-    _id: str('system id: no slashes, "?" or "#"', { pattern: '^[^\\u0000-\\u001f/\\\\?#]{1,512}$' }),
+    _id: str('system id: 1 to 512 characters, no control characters, slashes, "?" or "#"', { pattern: COMPONENT_ID_PATTERN }),
     type: str('"system:<kind>"', { pattern: '^system:[A-Za-z0-9_-]+$', examples: Object.keys(SYSTEM_OPTIONS) }),
     name: str('display name'),
     description: str('what the system is'),

@@ -36,6 +36,21 @@ export function asConfigEntity(value: unknown, where: string): ConfigEntity {
   return value as ConfigEntity;
 }
 
+/**
+ * Refuse a request that holds one component id twice (even with `force`: the later would silently replace the
+ * earlier, and one of the two is lost). Every element where the id occurs is named.
+ */
+export function refuseDuplicateIds(entities: readonly ConfigEntity[], kind: ConfigKind): void {
+  const at = new Map<string, number[]>();
+  entities.forEach((e, i) => at.set(e._id, [...(at.get(e._id) ?? []), i]));
+  const twice = [...at].filter(([, where]) => where.length > 1);
+  if (twice.length === 0) return;
+  throw badRequest(
+    `the same ${kind} id occurs more than once in the request: ${twice.map(([id]) => JSON.stringify(id)).join(', ')}`,
+    twice.map(([id, where]) => `${id}: ${where.map((i) => `$[${i}]._id`).join(', ')}`).join('; ') + '; nothing was stored',
+  );
+}
+
 export interface ConfigHistoryEntry extends JsonObject {
   _id: string;
   _updated: number;

@@ -136,6 +136,25 @@ export function substituteDtlKeySecrets<T extends JsonValue>(value: T, vars: Con
 }
 
 /**
+ * Whether a transform names a secret where `substituteDtlKeySecrets` gives its value (the whole key of an `encrypt`
+ * or `decrypt` call): the only place a pipe's run needs a secret value. A `$SECRET(...)` anywhere else in a pipe
+ * stays the text it is.
+ */
+export function hasDtlKeySecret(transform: JsonValue): boolean {
+  let found = false;
+  const probe: ConfigVariables = {
+    env: () => undefined,
+    secret: () => {
+      found = true;
+      return '';
+    },
+    mask: (text) => text,
+  };
+  substituteDtlKeySecrets(transform, probe);
+  return found;
+}
+
+/**
  * Where a pipe's source or sink configuration holds `$SECRET(...)`, which a pipe never replaces (entities of an
  * embedded source are data, not settings, and are left out): the places a user may expect a secret and get the text.
  */

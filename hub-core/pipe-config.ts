@@ -8,8 +8,11 @@ import { HubError } from './errors.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import type { EffectivePipe } from './effective-pipe.js';
 import { SOURCE_TYPE_LIST, sourceType } from './sources/index.js';
+import { embeddedEntityProblems } from './sources/embedded.js';
 import { SINK_TYPE_LIST, sinkType } from './sinks/index.js';
 import { pipeSecretReferences } from './config-variables.js';
+import { COMPONENT_ID_RULE, PIPE_NUMBER_PROPERTIES, checkNumberSettings, isComponentId } from './config-settings.js';
+import type { EnvLookup } from './config-env.js';
 
 export { hasErrors, type ConfigError };
 
@@ -29,7 +32,6 @@ export const PUBLISHER_SINKS: ReadonlySet<string> = new Set(SINK_TYPE_LIST.filte
 /** `"indexes": "$ids"` on a dataset sink: an index on `$ids`. */
 export const IDS_INDEX = '$ids';
 
-const PIPE_ID = /^[^\u0000-\u001f/\\?#]{1,512}$/;
 
 /**
  * Compile errors of one DTL transform. Pipe information is asked for often (every list, every receiver request),
@@ -58,9 +60,7 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   for (const [at, msg] of compaction.errors) err(at, msg);
   for (const [at, msg] of compaction.warnings) warn(at, msg);
   const id = config['_id'];
-  if (typeof id !== 'string' || !PIPE_ID.test(id)) {
-    err('$._id', 'the pipe needs an "_id": a string of 1 to 512 characters without control characters, slashes, "?" or "#"');
-  }
+  if (!isComponentId(id)) err('$._id', `the pipe needs an "_id": ${COMPONENT_ID_RULE}`);
   if (config['type'] !== 'pipe') err('$.type', 'a pipe has "type": "pipe"');
   const metadata = config['metadata'];
   if (metadata !== undefined && !isJsonObject(metadata)) err('$.metadata', '"metadata" must be an object');
@@ -80,6 +80,7 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
         warn('$.source.type', `source type "${type}" is accepted but not run by this hub yet`);
       }
       sourceType(type)?.check?.(source, err);
+      if (type === 'conditional') checkAlternatives(source, err, warn);
     }
   }
 
@@ -108,10 +109,6 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
           }
         });
     }
-    for (const key of ['circuit_breaker_threshold_count', 'circuit_breaker_threshold_factor']) {
-      const v = sink[key];
-      if (v !== undefined && (typeof v !== 'number' || v < 0)) err(`$.sink.${key}`, `"${key}" must be a non-negative number`);
-    }
   }
 
   const transform = config['transform'];
@@ -129,6 +126,50 @@ export function checkPipeConfig(config: JsonObject): ConfigError[] {
   }
   for (const at of pipeSecretReferences(config)) {
     warn(at, '$SECRET(...) is replaced in system configuration only (and as the key of encrypt/decrypt); here it stays as written: put it in the system this pipe uses');
+  }
+  return errors;
+}
+
+/**
+ * The alternatives of a conditional source. Only the picked one is opened, and the service accepts alternatives its
+ * own checks of that source type would refuse (a real project's "dev" alternative holds embedded entities without
+ * "_id" that its transform gives one): an embedded alternative's entities must be objects, and one without "_id" is
+ * a warning here.
+ */
+function checkAlternatives(source: JsonObject, err: (at: string, msg: string) => void, warn: (at: string, msg: string) => void): void {
+  const alternatives = source['alternatives'];
+  if (!isJsonObject(alternatives)) return;
+  for (const [name, alt] of Object.entries(alternatives)) {
+    if (!isJsonObject(alt) || alt['type'] !== 'embedded' || !Array.isArray(alt['entities'])) continue;
+    const at = `$.source.alternatives.${name}.entities`;
+    embeddedEntityProblems(alt['entities'], at, err, warn);
+  }
+}
+
+/**
+ * The number settings of a pipe, of its source (and a conditional source's alternatives) and of its sink that are
+ * not numbers in their documented range (config-settings.ts). Checked on the configuration as written: a whole
+ * "$ENV(name)" is checked with the variable's value when `env` has it set. The pump's settings are checked with the
+ * schedule (pump-config.ts).
+ */
+export function pipeNumberErrors(config: JsonObject, env?: EnvLookup): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const err = (elements: string, msg: string): void => void errors.push({ elements, level: 'error', msg });
+  checkNumberSettings(config, PIPE_NUMBER_PROPERTIES, '$', err, env);
+  const checkSource = (source: JsonValue | undefined, at: string): void => {
+    if (!isJsonObject(source)) return;
+    const type = typeof source['type'] === 'string' ? source['type'] : 'dataset';
+    const known = sourceType(type);
+    if (known !== undefined) checkNumberSettings(source, known.options.properties, at, err, env);
+    if (type === 'conditional' && isJsonObject(source['alternatives'])) {
+      for (const [name, alt] of Object.entries(source['alternatives'])) checkSource(alt, `${at}.alternatives.${name}`);
+    }
+  };
+  checkSource(config['source'], '$.source');
+  const sink = config['sink'];
+  if (isJsonObject(sink)) {
+    const known = sinkType(typeof sink['type'] === 'string' ? sink['type'] : 'dataset');
+    if (known !== undefined) checkNumberSettings(sink, known.options.properties, '$.sink', err, env);
   }
   return errors;
 }

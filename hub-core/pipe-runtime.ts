@@ -16,7 +16,7 @@
 
 import type { ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
-import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { checkPipeConfig, effectivePipeConfig, pipeNumberErrors, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { pumpConfigErrors } from './pump-config.js';
 import {
@@ -32,7 +32,7 @@ import {
 } from './dtl/index.js';
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
-import { substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
+import { hasDtlKeySecret, substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from './config-variables.js';
 import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, unsetEnvWarnings, withSetEnv, type EnvLookup } from './config-env.js';
 import { MAINTAINED_PROPERTIES, stripInternal } from './entity.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
@@ -118,7 +118,7 @@ export class PipeRuntime {
     this.id = config._id;
     this.pipe = effectivePipeConfig(config);
     // Checked with the set `$ENV`s replaced (the transform's are resolved lazily, when it is compiled).
-    this.runErrors = checkPipeConfig(pipeWithEnv(config, this.env));
+    this.runErrors = [...checkPipeConfig(pipeWithEnv(config, this.env)), ...pipeNumberErrors(config, this.env)];
     const node = options.standalone ? undefined : ctx.namespaces(config._id);
     const settings = node && pipeNamespaces(node, config);
     this.namespaces = settings?.enabled === true ? settings : undefined;
@@ -151,6 +151,15 @@ export class PipeRuntime {
   get errors(): ConfigError[] {
     const pump = effectivePipeConfig({ ...this.config, pump: pumpWithEnv(this.pipe.pump, this.env) });
     return [...this.runErrors, ...unsetEnvWarnings(this.config, this.env), ...pumpConfigErrors(pump, { resolved: true, schedulerOff: this.ctx.schedulerOff?.() ?? true })];
+  }
+
+  /**
+   * Whether a run needs secret values: a `$SECRET` (written, or the value of an `$ENV`) as the key of encrypt/decrypt
+   * in the transform. Secret values are not handed to pipe workers, so such a run stays on the hub's thread.
+   */
+  get needsSecrets(): boolean {
+    const transform = this.config['transform'];
+    return transform !== undefined && hasDtlKeySecret(transformWithEnv(transform, this.env));
   }
 
   /** The dataset a `dataset` source reads. */

@@ -1,7 +1,7 @@
 import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { DatasetStore } from './dataset-store.js';
 import type { Dataset } from './dataset-log.js';
-import { asConfigEntity } from './config-store.js';
+import { asConfigEntity, refuseDuplicateIds } from './config-store.js';
 import { IDS_INDEX, PUBLISHER_SINKS, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { hasErrors, type ConfigError } from './config-error.js';
 import { HubError, badRequest, notFound } from './errors.js';
@@ -99,11 +99,7 @@ export class PipeRegistry {
       if (hasErrors(errors)) problems.push(...errors.filter((x) => x.level === 'error').map((x) => `${e._id}: ${x.elements}: ${x.msg}`));
       return e;
     });
-    const ids = new Set<string>();
-    for (const e of entities) {
-      if (ids.has(e._id)) problems.push(`${e._id}: the same pipe id occurs twice in the request`);
-      ids.add(e._id);
-    }
+    refuseDuplicateIds(entities, 'pipe');
     if (problems.length > 0 && !force) {
       throw new HubError(400, 'invalid pipe configuration', problems.join('; '));
     }

@@ -2,7 +2,8 @@
 
 import { parseCron } from './cron-schedule.js';
 import type { ConfigEntity } from './config-store.js';
-import { checkPipeConfig, effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
+import { checkPipeConfig, effectivePipeConfig, pipeNumberErrors, type EffectivePipe } from './pipe-config.js';
+import { PUMP_PROPERTIES, checkNumberSettings } from './config-settings.js';
 import type { ConfigError } from './config-error.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { pipeWithEnv, pumpWithEnv, unsetEnvReference, unsetEnvWarnings, type EnvLookup, type VariableContext } from './config-env.js';
@@ -30,10 +31,8 @@ export function pumpConfigErrors(pipe: EffectivePipe, variables?: { resolved: bo
   if (!MODES.includes(pump['mode'] as string)) {
     errors.push({ elements: '$.pump.mode', level: 'error', msg: `"mode" is one of ${MODES.map((m) => `"${m}"`).join(', ')}` });
   }
-  const interval = pump['schedule_interval'];
-  if (interval !== undefined && (typeof interval !== 'number' || !(interval > 0))) {
-    errors.push({ elements: '$.pump.schedule_interval', level: 'error', msg: '"schedule_interval" is a number of seconds greater than 0' });
-  }
+  // Every number setting with its documented range (schedule_interval: seconds greater than 0; counts: integers).
+  checkNumberSettings(pump, PUMP_PROPERTIES, '$.pump', (elements, msg) => void errors.push({ elements, level: 'error', msg }));
   const cron = pump['cron_expression'];
   if (cron !== undefined) {
     if (typeof cron !== 'string') errors.push({ elements: '$.pump.cron_expression', level: 'error', msg: '"cron_expression" must be a string' });
@@ -62,7 +61,12 @@ export function scheduledPipe(config: ConfigEntity, env: EnvLookup): EffectivePi
  * `$ENV` variables replaced when `variables` is given.
  */
 export function pipeConfigErrors(config: ConfigEntity, variables?: VariableContext): ConfigError[] {
-  if (variables === undefined) return [...checkPipeConfig(config), ...pumpConfigErrors(effectivePipeConfig(config))];
+  if (variables === undefined) return [...checkPipeConfig(config), ...pipeNumberErrors(config), ...pumpConfigErrors(effectivePipeConfig(config))];
   const checked = pipeWithEnv(config, variables.env);
-  return [...checkPipeConfig(checked), ...unsetEnvWarnings(config, variables.env), ...pumpConfigErrors(effectivePipeConfig(checked), { resolved: true, schedulerOff: variables.schedulerOff() })];
+  return [
+    ...checkPipeConfig(checked),
+    ...pipeNumberErrors(config, variables.env),
+    ...unsetEnvWarnings(config, variables.env),
+    ...pumpConfigErrors(effectivePipeConfig(checked), { resolved: true, schedulerOff: variables.schedulerOff() }),
+  ];
 }

@@ -1,9 +1,10 @@
 import type { ConfigStore, ConfigEntity } from './config-store.js';
 import type { SecretStore } from './kv-stores.js';
-import { asConfigEntity } from './config-store.js';
+import { asConfigEntity, refuseDuplicateIds } from './config-store.js';
 import { HubError, badRequest, notFound } from './errors.js';
 import type { ConfigError } from './config-error.js';
 import type { JsonObject } from './json.js';
+import { COMPONENT_ID_RULE, SYSTEM_OPTIONS, checkNumberSettings, isComponentId } from './config-settings.js';
 
 export interface SystemInfo extends JsonObject {
   _id: string;
@@ -15,9 +16,7 @@ export interface SystemInfo extends JsonObject {
 export function checkSystemConfig(config: JsonObject): ConfigError[] {
   const errors: ConfigError[] = [];
   const type = config['type'];
-  if (typeof config['_id'] !== 'string' || !/^[^\u0000-\u001f/\\?#]{1,512}$/.test(config['_id'])) {
-    errors.push({ elements: '$._id', level: 'error', msg: 'the system needs an "_id": a string without slashes, "?" or "#"' });
-  }
+  if (!isComponentId(config['_id'])) errors.push({ elements: '$._id', level: 'error', msg: `the system needs an "_id": ${COMPONENT_ID_RULE}` });
   if (typeof type !== 'string' || !type.startsWith('system:')) {
     errors.push({ elements: '$.type', level: 'error', msg: 'a system has a type of the form "system:<kind>", for example "system:url"' });
   } else if (type === 'system:url' && typeof config['base_url'] !== 'string' && typeof config['url_pattern'] !== 'string') {
@@ -27,6 +26,10 @@ export function checkSystemConfig(config: JsonObject): ConfigError[] {
   } else if (type === 'system:microservice') {
     errors.push({ elements: '$.type', level: 'warning', msg: 'microservices are not run by the desktop hub; the system is kept in config only' });
   }
+  // Number settings of the well-known system types (port 1-65535, timeouts greater than 0); a whole "$ENV(...)" or
+  // "$SECRET(...)" is replaced only when the system is used, and is not checked here.
+  const options = typeof type === 'string' ? SYSTEM_OPTIONS[type] : undefined;
+  if (options !== undefined) checkNumberSettings(config, options.properties, '$', (elements, msg) => void errors.push({ elements, level: 'error', msg }));
   return errors;
 }
 
@@ -58,6 +61,7 @@ export class SystemRegistry {
       for (const x of checkSystemConfig(e)) if (x.level === 'error') problems.push(`${e._id}: ${x.elements}: ${x.msg}`);
       return e;
     });
+    refuseDuplicateIds(entities, 'system');
     if (problems.length > 0 && !force) throw new HubError(400, 'invalid system configuration', problems.join('; '));
     return entities;
   }

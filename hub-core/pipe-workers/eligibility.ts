@@ -2,7 +2,10 @@
 // before workers existed; that is also what happens with 0 or 1 workers. On the hub's thread stay:
 // - sources other than `dataset` and `embedded` (files, HTTP, SQL, merges and unions keep state or reach outside);
 // - sinks other than `dataset` (remote sinks retry, outbound sinks record into the outbox: writes of the hub's thread);
-// - pipes whose configuration names a `$SECRET` (secrets are not handed to workers);
+// - pipes whose transform takes a secret as the key of `encrypt`/`decrypt` (secret values are not handed to workers).
+//   A `$SECRET(...)` anywhere else in a pipe (a comment, a constant, embedded entities) is never replaced (secrets
+//   belong to systems, config-variables.ts), so the worker runs such a pipe exactly as this thread would, and a stop
+//   can end its runaway run by terminating the worker;
 // - pipes whose source or transform reads their own sink dataset (a worker reads ahead of the writes it would see);
 // - runs started with the CPU profiler (it profiles the hub's thread).
 
@@ -16,8 +19,7 @@ const ENV = /\$ENV\(([^)]*)\)/g;
 /** Whether a pipe worker may run this run (`pipe`: the configuration the run uses). */
 export function workerMayRun(runtime: PipeRuntime, pipe: EffectivePipe, profiled: boolean): boolean {
   if (profiled || !WORKER_SOURCES.has(pipe.source.type) || pipe.sink.type !== 'dataset') return false;
-  const text = JSON.stringify(runtime.config);
-  if (text.includes('$SECRET(')) return false;
+  if (runtime.needsSecrets) return false;
   const sink = typeof pipe.sink['dataset'] === 'string' ? pipe.sink['dataset'] : runtime.id;
   const name = JSON.stringify(sink);
   if (pipe.source['dataset'] === sink) return false;

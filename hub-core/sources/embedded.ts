@@ -2,6 +2,7 @@
 
 import type { SourceType } from '../pipe-types.js';
 import { embeddedSource } from './basic-sources.js';
+import { isJsonObject, type JsonValue } from '../json.js';
 
 export const embeddedType: SourceType = {
   type: 'embedded',
@@ -25,6 +26,28 @@ export const embeddedType: SourceType = {
     },
   },
   check(source, err) {
-    if (!Array.isArray(source['entities'])) err('$.source.entities', 'an embedded source needs "entities": an array');
+    const entities = source['entities'];
+    if (!Array.isArray(entities)) err('$.source.entities', 'an embedded source needs "entities": an array');
+    else embeddedEntityProblems(entities, '$.source.entities', err);
   },
 };
+
+/** Entities of an embedded source: objects, each with a string "_id" (a missing one reported through `missing`). */
+export function embeddedEntityProblems(entities: readonly JsonValue[], at: string, err: (at: string, msg: string) => void, missing: (at: string, msg: string) => void = err): void {
+  let reported = 0;
+  const MAX = 20;
+  entities.forEach((e, i) => {
+    if (reported >= MAX) return;
+    if (!isJsonObject(e)) {
+      reported++;
+      err(`${at}[${i}]`, 'an embedded entity is a JSON object');
+    } else if (e['_id'] === undefined) {
+      reported++;
+      missing(`${at}[${i}]._id`, 'an embedded entity needs an "_id": a string');
+    } else if (typeof e['_id'] !== 'string') {
+      reported++;
+      err(`${at}[${i}]._id`, `an embedded entity's "_id" is a string, not ${JSON.stringify(e['_id']).slice(0, 40)}`);
+    }
+  });
+}
+

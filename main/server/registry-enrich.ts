@@ -8,6 +8,7 @@ import type { Hub } from '../../hub-core/hub.js';
 import type { DatasetRegistry } from '../../hub-core/registry.js';
 import type { ConfigEntity } from '../../hub-core/config-store.js';
 import { HubError, badRequest, conflict } from '../../hub-core/errors.js';
+import { isComponentId } from '../../hub-core/config-settings.js';
 import type { RegistryClient } from '../remote/registry-client.js';
 
 export interface EnrichRequest {
@@ -36,7 +37,7 @@ const SECRET = 'registry-token';
 function idProblem(id: string): string | null {
   if (id.trim() !== id || id === '') return 'an id has no spaces at either end and is not empty';
   if (/\s/.test(id)) return 'an id has no spaces';
-  if (/[/\\?#\u0000-\u001f]/.test(id)) return 'an id cannot hold "/", "\\", "?", "#" or control characters';
+  if (!isComponentId(id)) return 'an id cannot hold "/", "\\", "?", "#", control characters or lone surrogates';
   return null;
 }
 
