@@ -89,6 +89,11 @@ function namesSystem(value: JsonValue | undefined, system: string): boolean {
   return Object.values(value).some((v) => namesSystem(v, system));
 }
 
+/** Is this file (relative to the node folder) one the project's configuration is read from? */
+export function isConfigFilePath(file: string, single?: string): boolean {
+  return single !== undefined ? file === single : file === 'node-metadata.conf.json' || /^(pipes|systems)\/[^/]+\.conf\.json$/.test(file);
+}
+
 const posix = (file: string): string => file.replace(/\\/g, '/').replace(/^\.\//, '');
 
 /**
@@ -97,8 +102,7 @@ const posix = (file: string): string => file.replace(/\\/g, '/').replace(/^\.\//
  */
 export function affectedTests(nodeDir: string, change: ProjectChange, options: { single?: string } = {}): AffectedSelection {
   const files = [...new Set(change.files.map(posix))].sort();
-  const isConfigFile = (f: string): boolean =>
-    options.single !== undefined ? f === options.single : f === 'node-metadata.conf.json' || /^(pipes|systems)\/[^/]+\.conf\.json$/.test(f);
+  const isConfigFile = (f: string): boolean => isConfigFilePath(f, options.single);
   const current = readConfigFiles(nodeDir, options.single !== undefined ? (existsSync(join(nodeDir, options.single)) ? [options.single] : []) : configFiles(nodeDir));
   const specs = readTestSpecs(nodeDir);
   const unrelated: string[] = [];

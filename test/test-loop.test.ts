@@ -1,0 +1,138 @@
+// The test loop of `datahub test` (issue 35), driven through the real CLI: --changed <git-ref> runs only the tests the
+// files that differ from a commit affect (with why), --watch re-runs the affected tests on every save, --accept writes
+// the actual output (or one entity of it) into the expected file and nothing else.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, REPO, removeDir, tempDir } from './helpers/hub-process.js';
+
+const dirs: string[] = [];
+after(() => dirs.forEach(removeDir));
+
+const pipe = (id: string, rest: Record<string, unknown>): Record<string, unknown> => ({ _id: id, type: 'pipe', ...rest });
+const copyOf = (ds: string): Record<string, unknown> => ({ source: { type: 'dataset', dataset: ds }, transform: { type: 'dtl', rules: { default: [['copy', '*']] } } });
+
+function write(dir: string, files: Record<string, unknown>): void {
+  for (const [file, value] of Object.entries(files)) {
+    mkdirSync(join(dir, 'node', file, '..'), { recursive: true });
+    writeFileSync(join(dir, 'node', file), typeof value === 'string' ? value : JSON.stringify(value, null, 2) + '\n');
+  }
+}
+
+/**
+ * people (embedded) -> people-copy (source) ; lookup joins people-copy through hops ; orders (embedded) alone ;
+ * every pipe has a test whose expected file holds its output.
+ */
+function project(): string {
+  const dir = tempDir('datahub-loop-');
+  dirs.push(dir);
+  write(dir, {
+    'pipes/people.conf.json': pipe('people', { source: { type: 'embedded', entities: [{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bo' }] } }),
+    'pipes/people-copy.conf.json': pipe('people-copy', copyOf('people')),
+    'pipes/orders.conf.json': pipe('orders', { source: { type: 'embedded', entities: [{ _id: 'o1', who: 'p1' }] } }),
+    'pipes/order-people.conf.json': pipe('order-people', {
+      source: { type: 'dataset', dataset: 'orders' },
+      transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'name', ['first', ['hops', { datasets: ['people-copy P'], where: [['eq', '_S.who', 'P._id']], return: 'P.name' }]]]] } },
+    }),
+    'expected/people.test.json': {},
+    'expected/people.json': [{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bo' }],
+    'expected/people-copy.test.json': {},
+    'expected/people-copy.json': [{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bo' }],
+    'expected/orders.test.json': {},
+    'expected/orders.json': [{ _id: 'o1', who: 'p1' }],
+    'expected/order-people.test.json': {},
+    'expected/order-people.json': [{ _id: 'o1', name: 'Ann', who: 'p1' }],
+  });
+  return dir;
+}
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: REPO, encoding: 'utf8', timeout: 90_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function git(dir: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+/** The names of the tests a run checked, from its ✔/✘ lines. */
+const ran = (stdout: string): string[] => [...stdout.matchAll(/^[✔✘-] (\S+)/gm)].map((m) => m[1]!).sort();
+
+test('--changed runs only the tests the files changed since a commit affect, and says why each one is in', () => {
+  const dir = project();
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'start');
+
+  // Nothing changed: nothing to run.
+  const none = cli('test', dir, '--changed', 'HEAD');
+  assert.equal(none.status, 0, none.stderr);
+  assert.match(none.stdout, /^0 file\(s\) changed since HEAD \([0-9a-f]{12}\); 0 test\(s\) affected$/m);
+  assert.match(none.stdout, /No test is affected by the changes since HEAD: nothing to run/);
+  assert.deepEqual(ran(none.stdout), []);
+
+  // A changed pipe upstream of a hops join: its test, its reader's, and the join's (the hops chain named).
+  write(dir, { 'pipes/people.conf.json': pipe('people', { source: { type: 'embedded', entities: [{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bob' }] } }) });
+  const r = cli('test', dir, '--changed', 'HEAD');
+  assert.match(r.stdout, /^1 file\(s\) changed since HEAD \([0-9a-f]{12}\); 3 test\(s\) affected:$/m);
+  assert.match(r.stdout, /^ {2}people: pipe people changed \(pipes\/people\.conf\.json\)$/m);
+  assert.match(r.stdout, /^ {2}people-copy: downstream of pipe people changed \(pipes\/people\.conf\.json\): people → people-copy \(source "people"\)$/m);
+  assert.match(r.stdout, /^ {2}order-people: downstream of .*: people → people-copy \(source "people"\) → order-people \(hops "people-copy"\)$/m);
+  assert.deepEqual(ran(r.stdout), ['order-people', 'people', 'people-copy']);
+  assert.match(r.stdout, /^1 passed, 2 failed$/m);
+  assert.equal(r.status, 1);
+  // Only the pipes those tests need ran: orders is upstream of order-people; nothing else.
+  assert.match(r.stdout, /^Ran 4 pipe\(s\)/m);
+
+  // Back as committed, then an untracked expected file and a changed .test.json: their tests only. --json says why too.
+  write(dir, { 'pipes/people.conf.json': pipe('people', { source: { type: 'embedded', entities: [{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bo' }] } }) });
+  write(dir, { 'expected/orders.test.json': { file: 'orders-new.json' }, 'expected/orders-new.json': [{ _id: 'o1', who: 'p1' }] });
+  const j = cli('test', dir, '--changed', 'HEAD', '--json');
+  assert.equal(j.status, 0, j.stdout + j.stderr);
+  const report = JSON.parse(j.stdout) as { passed: number; tests: { name: string }[]; selection: { tests: { name: string; reasons: string[] }[] } };
+  assert.deepEqual(report.tests.map((t) => t.name), ['orders']);
+  assert.deepEqual(report.selection.tests, [{ name: 'orders', reasons: ['expected/orders.test.json changed', 'expected/orders-new.json changed'] }]);
+  assert.equal(report.passed, 1);
+
+  // test-env.json: every test; --filter and --pipe narrow the selection.
+  write(dir, { 'test-env.json': { 'node-env': 'test' } });
+  const all = cli('test', dir, '--changed', 'HEAD');
+  assert.match(all.stdout, /4 test\(s\) affected:/);
+  assert.match(all.stdout, /^ {2}people: test-env\.json changed: every test$/m);
+  assert.deepEqual(ran(all.stdout), ['order-people', 'orders', 'people', 'people-copy']);
+  const filtered = cli('test', dir, '--changed', 'HEAD', '--filter', '*people*');
+  assert.match(filtered.stdout, /^--pipe\/--filter keep 3 of them$/m);
+  assert.deepEqual(ran(filtered.stdout), ['order-people', 'people', 'people-copy']);
+  const piped = cli('test', dir, '--changed', 'HEAD', '--pipe', 'orders', '--pipe', 'people-copy');
+  assert.deepEqual(ran(piped.stdout), ['orders', 'people-copy']);
+  assert.match(piped.stdout, /^Ran 3 pipe\(s\)/m);
+  rmSync(join(dir, 'node', 'test-env.json'));
+
+  // A deleted pipe file: the tests downstream of what it wrote (its own test then names a pipe that is gone).
+  rmSync(join(dir, 'node', 'pipes', 'people-copy.conf.json'));
+  const del = cli('test', dir, '--changed', 'HEAD', '--filter', '*people*');
+  assert.match(del.stdout, /^ {2}people-copy: pipe people-copy removed \(pipes\/people-copy\.conf\.json\)$/m);
+  assert.match(del.stdout, /^ {2}order-people: downstream of pipe people-copy removed .*→ order-people \(hops "people-copy"\)$/m);
+  assert.deepEqual(ran(del.stdout), ['order-people', 'people-copy']);
+});
+
+test('--changed says clearly when the folder is not in a git repository or the commit is unknown', () => {
+  const dir = project();
+  const bare = cli('test', dir, '--changed', 'HEAD');
+  assert.equal(bare.status, 2);
+  assert.match(bare.stderr, /^datahub test: .* is not in a git repository, so there is nothing to compare with "HEAD"/);
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'start');
+  const unknown = cli('test', dir, '--changed', 'no-such-branch');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /^datahub test: "no-such-branch" is not a commit of the git repository at /);
+  const option = cli('test', dir, '--changed=--output=x');
+  assert.equal(option.status, 2);
+  assert.match(option.stderr, /--changed needs a git commit/);
+});
+
