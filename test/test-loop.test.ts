@@ -3,8 +3,8 @@
 // the actual output (or one entity of it) into the expected file and nothing else.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, tempDir } from './helpers/hub-process.js';
 
@@ -136,3 +136,68 @@ test('--changed says clearly when the folder is not in a git repository or the c
   assert.match(option.stderr, /--changed needs a git commit/);
 });
 
+/** A `datahub test --watch` child whose stdout is read as it comes. */
+function watchSession(dir: string, ...args: string[]): { child: ReturnType<typeof spawn>; output: () => string; waitFor: (re: RegExp, from: number, ms?: number) => Promise<number> } {
+  const child = spawn(process.execPath, [CLI, 'test', '--watch', dir, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const waitFor = (re: RegExp, from: number, ms = 60_000): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const started = Date.now();
+      const look = (): void => {
+        const m = re.exec(out.slice(from));
+        if (m) return resolve(from + m.index + m[0].length);
+        if (child.exitCode !== null) return reject(new Error(`the watch ended (${child.exitCode}):\n${out}`));
+        if (Date.now() - started > ms) return reject(new Error(`no ${re} in ${ms} ms:\n${out.slice(from)}`));
+        setTimeout(look, 20);
+      };
+      look();
+    });
+  return { child, output: () => out, waitFor };
+}
+
+const WATCHING = /^Watching for changes \(Ctrl\+C to stop\)…$/m;
+
+test('--watch runs every test, then after each save exactly the tests the change affects, and ends with 0 on SIGTERM', async () => {
+  const dir = project();
+  const w = watchSession(dir);
+  try {
+    let at = await w.waitFor(WATCHING, 0);
+    assert.deepEqual(ran(w.output().slice(0, at)), ['order-people', 'orders', 'people', 'people-copy']);
+
+    // One pipe edited: its test and the hops join downstream of it, nothing else.
+    const mark = w.output().length;
+    write(dir, { 'pipes/people-copy.conf.json': pipe('people-copy', { ...copyOf('people'), transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'seen', true]] } } }) });
+    at = await w.waitFor(WATCHING, mark);
+    let block = w.output().slice(mark, at);
+    assert.match(block, /^↻ pipes\/people-copy\.conf\.json changed: 2 affected test\(s\):$/m);
+    assert.match(block, /^ {2}order-people: downstream of pipe people-copy changed \(pipes\/people-copy\.conf\.json\): people-copy → order-people \(hops "people-copy"\)$/m);
+    assert.deepEqual(ran(block), ['order-people', 'people-copy']);
+    assert.match(block, /^✘ people-copy$/m);
+    assert.match(block, /^1 passed, 1 failed$/m);
+    assert.match(block, /^Result \d+ ms after the change was seen\.$/m);
+
+    // The expected file updated to match: only that test.
+    const mark2 = w.output().length;
+    write(dir, { 'expected/people-copy.json': [{ _id: 'p1', name: 'Ann', seen: true }, { _id: 'p2', name: 'Bo', seen: true }] });
+    at = await w.waitFor(WATCHING, mark2);
+    block = w.output().slice(mark2, at);
+    assert.match(block, /^↻ expected\/people-copy\.json changed: 1 affected test\(s\):$/m);
+    assert.deepEqual(ran(block), ['people-copy']);
+    assert.match(block, /^1 passed, 0 failed$/m);
+
+    // A save that changes nothing runs nothing (no new block); a README is no test's business.
+    const mark3 = w.output().length;
+    write(dir, { 'pipes/orders.conf.json': readFileSync(join(dir, 'node', 'pipes', 'orders.conf.json'), 'utf8'), 'README.md': 'notes' });
+    write(dir, { 'expected/orders.test.json': { ignore: false } });
+    at = await w.waitFor(WATCHING, mark3);
+    block = w.output().slice(mark3, at);
+    assert.match(block, /^↻ expected\/orders\.test\.json changed: 1 affected test\(s\):$/m);
+    assert.deepEqual(ran(block), ['orders']);
+  } finally {
+    w.child.kill('SIGTERM');
+  }
+  const code = await new Promise<number | null>((resolve) => (w.child.exitCode !== null ? resolve(w.child.exitCode) : w.child.on('exit', (c) => resolve(c))));
+  assert.equal(code, 0, w.output());
+});

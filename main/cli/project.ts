@@ -14,6 +14,7 @@ import { compileGlob, literalAtom, type CharTest, type GlobAtom } from '../../hu
 import { setPipeWorkers } from './pipe-workers-option.js';
 import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/affected-tests.js';
 import { changedSince, GitError } from './git-changes.js';
+import { watchTests } from './test-watch.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]
@@ -214,8 +215,16 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
 
   quiet = o.json;
   if (o.watch) {
-    process.stderr.write('datahub test: --watch is not there yet\n');
-    return 2;
+    const nodeDir = workspaceNodeDir(o.dir);
+    return watchTests({
+      nodeDir,
+      single: o.single,
+      pick: (specs) => pickTests(specs, o),
+      narrowed: o.onlyPipes !== undefined || o.filter !== undefined,
+      run: (selected, selection) => runAndReport(o, selected, selection),
+      specs: () => readTestSpecs(nodeDir),
+      print: out,
+    });
   }
   if (o.accept !== undefined) {
     process.stderr.write('datahub test: --accept is not there yet\n');
