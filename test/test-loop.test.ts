@@ -201,3 +201,73 @@ test('--watch runs every test, then after each save exactly the tests the change
   const code = await new Promise<number | null>((resolve) => (w.child.exitCode !== null ? resolve(w.child.exitCode) : w.child.on('exit', (c) => resolve(c))));
   assert.equal(code, 0, w.output());
 });
+
+test('--accept writes the output, or one entity of it, into the expected file, keeping its layout, and nothing else', () => {
+  const dir = tempDir('datahub-accept-');
+  dirs.push(dir);
+  write(dir, {
+    'pipes/people.conf.json': pipe('people', { source: { type: 'embedded', entities: [{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bob' }, { _id: 'p3', name: 'Cy' }] } }),
+    'pipes/people-copy.conf.json': pipe('people-copy', copyOf('people')),
+    'expected/people.test.json': {},
+    'expected/people-copy.test.json': {},
+    // A layout of its own: four spaces, one entity a line, a "_" property the comparison leaves out.
+    'expected/people.json': '[\n    {"_id": "p1", "name": "Ann", "_note": "kept"},\n    {"_id": "p2", "name": "Bo"},\n    {"_id": "p4", "name": "Dee"}\n]\n',
+  });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'start');
+  const file = join(dir, 'node', 'expected', 'people.json');
+  const original = readFileSync(file, 'utf8');
+  const status = (): string => git(dir, 'status', '--porcelain').trim();
+
+  // One changed entity: exactly its value, nothing else in the file, no other file.
+  const one = cli('test', '--accept', 'people', '--entity', 'p2', dir);
+  assert.equal(one.status, 0, one.stdout + one.stderr);
+  assert.match(one.stdout, /^Accepted entity p2 of the output of pipe people into expected\/people\.json: 1 changed, 0 added, 0 removed$/m);
+  assert.equal(readFileSync(file, 'utf8'), original.replace('"Bo"', '"Bob"'));
+  assert.equal(status(), 'M node/expected/people.json');
+  git(dir, 'commit', '-qam', 'accept p2');
+
+  // An entity only the output has: added where its id sorts; the other lines as they were.
+  const added = cli('test', '--accept', 'people', '--entity', 'p3', dir);
+  assert.equal(added.status, 0, added.stderr);
+  const text = readFileSync(file, 'utf8');
+  assert.deepEqual(
+    (JSON.parse(text) as { _id: string }[]).map((e) => e._id),
+    ['p1', 'p2', 'p3', 'p4'],
+  );
+  assert.ok(text.includes('    {"_id": "p1", "name": "Ann", "_note": "kept"},\n    {"_id": "p2", "name": "Bob"},\n'), text);
+  assert.ok(text.includes('{"_id": "p4", "name": "Dee"}\n]\n'), text);
+  assert.equal(status(), 'M node/expected/people.json');
+  git(dir, 'commit', '-qam', 'accept p3');
+
+  // The whole output: p4 (expected, not output) goes; p1 keeps its "_" property (its content is the output's).
+  const whole = cli('test', '--accept', 'people', dir);
+  assert.equal(whole.status, 0, whole.stderr);
+  assert.match(whole.stdout, /: 0 changed, 0 added, 1 removed$/m);
+  const after = readFileSync(file, 'utf8');
+  assert.deepEqual(JSON.parse(after), [{ _id: 'p1', name: 'Ann', _note: 'kept' }, { _id: 'p2', name: 'Bob' }, { _id: 'p3', name: 'Cy' }]);
+  assert.ok(after.startsWith('[\n    {"_id": "p1", "name": "Ann", "_note": "kept"},\n    {"_id": "p2", "name": "Bob"},\n'), after);
+  assert.equal(status(), 'M node/expected/people.json');
+  git(dir, 'commit', '-qam', 'accept people');
+  assert.equal(cli('test', dir, '--pipe', 'people').status, 0);
+
+  // Again: nothing to accept, nothing written. An entity in neither: a usage error.
+  const again = cli('test', '--accept', 'people', dir);
+  assert.equal(again.status, 0);
+  assert.match(again.stdout, /^Nothing to accept: expected\/people\.json already holds the output of pipe people$/m);
+  assert.equal(status(), '');
+  const unknown = cli('test', '--accept', 'people', '--entity', 'nobody', dir);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /entity "nobody" is neither in expected\/people\.json nor in the output of pipe people/);
+  assert.equal(cli('test', '--accept', 'nosuch', dir).status, 2);
+
+  // A test without an expected file: a new file, in the layout --update writes.
+  const fresh = cli('test', '--accept', 'people-copy', dir);
+  assert.equal(fresh.status, 0, fresh.stderr);
+  assert.equal(
+    readFileSync(join(dir, 'node', 'expected', 'people-copy.json'), 'utf8'),
+    `${JSON.stringify([{ _id: 'p1', name: 'Ann' }, { _id: 'p2', name: 'Bob' }, { _id: 'p3', name: 'Cy' }], null, 2)}\n`,
+  );
+  assert.equal(status(), '?? node/expected/people-copy.json');
+});

@@ -2,7 +2,7 @@
 // expected/<name>.test.json with the pipes' output. Exit codes: 0 ok, 1 a test failed, 2 usage or load error.
 
 import { parseArgs } from 'node:util';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project-runner.js';
@@ -15,6 +15,8 @@ import { setPipeWorkers } from './pipe-workers-option.js';
 import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/affected-tests.js';
 import { changedSince, GitError } from './git-changes.js';
 import { watchTests } from './test-watch.js';
+import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/test-accept.js';
+import { isJsonObject, type JsonObject } from '../../hub-core/json.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]
@@ -226,10 +228,7 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
       print: out,
     });
   }
-  if (o.accept !== undefined) {
-    process.stderr.write('datahub test: --accept is not there yet\n');
-    return 2;
-  }
+  if (o.accept !== undefined) return acceptCommand(o, o.accept, o.entity);
   // Which tests to check decides which pipes to run: those of the tests --changed, --pipe and --filter pick.
   let selected: TestSpec[] | undefined;
   let selection: AffectedSelection | undefined;
@@ -380,6 +379,93 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
     }
     // A pipe that failed is an error of the project even when no test reads its output (the closing line names it).
     return failed > 0 || pipesFailed.length > 0 ? 1 : 0;
+  } finally {
+    run.close();
+  }
+}
+
+/**
+ * `datahub test --accept <test> [--entity <id>]`: run the test's pipe (and those upstream), then write its actual
+ * output, or the one entity, into its expected file; that file is the only one written. Exit 0 when written (or when
+ * there was nothing to accept), 1 when the output cannot be trusted (the pipe failed), 2 for a usage or load error.
+ */
+async function acceptCommand(o: ProjectOptions, name: string, entity: string | undefined): Promise<number> {
+  const nodeDir = workspaceNodeDir(o.dir);
+  let spec: TestSpec | undefined;
+  try {
+    const specs = readTestSpecs(nodeDir);
+    spec = specs.find((s) => s.name === name);
+    if (spec === undefined) {
+      process.stderr.write(`datahub test: no test named ${JSON.stringify(name)} (its tests: ${specs.map((s) => s.name).join(', ') || 'none'})\n`);
+      return 2;
+    }
+  } catch (e) {
+    return loadError('test', e);
+  }
+  const test: TestSpec = { ...spec, ignore: false };
+  if (entity !== undefined && test.endpoint !== 'json' && test.endpoint !== 'excel') {
+    process.stderr.write(`datahub test: test ${name} compares the ${test.endpoint} output as a whole; --entity needs a JSON test\n`);
+    return 2;
+  }
+  let run: ProjectRun;
+  try {
+    run = await runProject(o.dir, { maxRounds: o.maxRounds, only: [test.pipe] });
+  } catch (e) {
+    return loadError('test', e);
+  }
+  try {
+    const pipe = run.pipes.find((p) => p.pipe === test.pipe);
+    const pipeError = pipe?.status === 'failed' ? pipe.error : null;
+    const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
+    const file = join(run.nodeDir, 'expected', test.file);
+    const shown = `expected/${test.file}`;
+    if (test.endpoint !== 'json' && test.endpoint !== 'excel') {
+      // A published format is compared byte for byte: accepting it is writing the output as it is.
+      const r = await runTest(run.hub, run.nodeDir, test, { update: true, pipeError, pipeNotRun, published: publishedOutput(run.hub) });
+      if (r.status === 'failed') {
+        process.stderr.write(`datahub test: nothing accepted: ${r.error ?? 'the test failed'}\n`);
+        return 1;
+      }
+      out(`Accepted the ${test.endpoint} output of pipe ${test.pipe} into ${shown}`);
+      return 0;
+    }
+    const exists = existsSync(file);
+    const r = await runTest(run.hub, run.nodeDir, test, { pipeError, pipeNotRun });
+    const fileProblem = r.error !== null && (r.error.startsWith(`${shown} does not exist`) ? !exists : false);
+    if (r.error !== null && !fileProblem) {
+      process.stderr.write(`datahub test: nothing accepted: ${r.error}\n`);
+      return 1;
+    }
+    // The text as it is, byte order mark included (expectedFileUpdate keeps it).
+    const previous = exists ? readFileSync(file, 'utf8') : undefined;
+    let expected: JsonObject[] = [];
+    if (previous !== undefined) {
+      const parsed: unknown = JSON.parse(previous.replace(/^\uFEFF/, ''));
+      if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) throw new Error(`${shown} must hold a JSON array of entities`);
+      expected = parsed;
+    }
+    const diffs = entity === undefined ? r.diffs : r.diffs.filter((d) => d.id === entity);
+    if (entity !== undefined && diffs.length === 0) {
+      const known = r.actual.some((e) => entityKey(e) === entity) || expected.some((e) => entityKey(e) === entity);
+      if (!known) {
+        process.stderr.write(`datahub test: entity ${JSON.stringify(entity)} is neither in ${shown} nor in the output of pipe ${test.pipe}\n`);
+        return 2;
+      }
+    }
+    const next = acceptedEntities(expected, r.actual, test, entity);
+    const text = expectedFileUpdate(previous, next);
+    if (previous === text) {
+      out(`Nothing to accept: ${shown} already holds ${entity === undefined ? 'the output' : `entity ${entity} as output`} of pipe ${test.pipe}`);
+      return 0;
+    }
+    writeFileSync(file, text);
+    const counts = (kind: string): number => diffs.filter((d) => d.kind === kind).length;
+    const what = entity === undefined ? `the output of pipe ${test.pipe}` : `entity ${entity} of the output of pipe ${test.pipe}`;
+    out(`Accepted ${what} into ${shown}${previous === undefined ? ' (a new file)' : `: ${counts('changed')} changed, ${counts('unexpected')} added, ${counts('missing')} removed`}`);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`datahub test: nothing accepted: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
   } finally {
     run.close();
   }
