@@ -2,8 +2,8 @@
 // expected/<name>.test.json with the pipes' output. Exit codes: 0 ok, 1 a test failed, 2 usage or load error.
 
 import { parseArgs } from 'node:util';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project-runner.js';
 import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
@@ -13,9 +13,16 @@ import { HubError } from '../../hub-core/errors.js';
 import { compileGlob, literalAtom, type CharTest, type GlobAtom } from '../../hub-core/glob.js';
 import { setPipeWorkers } from './pipe-workers-option.js';
 import { problemLine } from './config-location.js';
+import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/affected-tests.js';
+import { changedSince, GitError } from './git-changes.js';
+import { watchTests } from './test-watch.js';
+import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/test-accept.js';
+import { isJsonObject, type JsonObject } from '../../hub-core/json.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
-               [--json] [--junit <file>] [--workers <n>]
+               [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]
+  datahub test --watch [<project dir>] [--pipe <id>]... [--filter <name>]
+  datahub test --accept <test> [--entity <id>] [<project dir>]
       Run the project's pipes (from its node/ folder, the folder itself, or a single-file export: a JSON list of
       components as the service's "download config" gives) in a temporary hub of its own until
       nothing changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
@@ -25,6 +32,12 @@ export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--
       --junit writes a JUnit XML report for CI systems as well. Exit code 1 when a test fails, 2 when the project
       cannot be loaded or nothing matches --pipe/--filter. --workers sets how many worker threads run pipes side by
       side (default: the machine's cores; 0 or 1: one pipe at a time on one thread).
+      --changed checks only the tests the files that differ from that git commit can affect (changed pipes and the
+      pipes downstream of them through sources, hops and lookups, changed expected and .test.json files; every test
+      when test-env.json or the node metadata changed), says why each one is in, and runs only the pipes they need.
+      --watch runs the tests, then after every saved change re-runs only the tests it affects (Ctrl+C ends it).
+      --accept writes the test's actual output (or, with --entity, that one entity of it) into its expected file,
+      keeping the file's own layout; nothing else is written.
 `;
 export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>] [--pipe <id>]... [--workers <n>]
       Run the project's pipes the same way and print what each pipe did, without verifying anything; --pipe runs
@@ -99,15 +112,43 @@ function emptyOutputLines(r: TestResult, pipe: PipeRunSummary | undefined): stri
   return [`output empty: 0 of ${expected}${why}`];
 }
 
+/** What `datahub test`/`datahub run` was asked for (after the project folder is checked). */
+export interface ProjectOptions {
+  command: 'test' | 'run';
+  dir: string;
+  /** The file of a single-file export (relative to its folder), else undefined. */
+  single: string | undefined;
+  update: boolean;
+  maxRounds: number;
+  onlyPipes: string[] | undefined;
+  filter: string | undefined;
+  json: boolean;
+  junit: string | undefined;
+  changed: string | undefined;
+  watch: boolean;
+  accept: string | undefined;
+  entity: string | undefined;
+}
+
+function loadError(command: string, e: unknown): number {
+  const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
+  process.stderr.write(`datahub ${command}: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
+  return 2;
+}
+
+/** The tests --pipe and --filter keep. */
+export function pickTests(specs: readonly TestSpec[], o: Pick<ProjectOptions, 'onlyPipes' | 'filter'>): TestSpec[] {
+  return specs.filter((s) => (o.onlyPipes === undefined || o.onlyPipes.includes(s.pipe)) && (o.filter === undefined || nameMatches(s.name, o.filter)));
+}
+
+/** The tests of a selection with why each is in it, one line per test. */
+export function selectionLines(tests: readonly AffectedTest[]): string[] {
+  return tests.map((t) => `  ${t.spec.name}: ${t.reasons.join('; ')}`);
+}
+
 /** Run `datahub test` or `datahub run`; resolves to the process exit code. */
 export async function projectCommand(command: 'test' | 'run', args: string[]): Promise<number> {
-  let dir: string;
-  let update: boolean;
-  let maxRounds: number;
-  let onlyPipes: string[] | undefined;
-  let filter: string | undefined;
-  let json: boolean;
-  let junit: string | undefined;
+  let o: ProjectOptions;
   try {
     const { values, positionals } = parseArgs({
       args,
@@ -119,27 +160,44 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
         json: { type: 'boolean' },
         junit: { type: 'string' },
         workers: { type: 'string' },
+        changed: { type: 'string' },
+        watch: { type: 'boolean' },
+        accept: { type: 'string' },
+        entity: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
     });
     if (positionals.length > 1) throw new Error('give at most one project folder');
-    update = values.update === true;
+    const update = values.update === true;
     if (update && command === 'run') throw new Error('--update belongs to "datahub test"');
-    for (const option of ['filter', 'json', 'junit'] as const) {
+    for (const option of ['filter', 'json', 'junit', 'changed', 'watch', 'accept', 'entity'] as const) {
       if (values[option] !== undefined && command === 'run') throw new Error(`--${option} belongs to "datahub test"`);
     }
-    onlyPipes = values.pipe;
+    const onlyPipes = values.pipe;
     if (onlyPipes?.some((p) => p.trim() === '')) throw new Error('--pipe needs a pipe id');
-    filter = values.filter;
+    const filter = values.filter;
     if (filter === '') throw new Error('--filter needs a text to match test names with');
-    json = values.json === true;
-    junit = values.junit === undefined ? undefined : resolve(values.junit);
+    if (values.changed !== undefined && values.changed.trim() === '') throw new Error('--changed needs a git commit (a branch, tag or hash)');
+    const watch = values.watch === true;
+    if (watch) {
+      for (const option of ['update', 'json', 'junit', 'changed', 'accept'] as const) {
+        if (values[option] !== undefined) throw new Error(`--watch does not combine with --${option}`);
+      }
+    }
+    if (values.accept !== undefined) {
+      if (values.accept === '') throw new Error('--accept needs the name of a test');
+      for (const option of ['update', 'json', 'junit', 'changed', 'pipe', 'filter'] as const) {
+        if (values[option] !== undefined) throw new Error(`--accept does not combine with --${option}`);
+      }
+    }
+    if (values.entity !== undefined && values.accept === undefined) throw new Error('--entity belongs to --accept');
+    if (values.entity === '') throw new Error('--entity needs an entity id');
     if (values.workers !== undefined) setPipeWorkers(values.workers);
     const rounds = values['max-rounds'];
-    maxRounds = rounds === undefined ? DEFAULT_MAX_ROUNDS : /^\d{1,4}$/.test(rounds) ? Number(rounds) : NaN;
+    const maxRounds = rounds === undefined ? DEFAULT_MAX_ROUNDS : /^\d{1,4}$/.test(rounds) ? Number(rounds) : NaN;
     if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new Error('--max-rounds must be a positive integer');
-    dir = resolve(positionals[0] ?? '.');
+    const dir = resolve(positionals[0] ?? '.');
     // A folder in the service's layout, or a single-file export (a JSON list of components; its folder's expected/
     // and test-env.json count).
     if (!existsSync(dir) || !(statSync(dir).isDirectory() || statSync(dir).isFile())) throw new Error(`${dir} is not a folder (nor a single-file export)`);
@@ -147,33 +205,97 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
     if (statSync(dir).isDirectory() && !['pipes', 'node-metadata.conf.json'].some((f) => existsSync(join(nodeDir, f)))) {
       throw new Error(`${dir} is not a project: it has neither node/pipes/ nor node/node-metadata.conf.json`);
     }
+    o = {
+      command,
+      dir,
+      single: statSync(dir).isFile() ? basename(dir) : undefined,
+      update,
+      maxRounds,
+      onlyPipes,
+      filter,
+      json: values.json === true,
+      junit: values.junit === undefined ? undefined : resolve(values.junit),
+      changed: values.changed,
+      watch,
+      accept: values.accept,
+      entity: values.entity,
+    };
   } catch (e) {
     process.stderr.write(`datahub ${command}: ${e instanceof Error ? e.message : String(e)} (run "datahub ${command} --help" for usage)\n`);
     return 2;
   }
 
-  quiet = json;
-  const started = Date.now();
-  // Which tests to check decides which pipes to run: those named by --pipe, else the pipes of the tests --filter picks.
+  quiet = o.json;
+  if (o.watch) {
+    const nodeDir = workspaceNodeDir(o.dir);
+    return watchTests({
+      nodeDir,
+      single: o.single,
+      pick: (specs) => pickTests(specs, o),
+      narrowed: o.onlyPipes !== undefined || o.filter !== undefined,
+      run: (selected, selection) => runAndReport(o, selected, selection),
+      specs: () => readTestSpecs(nodeDir),
+      print: out,
+    });
+  }
+  if (o.accept !== undefined) return acceptCommand(o, o.accept, o.entity);
+  // Which tests to check decides which pipes to run: those of the tests --changed, --pipe and --filter pick.
   let selected: TestSpec[] | undefined;
-  if (command === 'test' && (onlyPipes !== undefined || filter !== undefined)) {
+  let selection: AffectedSelection | undefined;
+  if (command === 'test' && (o.onlyPipes !== undefined || o.filter !== undefined || o.changed !== undefined)) {
+    const nodeDir = workspaceNodeDir(o.dir);
     try {
-      selected = readTestSpecs(workspaceNodeDir(dir)).filter((s) => (onlyPipes === undefined || onlyPipes.includes(s.pipe)) && (filter === undefined || nameMatches(s.name, filter)));
+      selected = readTestSpecs(nodeDir);
+      if (o.changed !== undefined) {
+        const diff = changedSince(nodeDir, o.changed, (f) => isConfigFilePath(f, o.single));
+        selection = affectedTests(nodeDir, { files: diff.files, before: diff.before }, o.single !== undefined ? { single: o.single } : {});
+        const names = new Set(selection.tests.map((t) => t.spec.name));
+        selected = selected.filter((s) => names.has(s.name));
+        out(`${diff.files.length} file(s) changed since ${o.changed} (${diff.commit.slice(0, 12)}); ${selection.tests.length} test(s) affected${selection.tests.length > 0 ? ':' : ''}`);
+        for (const line of selectionLines(selection.tests)) out(line);
+        if (selection.unrelated.length > 0) out(`  (affecting no test: ${selection.unrelated.slice(0, 10).join(', ')}${selection.unrelated.length > 10 ? `, … ${selection.unrelated.length - 10} more` : ''})`);
+      }
+      const before = selected.length;
+      selected = pickTests(selected, o);
+      if (o.changed !== undefined && (o.onlyPipes !== undefined || o.filter !== undefined)) out(`--pipe/--filter keep ${selected.length} of them`);
+      if (o.changed !== undefined && selected.length === 0) {
+        out(before === 0 ? `No test is affected by the changes since ${o.changed}: nothing to run` : 'No affected test is left by --pipe/--filter: nothing to run');
+        if (o.json) process.stdout.write(`${JSON.stringify({ passed: 0, failed: 0, ignored: 0, tests: [], selection: selectionJson(selection) }, null, 2)}\n`);
+        return 0;
+      }
     } catch (e) {
-      const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
-      process.stderr.write(`datahub test: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
-      return 2;
+      if (e instanceof GitError) {
+        process.stderr.write(`datahub test: ${e.message}\n`);
+        return 2;
+      }
+      return loadError(command, e);
     }
     if (selected.length === 0) {
-      process.stderr.write(`datahub test: no test matches${onlyPipes ? ` --pipe ${onlyPipes.join(', ')}` : ''}${filter !== undefined ? ` --filter ${JSON.stringify(filter)}` : ''}\n`);
+      process.stderr.write(`datahub test: no test matches${o.onlyPipes ? ` --pipe ${o.onlyPipes.join(', ')}` : ''}${o.filter !== undefined ? ` --filter ${JSON.stringify(o.filter)}` : ''}\n`);
       return 2;
     }
   }
-  const only = onlyPipes ?? (selected ? [...new Set(selected.map((s) => s.pipe))] : undefined);
+  return runAndReport(o, selected, selection);
+}
+
+function selectionJson(selection: AffectedSelection | undefined): unknown {
+  if (selection === undefined) return undefined;
+  return { all: selection.all, changed_pipes: selection.changedPipes, unrelated: selection.unrelated, tests: selection.tests.map((t) => ({ name: t.spec.name, reasons: t.reasons })) };
+}
+
+/**
+ * Run the project's pipes (only those the selected tests need, when there is a selection) and check the selected tests
+ * (every test when undefined); prints the results and resolves to the exit code.
+ */
+export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | undefined, selection?: AffectedSelection): Promise<number> {
+  const { command, dir, update, maxRounds, json, junit } = o;
+  const started = Date.now();
+  const only = selected ? [...new Set(selected.map((s) => s.pipe))] : o.onlyPipes;
 
   let run: ProjectRun;
   try {
-    run = await runProject(dir, { maxRounds, ...(only !== undefined ? { only } : {}) });
+    // The pipes of the selected tests: one a test names that is gone is that test's failure, not the run's.
+    run = await runProject(dir, { maxRounds, ...(only !== undefined ? { only, onlyKnown: selected !== undefined && o.onlyPipes === undefined } : {}) });
   } catch (e) {
     const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
     process.stderr.write(`datahub ${command}: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
@@ -261,11 +383,99 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
           diffs: result.diffs,
         })),
         checks,
+        ...(selection !== undefined ? { selection: selectionJson(selection) } : {}),
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
     // A pipe that failed is an error of the project even when no test reads its output (the closing line names it).
     return failed > 0 || pipesFailed.length > 0 ? 1 : 0;
+  } finally {
+    run.close();
+  }
+}
+
+/**
+ * `datahub test --accept <test> [--entity <id>]`: run the test's pipe (and those upstream), then write its actual
+ * output, or the one entity, into its expected file; that file is the only one written. Exit 0 when written (or when
+ * there was nothing to accept), 1 when the output cannot be trusted (the pipe failed), 2 for a usage or load error.
+ */
+async function acceptCommand(o: ProjectOptions, name: string, entity: string | undefined): Promise<number> {
+  const nodeDir = workspaceNodeDir(o.dir);
+  let spec: TestSpec | undefined;
+  try {
+    const specs = readTestSpecs(nodeDir);
+    spec = specs.find((s) => s.name === name);
+    if (spec === undefined) {
+      process.stderr.write(`datahub test: no test named ${JSON.stringify(name)} (its tests: ${specs.map((s) => s.name).join(', ') || 'none'})\n`);
+      return 2;
+    }
+  } catch (e) {
+    return loadError('test', e);
+  }
+  const test: TestSpec = { ...spec, ignore: false };
+  if (entity !== undefined && test.endpoint !== 'json' && test.endpoint !== 'excel') {
+    process.stderr.write(`datahub test: test ${name} compares the ${test.endpoint} output as a whole; --entity needs a JSON test\n`);
+    return 2;
+  }
+  let run: ProjectRun;
+  try {
+    run = await runProject(o.dir, { maxRounds: o.maxRounds, only: [test.pipe] });
+  } catch (e) {
+    return loadError('test', e);
+  }
+  try {
+    const pipe = run.pipes.find((p) => p.pipe === test.pipe);
+    const pipeError = pipe?.status === 'failed' ? pipe.error : null;
+    const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
+    const file = join(run.nodeDir, 'expected', test.file);
+    const shown = `expected/${test.file}`;
+    if (test.endpoint !== 'json' && test.endpoint !== 'excel') {
+      // A published format is compared byte for byte: accepting it is writing the output as it is.
+      const r = await runTest(run.hub, run.nodeDir, test, { update: true, pipeError, pipeNotRun, published: publishedOutput(run.hub) });
+      if (r.status === 'failed') {
+        process.stderr.write(`datahub test: nothing accepted: ${r.error ?? 'the test failed'}\n`);
+        return 1;
+      }
+      out(`Accepted the ${test.endpoint} output of pipe ${test.pipe} into ${shown}`);
+      return 0;
+    }
+    const exists = existsSync(file);
+    const r = await runTest(run.hub, run.nodeDir, test, { pipeError, pipeNotRun });
+    const fileProblem = r.error !== null && (r.error.startsWith(`${shown} does not exist`) ? !exists : false);
+    if (r.error !== null && !fileProblem) {
+      process.stderr.write(`datahub test: nothing accepted: ${r.error}\n`);
+      return 1;
+    }
+    // The text as it is, byte order mark included (expectedFileUpdate keeps it).
+    const previous = exists ? readFileSync(file, 'utf8') : undefined;
+    let expected: JsonObject[] = [];
+    if (previous !== undefined) {
+      const parsed: unknown = JSON.parse(previous.replace(/^\uFEFF/, ''));
+      if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) throw new Error(`${shown} must hold a JSON array of entities`);
+      expected = parsed;
+    }
+    const diffs = entity === undefined ? r.diffs : r.diffs.filter((d) => d.id === entity);
+    if (entity !== undefined && diffs.length === 0) {
+      const known = r.actual.some((e) => entityKey(e) === entity) || expected.some((e) => entityKey(e) === entity);
+      if (!known) {
+        process.stderr.write(`datahub test: entity ${JSON.stringify(entity)} is neither in ${shown} nor in the output of pipe ${test.pipe}\n`);
+        return 2;
+      }
+    }
+    const next = acceptedEntities(expected, r.actual, test, entity);
+    const text = expectedFileUpdate(previous, next);
+    if (previous === text) {
+      out(`Nothing to accept: ${shown} already holds ${entity === undefined ? 'the output' : `entity ${entity} as output`} of pipe ${test.pipe}`);
+      return 0;
+    }
+    writeFileSync(file, text);
+    const counts = (kind: string): number => diffs.filter((d) => d.kind === kind).length;
+    const what = entity === undefined ? `the output of pipe ${test.pipe}` : `entity ${entity} of the output of pipe ${test.pipe}`;
+    out(`Accepted ${what} into ${shown}${previous === undefined ? ' (a new file)' : `: ${counts('changed')} changed, ${counts('unexpected')} added, ${counts('missing')} removed`}`);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`datahub test: nothing accepted: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
   } finally {
     run.close();
   }
