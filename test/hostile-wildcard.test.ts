@@ -107,7 +107,7 @@ test('a hostile wildcard in a pipe preview and in pump runs (with and without a 
   await runPump(hub, 'warm', 'start', 20_000);
 
   const { result, slowest, times } = await withHealthPolled(async () => {
-    const preview = await hub.json<{ results: { 'after-transforms': Json[] }[] }>('/pipes/wild/preview', { method: 'POST', json: plain, signal: AbortSignal.timeout(30_000) });
+    const preview = await hub.json<{ results: { 'after-transforms': Json[] }[] }>('/pipes/wild/preview', { method: 'POST', json: { config: plain }, signal: AbortSignal.timeout(30_000) });
     const runs = await Promise.all([runPump<{ status: string }>(hub, 'wild', 'start', 20_000), runPump<{ status: string }>(hub, 'wild-secret', 'start', 20_000)]);
     return { preview, runs };
   });
