@@ -43,7 +43,11 @@ export async function startHub(
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hub did not start in 20s:\n${out}`)), 20_000);
+    // A hub that is slow to start is killed when given up on: left running, it would keep the test file alive for ever.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hub did not start in 60s:\n${out}`));
+    }, 60_000);
     const check = (): void => {
       const m = /API listening at (http:\/\/\S+)\/api/.exec(out);
       if (m) {
