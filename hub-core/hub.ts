@@ -111,9 +111,12 @@ export class Hub {
     this.started = new Date(Math.max(Date.now(), this.started.getTime() + 1));
   }
 
-  /** Begin scheduled and startup pump runs (the serving host calls this; one-off CLI commands do not). */
-  startPumps(): void {
-    this.pumps.start();
+  /**
+   * Begin scheduled and startup pump runs (the serving host calls this; one-off CLI commands do not); `paused`: the
+   * scheduler starts paused (see PumpScheduler.setPaused).
+   */
+  startPumps(options: { paused?: boolean } = {}): void {
+    this.pumps.start(options);
     this.compaction.start();
   }
 

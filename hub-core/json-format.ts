@@ -8,7 +8,8 @@ import { canonicalJson, isJsonObject } from './json.js';
 /** Keys the service's tooling puts first, in this order; other keys follow in code point order. */
 const CONVENTIONAL_KEYS = [
   '_id', 'type', 'name',
-  'source', 'sink', 'transform', 'pump', 'metadata',
+  // source, transform, sink: the order data flows in, as the service's tools lay out a new pipe.
+  'source', 'transform', 'sink', 'pump', 'metadata',
   'system',
   'datasets', 'where', 'return', 'recurse', 'max_depth', 'exclude_root', 'track-dependencies', 'trace',
   'default',

@@ -120,9 +120,13 @@ export class PumpService {
     });
   }
 
-  /** Begin automatic runs (schedules, run_at_startup). Runs of a hub that stopped mid-run are marked ended. */
-  start(): void {
+  /**
+   * Begin automatic runs (schedules, run_at_startup), or with `paused` hold them until the scheduler is resumed.
+   * Runs of a hub that stopped mid-run are marked ended.
+   */
+  start(options: { paused?: boolean } = {}): void {
     if (this.scheduler.isStarted) return;
+    if (options.paused === true) this.scheduler.setPaused(true);
     for (const id of this.state.pipes()) {
       const s = this.state.get(id);
       if (s.running || s.rescanRunning) this.recordInterrupted(id, s.rescanRunning && !s.running ? 'rescan' : 'incremental');
@@ -206,7 +210,7 @@ export class PumpService {
 
   /** No pump starts by itself: the scheduler is not started, or it is switched off. */
   schedulerOff(): boolean {
-    return !this.scheduler.isStarted || this.scheduler.isDisabled();
+    return !this.scheduler.isStarted || this.scheduler.isOff();
   }
 
   /** What checking a configuration needs: the environment variables and whether the scheduler is off. */
@@ -309,7 +313,7 @@ export class PumpService {
       'tracking-reset-at': s.trackingResetAt,
       'supported-operations': supportedOperations(pipe),
       schedule,
-      'scheduler-disabled': this.scheduler.isDisabled(),
+      'scheduler-disabled': this.scheduler.isOff(),
       'next-run': next ? next.toISOString() : null,
       runs: s.runs,
       'last-run': s.lastRun,
@@ -413,7 +417,7 @@ export class PumpService {
       throw notFound(`webhook of pipe ${JSON.stringify(id)}`, 'no such pipe, or the token is not the pipe\'s webhook token');
     }
     const pipe = scheduledPipe(config, this.env);
-    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled || this.scheduler.isDisabled()) return;
+    if (!isPumpable(pipe) || pipe.pump['mode'] === 'off' || this.state.get(id).disabled || this.scheduler.isOff()) return;
     this.runner.request(id, 'webhook');
   }
 }

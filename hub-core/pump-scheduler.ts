@@ -61,6 +61,11 @@ export class PumpScheduler {
   private readonly timers = new Map<string, { timer: TimerHandle; at: number }>();
   private started = false;
   private startupDisabled = false;
+  /**
+   * Paused by the user (a workspace opens with its schedules paused, so a developer can look first): nothing starts
+   * by itself until resumed; manual runs, previews and tests are not affected. Not persisted.
+   */
+  private pausedNow = false;
   private unsubscribe: (() => void) | undefined;
   /** Pipes whose first run since start() has not begun: their downstream pipes' first runs wait for them. */
   private readonly firstPending = new Set<string>();
@@ -82,6 +87,26 @@ export class PumpScheduler {
     return this.started;
   }
 
+  get paused(): boolean {
+    return this.pausedNow;
+  }
+
+  /**
+   * Pause or resume the schedules. Pausing cancels every timer (runs going on go on); resuming arms them again and
+   * starts the run_at_startup runs that the pause held back, as a start would.
+   */
+  setPaused(paused: boolean): void {
+    if (paused === this.pausedNow) return;
+    this.pausedNow = paused;
+    if (!this.started) return;
+    if (paused) {
+      this.cancelTimers();
+      return;
+    }
+    this.rescheduleAll();
+    this.beginFirstRuns();
+  }
+
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -92,7 +117,12 @@ export class PumpScheduler {
       else if (change.kind === 'metadata') setImmediate(() => this.rescheduleAll());
     });
     this.rescheduleAll();
-    if (this.isDisabled()) return;
+    this.beginFirstRuns();
+  }
+
+  /** The first runs since start (or resume): run_at_startup pipes now, in the order of their dependencies. */
+  private beginFirstRuns(): void {
+    if (this.isOff()) return;
     const startup: string[] = [];
     for (const pipe of this.config.list('pipe')) {
       const eff = this.schedulable(pipe);
@@ -107,7 +137,7 @@ export class PumpScheduler {
   /** A run at startup, once the pipes upstream of it have had theirs. */
   private startupRun(id: string): void {
     this.startupRetries.delete(id);
-    if (!this.started || this.isDisabled()) {
+    if (!this.started || this.isOff()) {
       this.awaitingStartup.delete(id);
       return;
     }
@@ -144,6 +174,10 @@ export class PumpScheduler {
     this.started = false;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.cancelTimers();
+  }
+
+  private cancelTimers(): void {
     for (const t of this.timers.values()) t.timer.cancel();
     this.timers.clear();
     for (const t of this.startupRetries.values()) t.cancel();
@@ -164,6 +198,11 @@ export class PumpScheduler {
     return isJsonObject(tm) && (tm['disable_pump_scheduler'] === true || tm['disable_user_pipes'] === true);
   }
 
+  /** Nothing starts by itself now: paused, or switched off (isDisabled). */
+  isOff(): boolean {
+    return this.pausedNow || this.isDisabled();
+  }
+
   nextRun(id: string): Date | undefined {
     const t = this.timers.get(id);
     return t ? new Date(t.at) : undefined;
@@ -179,7 +218,7 @@ export class PumpScheduler {
     const old = this.timers.get(id);
     if (old) old.timer.cancel();
     this.timers.delete(id);
-    if (!this.started || this.isDisabled()) return;
+    if (!this.started || this.isOff()) return;
     const config = this.config.get('pipe', id);
     const eff = config ? this.schedulable(config) : undefined;
     if (!eff) return;
@@ -198,7 +237,7 @@ export class PumpScheduler {
     if (this.clock.now() < at - 5) return this.arm(id, at);
     this.timers.delete(id);
     const config = this.config.get('pipe', id);
-    if (!this.isDisabled() && config && this.schedulable(config)) {
+    if (!this.isOff() && config && this.schedulable(config)) {
       if (this.waitsForUpstream(id)) return this.arm(id, this.clock.now() + FIRST_RUN_RETRY_MS);
       this.firstPending.delete(id);
       this.runner.start(id, 'incremental', 'schedule');

@@ -120,7 +120,7 @@ describe('a workspace in the user\'s own layout', () => {
     await hub.fetch('/pipes/orders', { method: 'DELETE' });
     const file = join(pipes, 'orders-renamed.conf.json');
     await waitFor('the renamed file', async () => (existsSync(file) && !existsSync(join(pipes, 'orders.conf.json')) ? true : undefined));
-    // The id replaced in place; the new sink where the conventional order puts it (before transform), in the file's
+    // The id replaced in place; the new sink where the conventional order puts it (after transform: source, transform, sink), in the file's
     // four-space indent; the rest of the text as it was.
     assert.equal(
       readFileSync(file, 'utf8'),
@@ -128,13 +128,13 @@ describe('a workspace in the user\'s own layout', () => {
     "_id": "orders-renamed",
     "type": "pipe",
     "source": {"type": "embedded", "entities": [{"_id": "1", "total": 13}]},
-    "sink": {
-        "type": "dataset",
-        "dataset": "orders"
-    },
     "transform": {
         "type": "dtl",
         "rules": {"default": [["copy", "*"], ["add", "label", ["concat", "order ", "_S._id"]]]}
+    },
+    "sink": {
+        "type": "dataset",
+        "dataset": "orders"
     }
 }
 `,

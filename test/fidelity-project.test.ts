@@ -96,7 +96,8 @@ const byKey = (records: JsonObject[]): JsonObject[] => [...records].sort((a, b) 
 describe('the acme-outbound project served from its folder: config warnings and the outbox of its outbound pipes', () => {
   const workspace = tempDir('datahub-acme-ws-');
   cpSync(PROJECT, workspace, { recursive: true });
-  const hub = useHub({ args: ['--workspace', workspace] });
+  // --scheduler on: the last test switches the node's scheduler on and expects what a running scheduler checks.
+  const hub = useHub({ args: ['--workspace', workspace, '--scheduler', 'on'] });
 
   test('$ENV in pump settings: set ones used, an unset one is a warning while the scheduler is off; secrets only in prod systems never block', async () => {
     const pipes = await hub.json<PipeInfo[]>('/pipes');

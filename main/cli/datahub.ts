@@ -33,6 +33,7 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
       'secrets-key': { type: 'string' },
       log: { type: 'boolean' },
       workers: { type: 'string' },
+      scheduler: { type: 'string' },
     },
     strict: true,
   });
@@ -52,11 +53,14 @@ async function serve(args: string[], mode: 'serve' | 'start'): Promise<void> {
   if (requestTimeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeoutText ?? '') && requestTimeout >= 1)) {
     throw new UsageError('--request-timeout must be a number of seconds, at least 1');
   }
+  const scheduler = values.scheduler;
+  if (scheduler !== undefined && scheduler !== 'on' && scheduler !== 'off') throw new UsageError('--scheduler is "on" or "off"');
   const secretsKey = values['secrets-key'];
   if (secretsKey !== undefined && secretsKey !== 'keychain' && secretsKey !== 'file') throw new UsageError('--secrets-key is "keychain" or "file"');
   const options: ServeOptions = {
     dataDir: values.data ?? defaultDataDir(),
     ...(secretsKey !== undefined ? { secretsKey } : {}),
+    ...(scheduler !== undefined ? { scheduler } : {}),
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     host: values.host ?? '127.0.0.1',
     port: port(values.port, DEFAULT_PORT),

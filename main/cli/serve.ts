@@ -42,6 +42,11 @@ export interface ServeOptions {
   /** Milliseconds a client has to send a whole request. */
   requestTimeout?: number;
   logger?: boolean;
+  /**
+   * Whether pumps start by themselves (schedules, run_at_startup) once the hub serves. Default: off (paused, the
+   * top bar can resume it) when a workspace is opened, so a project opens calm; on for a hub on a data folder alone.
+   */
+  scheduler?: 'on' | 'off';
   /** Where the key of secret values at rest is kept: the OS keychain where one works (the desktop app), or a file. */
   secretsKey?: 'keychain' | 'file';
 }
@@ -147,8 +152,9 @@ export async function startHub(options: ServeOptions): Promise<RunningHub> {
       ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
     });
     await app.listen({ host: options.host, port: options.port });
-    // The serving hub runs its pumps (schedules, run_at_startup); one-off commands that open the same Hub do not.
-    hub.startPumps();
+    // The serving hub runs its pumps (schedules, run_at_startup); one-off commands that open the same Hub do not. A
+    // workspace opens with them paused unless asked otherwise (--scheduler on).
+    hub.startPumps({ paused: (options.scheduler ?? (options.workspace !== undefined ? 'off' : 'on')) === 'off' });
     const addr = app.server.address();
     const port = addr && typeof addr === 'object' ? addr.port : options.port;
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -6,6 +6,7 @@ import { PROJECT_TEST_USAGE, PROJECT_RUN_USAGE } from './project.js';
 
 const SERVE = `  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>]
                [--push-limit <bytes>] [--request-timeout <seconds>] [--secrets-key keychain|file] [--log] [--workers <n>]
+               [--scheduler on|off]
       Run the hub and its API. Defaults: --data ${defaultDataDir()} (or $DATAHUB_DATA),
       --port ${DEFAULT_PORT} (0 picks a free port), --host 127.0.0.1, --body-limit 67108864 (64 MB; a larger
       JSON Push body is streamed, up to --push-limit 4294967296, 4 GB),
@@ -16,11 +17,14 @@ const SERVE = `  datahub serve [--data <dir>] [--workspace <project dir>] [--por
       <data>/secrets-key; the desktop app uses it), falling back to the file where no keychain works.
       --workers: worker threads that run pipe transforms while the hub writes (default: the machine's cores, or
       $DATAHUB_PIPE_WORKERS; 0 or 1 runs every pipe on the hub's own thread).
+      --scheduler: whether pumps start by themselves (schedules, run_at_startup). Default: off (paused; the
+      workbench's top bar resumes it) with --workspace, on without. Runs by hand work either way.
 `;
 const START = `  datahub start [--data <dir>] [--workspace <project dir>] [--port <n>]
       Open the desktop app; without an Electron binary, run the hub for a browser. Without --workspace the app
       reopens the folder used last, or the sample workspace on a first start (the browser fallback always opens
-      the sample workspace, copied to <data>/sample-workspace on the first start).
+      the sample workspace, copied to <data>/sample-workspace on the first start). The project opens with
+      its schedules paused; the top bar's toggle runs them.
 `;
 const USER = `  datahub user add --email <e> --password <p> [--principal <p> ...] [--data <dir>]
       (default principal group:Developer; give --principal group:Admin for an administrator)

@@ -13,6 +13,7 @@ import { rulesSyncRoutes } from './routes/desktop-rules-sync.js';
 import { configFileRoutes } from './routes/desktop-config-files.js';
 import { registryConnectionRoutes } from './routes/desktop-registries.js';
 import { workspaceOpenRoutes } from './routes/desktop-workspace-open.js';
+import { schedulerRoutes } from './routes/desktop-scheduler.js';
 
 export interface DesktopContext {
   hub: Hub;
@@ -32,4 +33,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => configFileRoutes(scope, ctx));
   await app.register(async (scope) => registryConnectionRoutes(scope, ctx));
   await app.register(async (scope) => workspaceOpenRoutes(scope, ctx));
+  await app.register(async (scope) => schedulerRoutes(scope, ctx));
 }

@@ -70,6 +70,8 @@ export class WorkspaceHost {
     this.current = undefined;
     const load = next.open();
     this.bind(next, opening.dir);
+    // Another project opens calm too: its schedules wait until the user resumes them (the top bar's toggle).
+    this.hub.pumps.scheduler.setPaused(true);
     this.onSwitch?.(next, load);
     return { ...opening, pipes: load.pipes, systems: load.systems, problems: load.problems, opened: true };
   }

@@ -40,11 +40,12 @@ export function textMeasurer(font: string): (text: string) => number {
   canvas ??= document.createElement('canvas');
   const ctx = canvas.getContext('2d');
   if (!ctx) return (text) => text.length * 8;
-  ctx.font = font;
   const cache = new Map<string, number>();
   return (text) => {
     let w = cache.get(text);
     if (w === undefined) {
+      // The canvas is shared: measurers of other fonts may have set theirs since.
+      if (ctx.font !== font) ctx.font = font;
       w = ctx.measureText(text).width;
       if (cache.size < 5000) cache.set(text, w);
     }

@@ -2,7 +2,7 @@
 // of it (the Preview tab edits that), and the preview's sample settings. An edit in either tab is at once part of the
 // one draft, which lives as long as the pipe page: switching tabs loses nothing, the dirty guard covers it, and
 // saving stores it from wherever Ctrl/Cmd+S was pressed.
-import { applyEdits, modify } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import type { ConfigError } from '../../../hub-core/pipe-config';
 import type { JsonObject } from '../../../hub-core/json';
 import type { PipeStage } from '../../../hub-core/pipe-stages';
@@ -23,6 +23,43 @@ export function parseJson(text: string): Parsed {
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/**
+ * Where the configuration text holds its `transform` value: the value's range and the indent of the line its key is
+ * on (the lines after the first carry it). Null when the text has no transform or does not parse.
+ */
+function transformSpan(text: string): { start: number; end: number; indent: string } | null {
+  const tree = parseTree(text);
+  const node = tree ? findNodeAtLocation(tree, ['transform']) : undefined;
+  if (!node) return null;
+  const keyAt = node.parent?.offset ?? node.offset;
+  const lineStart = text.lastIndexOf('\n', keyAt - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+  return { start: node.offset, end: node.offset + node.length, indent };
+}
+
+/** The transform as the file has it (its own line breaks and spacing), its key's indent taken off; null: none. */
+export function transformTextOf(text: string): string | null {
+  const span = transformSpan(text);
+  if (!span) return null;
+  return text
+    .slice(span.start, span.end)
+    .split('\n')
+    .map((line, i) => (i > 0 && line.startsWith(span.indent) ? line.slice(span.indent.length) : line))
+    .join('\n');
+}
+
+/** The configuration text with its transform replaced by `transform` as typed (indented like the key); null: none. */
+export function withTransformText(text: string, transform: string): string | null {
+  const span = transformSpan(text);
+  if (!span) return null;
+  const placed = transform
+    .trim()
+    .split('\n')
+    .map((line, i) => (i > 0 && line !== '' ? span.indent + line : line))
+    .join('\n');
+  return text.slice(0, span.start) + placed + text.slice(span.end);
 }
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -95,11 +132,25 @@ export class PipeDraft {
     if (config === null) return;
     const transform = config['transform'];
     const key = transform === undefined ? '' : JSON.stringify(transform);
-    if (key === this.#synced) return;
+    // The file's own layout when the text at hand holds this transform; printed only when it does not.
+    const own = this.parsed.value !== null ? transformTextOf(this.config.text) : null;
+    if (key === this.#synced) {
+      // The same transform, but the file's text arrived after a printed one (the Config draft reads the file after
+      // the configuration): show the file's layout, unless the user has typed in the Preview tab since.
+      if (own !== null && this.transformText === this.#shown && own !== this.transformText) this.#show(own);
+      return;
+    }
     this.#synced = key;
-    this.transformText = transform === undefined ? '' : JSON.stringify(transform, null, 2);
+    this.#show(transform === undefined ? '' : (own ?? JSON.stringify(transform, null, 2)));
     this.transformError = null;
     this.config.blocker = null;
+  }
+
+  /** The transform text last put in the Preview tab from the configuration (not typed there). */
+  #shown: string | null = null;
+  #show(text: string): void {
+    this.transformText = text;
+    this.#shown = text;
   }
 
   /** The Preview tab's edit of the transform: it becomes part of the draft configuration once it is valid JSON. */
@@ -124,8 +175,14 @@ export class PipeDraft {
     this.transformError = null;
     this.config.blocker = null;
     if (key === this.#synced) return;
-    const edits = modify(this.config.text, ['transform'], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
     this.#synced = key;
+    // The transform goes in as typed (its layout kept); a new or removed one is placed by the JSON editor.
+    const placed = value !== undefined ? withTransformText(this.config.text, text) : null;
+    if (placed !== null) {
+      this.config.edit(placed);
+      return;
+    }
+    const edits = modify(this.config.text, ['transform'], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
     this.config.edit(applyEdits(this.config.text, edits));
   }
 
