@@ -2,7 +2,7 @@
 //   - before the first transform a source whose default is `add_namespaces: true` (embedded, sql, csv, json,
 //     http_endpoint, ldap, kafka; for a conditional source, the alternative it picks) gives `_id` the identity namespace
 //     and every property the property namespace (`addNamespaces`);
-//   - after the last transform every sink but the dataset sink removes them again (`removeNamespaces`): from `_id`,
+//   - after the last transform the sinks the service documents remove them again (`removeNamespaces`): from `_id`,
 //     from property names and from namespaced-identifier values, so `"rdf:type": "~:acme:x"` leaves as `"type": "~:x"`.
 // Both defaults apply only with namespaced identifiers on (the node's `namespaced_identifiers`, or the pipe's own);
 // the pipe's `add_namespaces`/`remove_namespaces` (or the source's/sink's) override them.
@@ -13,8 +13,12 @@ import type { NamespaceSettings } from './dtl/index.js';
 /** Source types whose documented `add_namespaces` default is true. */
 export const SOURCES_ADDING_NAMESPACES: ReadonlySet<string> = new Set(['embedded', 'sql', 'csv', 'json', 'http_endpoint', 'ldap', 'kafka']);
 
-/** The only sink that keeps namespaces by default. */
-const SINKS_KEEPING_NAMESPACES: ReadonlySet<string> = new Set(['dataset']);
+/**
+ * Sink types whose documented `remove_namespaces` default is true (hub/features/namespaces.rst: "The following sinks
+ * has a default value of true: csv_endpoint, elasticsearch, mail, rest, sms, solr, kafka, sql, http_endpoint, and
+ * json"). Every other sink (dataset, xml_endpoint, null, ...) keeps them unless told.
+ */
+const SINKS_REMOVING_NAMESPACES: ReadonlySet<string> = new Set(['csv_endpoint', 'elasticsearch', 'mail', 'rest', 'sms', 'solr', 'kafka', 'sql', 'http_endpoint', 'json']);
 
 /** The source a conditional source reads (by its condition, `$ENV(...)` resolved by `env`); the source itself otherwise. */
 function effectiveSource(source: JsonObject, condition: (value: string) => string | undefined): JsonObject {
@@ -39,13 +43,13 @@ export function addsNamespaces(pipe: JsonObject, enabled: boolean, condition: (v
   return enabled && SOURCES_ADDING_NAMESPACES.has(type);
 }
 
-/** Whether a pipe removes namespaces before its sink: `remove_namespaces` of the pipe or sink, else every sink but a dataset. */
+/** Whether a pipe removes namespaces before its sink: `remove_namespaces` of the pipe or sink, else the sink type's default. */
 export function removesNamespaces(pipe: JsonObject, enabled: boolean): boolean {
   if (typeof pipe['remove_namespaces'] === 'boolean') return pipe['remove_namespaces'];
   const sink = isJsonObject(pipe['sink']) ? pipe['sink'] : {};
   if (typeof sink['remove_namespaces'] === 'boolean') return sink['remove_namespaces'];
   const type = typeof sink['type'] === 'string' ? sink['type'] : 'dataset';
-  return enabled && !SINKS_KEEPING_NAMESPACES.has(type);
+  return enabled && SINKS_REMOVING_NAMESPACES.has(type);
 }
 
 const setOwn = (o: JsonObject, key: string, value: JsonValue): void => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
+import { runPump } from './helpers/api.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -51,13 +52,15 @@ before(async () => {
     method: 'POST',
     json: [{ _id: 'copy', type: 'pipe', source: { type: 'dataset', dataset: 'x' }, sink: { type: 'dataset', dataset: 'x-copy' }, pump: { mode: 'manual' } }],
   });
+  // A run of a pipe writes the hub's own execution log (a system: dataset, read-only through the API): hidden from
+  // the list until asked for.
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'demo-log', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'run-1' }] }, sink: { type: 'null' }, pump: { mode: 'manual' } }] });
+  await runPump(hub, 'demo-log', 'start', 30_000);
   // Dataset h: an entity with three versions (the second a deletion), one with many (for the quick-switch race).
   await hub.json('/datasets/h/entities', { method: 'POST', json: [{ _id: 'multi', name: 'one', n: 1 }, { _id: 'quick', step: 1 }] });
   await hub.json('/datasets/h/entities', { method: 'POST', json: [{ _id: 'multi', _deleted: true }, { _id: 'quick', step: 2 }] });
   await hub.json('/datasets/h/entities', { method: 'POST', json: [{ _id: 'multi', name: 'three', n: 3, extra: true }] });
   for (let k = 1; k <= 30; k++) await hub.json('/datasets/h/entities', { method: 'POST', json: [{ _id: 'slow', k }] });
-  // A dataset named like the hub's own logs: hidden from the list until asked for.
-  await hub.json(`/datasets/${encodeURIComponent('system:demo-log')}/entities`, { method: 'POST', json: [{ _id: 'run-1' }] });
   page = await browser.newPage({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
   await signIn(page, hub);
 });
@@ -164,7 +167,7 @@ test('the datasets list says Loading before its first answer, shows counts, filt
 
   assert.ok(!(await names()).some((n) => n.startsWith('system:')), 'system datasets hidden by default');
   await page.getByTestId('show-system').check();
-  await waitFor('system datasets', async () => (await names()).includes('system:demo-log'));
+  await waitFor('system datasets', async () => (await names()).includes('system:pump_execution:demo-log'));
   await page.getByTestId('show-system').uncheck();
 
   await page.getByTestId('dataset-filter').fill('y');
