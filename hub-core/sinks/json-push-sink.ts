@@ -33,7 +33,10 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   // A system the project does not hold, or a microservice (this hub runs none): what would be sent goes to the outbox.
   if (!stored) return outboxOnly(ctx, systemId, `the json sink's system ${JSON.stringify(systemId)} is not in this project: what it would have sent is in the outbox`);
   if (stored['type'] === 'system:microservice') {
-    return outboxOnly(ctx, systemId, `the json sink pushes to system ${JSON.stringify(systemId)}, a microservice this hub does not run: what it would have sent is in the outbox`);
+    // Its environment is never needed here: unset variables in it are named (never a value), not an error.
+    const { unset } = substituteVariablesLeniently(stored, ctx.vars, systemId);
+    const values = unset.length > 0 ? `; not set here: ${unset.join(', ')}` : '';
+    return outboxOnly(ctx, systemId, `the json sink pushes to system ${JSON.stringify(systemId)}, a microservice this hub does not run: what it would have sent is in the outbox${values}`, unset);
   }
   // $ENV and $SECRET (e.g. an Authorization header) are replaced in the system (its secrets before the node's); the
   // pipe's sink gets $ENV only (secrets belong in system configuration, see config-variables.ts).
@@ -125,8 +128,8 @@ function recordPush(ctx: SinkRun, target: JsonObject, entities: readonly JsonObj
 }
 
 /** A json sink that records every push in the outbox (its target cannot exist offline). */
-function outboxOnly(ctx: SinkRun, systemId: string, reason: string): PushSink {
-  const target: JsonObject = { system: systemId, url: null };
+function outboxOnly(ctx: SinkRun, systemId: string, reason: string, unset: readonly string[] = []): PushSink {
+  const target: JsonObject = { system: systemId, url: null, ...(unset.length > 0 ? { unset: [...unset] } : {}) };
   return {
     offline: true,
     offlineReason: reason,
