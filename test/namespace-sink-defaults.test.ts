@@ -19,3 +19,9 @@ test('remove_namespaces on the sink or the pipe overrides the default', () => {
   assert.equal(removesNamespaces({ sink: { type: 'xml_endpoint', remove_namespaces: true } }, true), true);
   assert.equal(removesNamespaces({ remove_namespaces: true, sink: { type: 'dataset' } }, true), true);
 });
+
+test('names that collide once namespaces are removed: the property that comes last in the entity is kept (our reading; the docs are silent)', async () => {
+  const { removeNamespaces } = await import('../hub-core/namespaces.js');
+  assert.deepEqual(removeNamespaces({ _id: 'crm:1', 'crm:name': 'Ann', 'erp:name': 'Anne', 'erp:age': 3 }), { _id: '1', name: 'Anne', age: 3 });
+  assert.deepEqual(removeNamespaces({ _id: 'crm:1', 'erp:name': 'Anne', 'crm:name': 'Ann' }), { _id: '1', name: 'Ann' });
+});
