@@ -69,9 +69,9 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 10_000)
   assert.fail(`timed out waiting for ${what}`);
 }
 
-/** The _ids of the first rows in the DOM. */
+/** The _ids of the first rows in the DOM (whole: the grid shows a namespaced id by its short part, the whole on hover). */
 function firstIds(n: number): Promise<string[]> {
-  return page.getByTestId('entity-row').evaluateAll((els, k) => els.slice(0, k).map((e) => e.querySelector('[role=gridcell]')?.textContent?.trim() ?? ''), n);
+  return page.getByTestId('entity-row').evaluateAll((els, k) => els.slice(0, k).map((e) => e.querySelector('[role=gridcell]')?.getAttribute('title')?.trim() ?? ''), n);
 }
 
 async function openPeople(): Promise<void> {
