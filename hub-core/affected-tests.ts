@@ -9,7 +9,7 @@
 //   - a changed test-env.json or node metadata: every test (they change what every pipe may do).
 // Pure file reading: no hub is needed, so the selection is cheap to make after every save.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity } from './config-store.js';
 import { parseConfigText } from './config-json.js';
@@ -249,6 +249,23 @@ export function configEntitiesOfText(text: string): ConfigEntity[] {
       out.push(e);
     } catch {
       // Not a component: the current files' problems say so.
+    }
+  }
+  return out;
+}
+
+/** The texts of the files a change of which can affect a test: config files, expected/*, test-env.json. */
+export function testInputTexts(nodeDir: string, single: string | undefined): Map<string, string> {
+  const files = single !== undefined ? [single] : configFiles(nodeDir);
+  const expected = join(nodeDir, 'expected');
+  if (existsSync(expected)) for (const f of readdirSync(expected).sort()) files.push(`expected/${f}`);
+  files.push('test-env.json');
+  const out = new Map<string, string>();
+  for (const f of files) {
+    try {
+      out.set(f, readFileSync(join(nodeDir, f), 'utf8'));
+    } catch {
+      // Gone while we looked, a folder, or no test-env.json.
     }
   }
   return out;

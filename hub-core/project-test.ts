@@ -244,16 +244,16 @@ export interface EntityDiff {
   kind: 'missing' | 'unexpected' | 'changed';
   /** For "missing" and "unexpected": the entity. */
   entity?: JsonObject;
-  /** For "changed": the differing properties (dotted paths). */
-  changes: { path: string; expected: JsonValue | undefined; actual: JsonValue | undefined; /** Why, where a namespace explains it. */ note?: string }[];
+  /** For "changed": the differing properties (dotted paths; `keys`: the same path as its property names, unambiguous). */
+  changes: { path: string; keys: string[]; expected: JsonValue | undefined; actual: JsonValue | undefined; /** Why, where a namespace explains it. */ note?: string }[];
 }
 
-function diffValues(path: string, a: JsonValue | undefined, b: JsonValue | undefined, out: EntityDiff['changes']): void {
+function diffValues(path: string, keys: string[], a: JsonValue | undefined, b: JsonValue | undefined, out: EntityDiff['changes']): void {
   if (isJsonObject(a) && isJsonObject(b)) {
     for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
       const at = path ? `${path}.${k}` : k;
       const before = out.length;
-      diffValues(at, a[k], b[k], out);
+      diffValues(at, [...keys, k], a[k], b[k], out);
       // A property absent (or null) on one side that the other side has under another namespace: say so.
       const change = out[before];
       if (change !== undefined && change.path === at) {
@@ -264,7 +264,7 @@ function diffValues(path: string, a: JsonValue | undefined, b: JsonValue | undef
     }
     return;
   }
-  if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, expected: a, actual: b });
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, keys, expected: a, actual: b });
 }
 
 /** The local name of a namespaced name ("crm:name" -> "name"; a name without a namespace is its own). */
@@ -300,7 +300,7 @@ export function diffEntities(expected: readonly JsonObject[], actual: readonly J
       else if (y === undefined) diffs.push({ id, kind: 'missing', entity: x, changes: [] });
       else {
         const changes: EntityDiff['changes'] = [];
-        diffValues('', x, y, changes);
+        diffValues('', [], x, y, changes);
         if (changes.length > 0) diffs.push({ id, kind: 'changed', changes });
       }
     }

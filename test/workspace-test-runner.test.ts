@@ -113,8 +113,8 @@ describe('a failing project (broken)', () => {
       failing.diffs.map((d) => `${d.id} ${d.kind}`),
       ['i1 changed', 'i2 unexpected', 'i3 changed', 'i4 missing'],
     );
-    assert.deepEqual(failing.diffs[0]!.changes, [{ path: 'price', expected: '~f10.50', actual: '~f10.00' }]);
-    assert.deepEqual(failing.diffs[2]!.changes, [{ path: 'in_stock', actual: true }]);
+    assert.deepEqual(failing.diffs[0]!.changes, [{ path: 'price', keys: ['price'], expected: '~f10.50', actual: '~f10.00' }]);
+    assert.deepEqual(failing.diffs[2]!.changes, [{ path: 'in_stock', keys: ['in_stock'], actual: true }]);
     assert.equal(failing.diffText[0], 'i1: differs');
     assert.equal(report.tests.find((t) => t.name === 'skipped')?.status, 'ignored');
   });

@@ -4,14 +4,13 @@
 // time gathers them, and what changed is found by comparing the files' texts with those of the last look, so a save
 // that changes nothing runs nothing. Ctrl+C or SIGTERM ends it (exit code 0) once a run under way has finished.
 
-import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { affectedTests, configEntitiesOfText, isConfigFilePath, type AffectedSelection } from '../../hub-core/affected-tests.js';
+import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts, type AffectedSelection } from '../../hub-core/affected-tests.js';
 import { parseConfigText } from '../../hub-core/config-json.js';
 import type { ConfigEntity } from '../../hub-core/config-store.js';
 import { HubError } from '../../hub-core/errors.js';
 import type { TestSpec } from '../../hub-core/project-test.js';
-import { configFiles } from '../../hub-core/workspace-files.js';
 
 /** Quiet time after a file event before the change is looked at (editors write a file in several steps). */
 const DEBOUNCE_MS = 60;
@@ -29,23 +28,6 @@ export interface WatchContext {
   /** Every test of the project (for the first run when --pipe/--filter narrow them). */
   specs: () => TestSpec[];
   print: (line: string) => void;
-}
-
-/** The texts of the files a change of which can affect a test: config files, expected/*, test-env.json. */
-function snapshot(nodeDir: string, single: string | undefined): Map<string, string> {
-  const files = single !== undefined ? [single] : configFiles(nodeDir);
-  const expected = join(nodeDir, 'expected');
-  if (existsSync(expected)) for (const f of readdirSync(expected).sort()) files.push(`expected/${f}`);
-  files.push('test-env.json');
-  const out = new Map<string, string>();
-  for (const f of files) {
-    try {
-      out.set(f, readFileSync(join(nodeDir, f), 'utf8'));
-    } catch {
-      // Gone while we looked, a folder, or no test-env.json.
-    }
-  }
-  return out;
 }
 
 function message(e: unknown): string {
@@ -91,7 +73,7 @@ export async function watchTests(ctx: WatchContext): Promise<number> {
     }
   };
 
-  let last = snapshot(nodeDir, single);
+  let last = testInputTexts(nodeDir, single);
   const idle = (): void => print('Watching for changes (Ctrl+C to stop)…');
 
   // One look at what changed since the last, and a run of the tests it affects; again while saves came meanwhile.
@@ -107,7 +89,7 @@ export async function watchTests(ctx: WatchContext): Promise<number> {
         const seen = firstEventAt ?? Date.now();
         firstEventAt = undefined;
         watchFolders();
-        const now = snapshot(nodeDir, single);
+        const now = testInputTexts(nodeDir, single);
         // A config file that does not parse (half saved) is looked at again on its next event.
         for (const [f, text] of now) {
           if (!isConfigFilePath(f, single) || text === last.get(f)) continue;

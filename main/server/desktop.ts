@@ -14,6 +14,9 @@ import { configFileRoutes } from './routes/desktop-config-files.js';
 import { registryConnectionRoutes } from './routes/desktop-registries.js';
 import { workspaceOpenRoutes } from './routes/desktop-workspace-open.js';
 import { schedulerRoutes } from './routes/desktop-scheduler.js';
+import { workspaceReviewRoutes } from './routes/desktop-workspace-review.js';
+import { WorkspaceTestTasks } from './workspace-test-tasks.js';
+import { WorkspaceTestLoop } from './workspace-test-loop.js';
 
 export interface DesktopContext {
   hub: Hub;
@@ -27,7 +30,10 @@ export interface DesktopContext {
 export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
   await app.register(async (scope) => portalRoutes(scope, ctx));
   await app.register(async (scope) => remoteRoutes(scope, ctx));
-  await app.register(async (scope) => workspaceRoutes(scope, ctx));
+  const tasks = new WorkspaceTestTasks();
+  const loop = new WorkspaceTestLoop(ctx, tasks);
+  await app.register(async (scope) => workspaceRoutes(scope, ctx, tasks));
+  await app.register(async (scope) => workspaceReviewRoutes(scope, ctx, tasks, loop));
   await app.register(async (scope) => downloadRoutes(scope, ctx));
   await app.register(async (scope) => rulesSyncRoutes(scope, ctx));
   await app.register(async (scope) => configFileRoutes(scope, ctx));

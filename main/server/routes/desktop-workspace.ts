@@ -2,22 +2,19 @@
 // in a fresh temporary hub inside a worker thread. One run at a time; a second request while one runs is a 409.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop.js';
 import { bool, replies } from '../schemas.js';
 import { HubError } from '../../../hub-core/errors.js';
 import { workspaceNodeDir } from '../../../hub-core/workspace.js';
 import { readTestSpecs } from '../../../hub-core/project-test.js';
-import type { WorkspaceTestFailure, WorkspaceTestReport } from '../workspace-test-run.js';
+import type { WorkspaceTestReport } from '../workspace-test-run.js';
+import type { WorkspaceTestTasks } from '../workspace-test-tasks.js';
 import type { NewTestRequest, NewTestResult } from '../workspace-test-add.js';
 import type { WorkspaceTask } from '../workspace-test-worker.js';
 import { PIPE_STAGES } from '../../../hub-core/pipe-stages.js';
 
-/** A run that takes longer than this is stopped (pipes that never settle, say) and answered with a 504. */
-const RUN_LIMIT_MS = 10 * 60_000;
-
-const conflict = { $ref: 'Error#' } as const;
+export const conflict = { $ref: 'Error#' } as const;
 const nullableStr = { type: ['string', 'null'] } as const;
 
 const specSchema = {
@@ -39,7 +36,7 @@ const workspaceSchema = {
 } as const;
 
 const valueSchema = {} as const;
-const diffSchema = {
+export const diffSchema = {
   type: 'object',
   required: ['id', 'kind', 'changes'],
   properties: {
@@ -48,12 +45,37 @@ const diffSchema = {
     entity: { type: 'object', additionalProperties: true },
     changes: {
       type: 'array',
-      items: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, expected: valueSchema, actual: valueSchema } },
+      items: {
+        type: 'object',
+        required: ['path', 'keys'],
+        properties: {
+          path: { type: 'string', description: 'the property\'s dotted path' },
+          keys: { type: 'array', items: { type: 'string' }, description: 'the same path as property names (names may hold dots)' },
+          expected: valueSchema,
+          actual: valueSchema,
+          note: { type: 'string' },
+        },
+      },
     },
   },
 } as const;
 
-const reportSchema = {
+export const testResultSchema = {
+  type: 'object',
+  required: ['name', 'pipe', 'file', 'stage', 'status', 'error', 'diffs', 'diffText'],
+  properties: {
+    name: { type: 'string' },
+    pipe: { type: 'string' },
+    file: { type: 'string' },
+    stage: { type: 'string' },
+    status: { type: 'string', enum: ['passed', 'failed', 'ignored'] },
+    error: nullableStr,
+    diffs: { type: 'array', items: diffSchema },
+    diffText: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+export const reportSchema = {
   type: 'object',
   required: ['update', 'rounds', 'converged', 'pipes', 'tests', 'passed', 'failed', 'ignored', 'durationMs'],
   properties: {
@@ -75,23 +97,7 @@ const reportSchema = {
         },
       },
     },
-    tests: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'pipe', 'file', 'stage', 'status', 'error', 'diffs', 'diffText'],
-        properties: {
-          name: { type: 'string' },
-          pipe: { type: 'string' },
-          file: { type: 'string' },
-          stage: { type: 'string' },
-          status: { type: 'string', enum: ['passed', 'failed', 'ignored'] },
-          error: nullableStr,
-          diffs: { type: 'array', items: diffSchema },
-          diffText: { type: 'array', items: { type: 'string' } },
-        },
-      },
-    },
+    tests: { type: 'array', items: testResultSchema },
     passed: { type: 'integer' },
     failed: { type: 'integer' },
     ignored: { type: 'integer' },
@@ -99,7 +105,7 @@ const reportSchema = {
   },
 } as const;
 
-function requireWorkspace(ctx: DesktopContext): { dir: string; nodeDir: string } {
+export function requireWorkspace(ctx: DesktopContext): { dir: string; nodeDir: string } {
   const dir = ctx.workspaceDir;
   if (dir === undefined) {
     throw new HubError(409, 'no workspace is open', 'start the hub on a project folder: datahub serve --workspace <dir>');
@@ -127,36 +133,8 @@ const newTestSchema = {
   },
 } as const;
 
-/** Run a test task in a worker thread; resolves with its answer or rejects with a HubError carrying the failure. */
-function runInWorker<T>(task: WorkspaceTask): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../workspace-test-worker.js', import.meta.url), { workerData: task });
-    let settled = false;
-    const finish = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-    };
-    const timer = setTimeout(() => {
-      finish(() => reject(new HubError(504, 'the test run took too long', `stopped after ${RUN_LIMIT_MS / 60_000} minutes; do the pipes keep changing each other?`)));
-      void worker.terminate();
-    }, RUN_LIMIT_MS);
-    worker.on('message', (msg: { report?: T; failure?: WorkspaceTestFailure }) => {
-      if (msg.report) finish(() => resolve(msg.report!));
-      else if (msg.failure) {
-        const f = msg.failure;
-        finish(() => reject(f.status >= 500 ? new Error(`${f.error}: ${f.detail ?? ''}`) : new HubError(f.status, f.error, f.detail ?? undefined)));
-      }
-    });
-    worker.on('error', (err) => finish(() => reject(err)));
-    worker.on('exit', (code) => finish(() => reject(new Error(`the test run stopped unexpectedly (exit code ${code})`))));
-  });
-}
-
-export async function workspaceRoutes(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
+export async function workspaceRoutes(app: FastifyInstance, ctx: DesktopContext, tasks: WorkspaceTestTasks): Promise<void> {
   const tags = ['desktop'];
-  let running = false;
 
   app.get('/workspace', {
     schema: {
@@ -173,20 +151,11 @@ export async function workspaceRoutes(app: FastifyInstance, ctx: DesktopContext)
       } catch (e) {
         problem = e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e);
       }
-      return { dir, nodeDir, tests, problem, running };
+      return { dir, nodeDir, tests, problem, running: tasks.running };
     },
   });
 
-  /** One task at a time: a second is a 409. */
-  async function exclusive<T>(task: WorkspaceTask): Promise<T> {
-    if (running) throw new HubError(409, 'a test run is already in progress', 'wait for it to finish, then run again');
-    running = true;
-    try {
-      return await runInWorker<T>(task);
-    } finally {
-      running = false;
-    }
-  }
+  const exclusive = <T>(task: WorkspaceTask): Promise<T> => tasks.exclusive<T>(task);
 
   app.post<{ Body: { update?: boolean; maxRounds?: number; tests?: string[] } | undefined }>('/workspace/test', {
     schema: {
