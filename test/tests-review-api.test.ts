@@ -4,7 +4,7 @@
 // with the switch on runs exactly the tests the change can affect. The project is test/helpers/review-project.ts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, removeDir, tempDir, type HubProcess } from './helpers/hub-process.js';
 import { waitFor } from './helpers/api.js';
@@ -94,6 +94,16 @@ test('accepting one nested property writes exactly that value; the rest of the f
   const again = await desktop('POST', '/workspace/test/accept', { test: 'people', entity: 'p2', property: ['address', 'zip'] });
   assert.equal(again.status, 200, JSON.stringify(again.body));
   assert.equal(again.body['written'], false);
+});
+
+test('accepting into an expected file that is not there writes a new one in the layout of datahub test --update', async () => {
+  rmSync(join(dir, 'node', 'expected', 'places.json'));
+  const r = await desktop('POST', '/workspace/test/accept', { test: 'places' });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.match(String(r.body['message']), /\(a new file\)/);
+  // places copies _id and city of its one embedded entity; sorted keys, two-space indents, a final newline.
+  assert.equal(file('places.json'), '[\n  {\n    "_id": "c1",\n    "city": "oslo"\n  }\n]\n');
+  assert.equal((r.body['result'] as WorkspaceTestResult).status, 'passed');
 });
 
 test('with "re-run affected tests on save" on, saving a pipe runs its tests and those downstream, saying why', async () => {
