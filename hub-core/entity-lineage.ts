@@ -14,6 +14,7 @@ import { notFound } from './errors.js';
 import type { LineageRow } from './lineage-store.js';
 import type { DownstreamStep, EntityRef, LineageAnswer, LineageStep, ProcessedReason, PropertyOrigin } from './lineage-types.js';
 import { traceStep } from './lineage-trace.js';
+import type { PipeRuntime } from './pipe-runtime.js';
 
 export const LINEAGE_MAX_DEPTH = 10;
 export const LINEAGE_DEFAULT_DEPTH = 5;
@@ -58,6 +59,8 @@ function why(row: LineageRow): ProcessedReason {
 class Walk {
   readonly cut: string[] = [];
   private readonly pipes: Map<string, EffectivePipe>;
+  /** Runtimes without dependency tracking, to run a pipe's transform again for downstream answers. */
+  private readonly drafts = new Map<string, PipeRuntime>();
 
   constructor(
     private readonly hub: Hub,
@@ -101,7 +104,7 @@ class Walk {
   }
 
   private async upStep(pipeId: string, ref: EntityRef, depth: number): Promise<LineageStep | undefined> {
-    const row = this.hub.pumps.state.lineage.of(pipeId, ref.entity);
+    const row = ref.offset === null ? undefined : this.hub.pumps.state.lineage.of(pipeId, ref.entity, ref.offset);
     const pipe = this.pipes.get(pipeId)!;
     const base = { depth, pipe: pipeId, output: ref, joined: [], parent: null };
     if (!row) {
@@ -139,6 +142,40 @@ class Walk {
       const m = members.find((x) => x.entity !== undefined && Object.hasOwn(x.entity, name));
       if (m) origin.source = { ...m.ref, property: name };
     }
+  }
+
+  /**
+   * What the pipe makes of a source entity version (its transform run again, without dependency tracking), with what
+   * its last run recorded for each output's stored version; an output it did not store is left out.
+   */
+  private made(pipeId: string, source: JsonObject): LineageRow[] {
+    let runtime = this.drafts.get(pipeId);
+    if (!runtime) this.drafts.set(pipeId, (runtime = this.hub.pumps.runtimes.draft(this.hub.pipes.require(pipeId))));
+    let outs: JsonObject[];
+    try {
+      outs = runtime.process([source]);
+    } catch {
+      return [];
+    }
+    const pipe = this.pipes.get(pipeId)!;
+    const sink = pipe.sink.type === 'dataset' && typeof pipe.sink['dataset'] === 'string' ? this.hub.datasets.get(pipe.sink['dataset']) : undefined;
+    const srcId = source['_id'] as string;
+    const srcOffset = typeof source['_updated'] === 'number' ? source['_updated'] : null;
+    const rows: LineageRow[] = [];
+    for (const o of outs.slice(0, FAN + 1)) {
+      const oid = o['_id'];
+      if (typeof oid !== 'string') continue;
+      if (pipe.sink.type !== 'dataset') {
+        // A sink that writes elsewhere: the record is in the outbox of the pipe's latest run.
+        const run = this.hub.pumps.state.outbox.runs(pipeId, 1, 0).runs[0]?.['run_id'];
+        rows.push({ pipe: pipeId, eid: oid, src: srcId, offset: srcOffset, reason: 'read', detail: null, run: typeof run === 'string' ? run : '' });
+        continue;
+      }
+      const offset = sink?.get(oid)?.['_updated'];
+      if (typeof offset !== 'number') continue;
+      rows.push(this.hub.pumps.state.lineage.of(pipeId, oid, offset) ?? { pipe: pipeId, eid: oid, src: srcId, offset: null, reason: 'read', detail: null, run: '' });
+    }
+    return rows;
   }
 
   private version(ref: EntityRef): JsonObject | undefined {
@@ -192,7 +229,7 @@ class Walk {
       const rows: { row: LineageRow; role: DownstreamStep['role'] }[] = [];
       if (pipeDependencies(pipe).includes(ref.dataset)) {
         const merged = pipe.source.type === 'merge';
-        const made = merged ? lineage.madeFromMember(pipeId, ref.dataset, ref.entity, FAN + 1) : lineage.made(pipeId, ref.entity, FAN + 1);
+        const made = merged ? lineage.madeFromMember(pipeId, ref.dataset, ref.entity, FAN + 1) : entity ? this.made(pipeId, entity) : [];
         for (const row of made) rows.push({ row, role: merged ? 'merged' : 'source' });
       }
       if (entity && trackedDatasets(pipe['transform']).tracked(ref.dataset)) {
@@ -200,7 +237,9 @@ class Walk {
         for (const path of this.hub.pumps.state.dependencyPaths(pipeId, ref.dataset)) {
           for (const k of lookupKeys(traverseLookupPath(entity, JSON.parse(path) as string[]))) {
             for (const src of this.hub.pumps.state.dependents(pipeId, ref.dataset, path, k).slice(0, FAN + 1)) {
-              for (const row of lineage.made(pipeId, src, FAN + 1)) rows.push({ row, role: 'joined' });
+              const srcDataset = pipe.source['dataset'];
+              const srcEntity = typeof srcDataset === 'string' ? this.hub.datasets.get(srcDataset)?.get(src) : undefined;
+              if (srcEntity) for (const row of this.made(pipeId, srcEntity)) rows.push({ row, role: 'joined' });
             }
           }
         }

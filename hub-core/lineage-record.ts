@@ -52,7 +52,8 @@ export interface LineageEntry {
   contributors: string;
 }
 
-export function unpackLineage(text: string): LineageEntry[] {
+/** The entries of a batch; with `sources`, one per source entity (its first output, or none: out ""). */
+export function unpackLineage(text: string, sources = false): LineageEntry[] {
   const parts = JSON.parse(text) as (string | number)[];
   const entries: LineageEntry[] = [];
   for (let i = 0; i < parts.length; ) {
@@ -62,6 +63,11 @@ export function unpackLineage(text: string): LineageEntry[] {
     const contributors = parts[i + 3] as string;
     const n = parts[i + 4] as number;
     i += 5;
+    if (sources) {
+      entries.push({ out: n > 0 ? (parts[i] as string) : '', src, offset: offset < 0 ? null : offset, state, contributors });
+      i += n;
+      continue;
+    }
     for (let k = 0; k < n; k++, i++) {
       const out = parts[i] as string;
       if (out !== '') entries.push({ out, src, offset: offset < 0 ? null : offset, state, contributors });

@@ -1,9 +1,10 @@
-// Per pipe, for every entity it wrote (its latest version): the source entity that made it and why that one was
-// processed in the run that wrote it (lineage-record.ts records it, entity-lineage.ts reads it). One narrow row per
-// output entity, replaced when the entity is written again; an index by source entity answers "what did it make".
+// Per pipe with a dataset sink, one row per written batch: the sink offsets it wrote up to, the run, how its source
+// entities came to be read, and its LineagePacker text (which source entity made which output). A version of an output
+// entity is found through its offset: the first batch row whose `until` is at or past it wrote it. One row per batch
+// keeps recording cheap (issue 36: under 10 % of a run); lookups parse one batch's text.
 
 import type { Db } from './database.js';
-import { SOURCE_CHANGED, SOURCE_DELETED, SOURCE_NEW, unpackLineage } from './lineage-record.js';
+import { SOURCE_CHANGED, SOURCE_DELETED, SOURCE_NEW, unpackLineage, type LineageEntry } from './lineage-record.js';
 import type { JsonObject } from './json.js';
 
 /** Why a source entity was processed in a run. */
@@ -31,7 +32,8 @@ export interface LineageRow {
   run: string;
 }
 
-const CHUNK = 50;
+/** Batch rows of a merge pipe looked through for a member (a merge pipe reads its source whole every run). */
+const MEMBER_SCAN = 2000;
 
 export class LineageStore {
   private readonly stmts;
@@ -39,75 +41,60 @@ export class LineageStore {
   constructor(db: Db) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS pump_lineage (
-        pipe TEXT NOT NULL, eid TEXT NOT NULL, src TEXT NOT NULL, src_offset INTEGER, reason TEXT NOT NULL,
-        detail TEXT, run TEXT NOT NULL, PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS pump_lineage_src ON pump_lineage (pipe, src);
+        pipe TEXT NOT NULL, until INTEGER NOT NULL, run TEXT NOT NULL, origin TEXT, body TEXT NOT NULL,
+        PRIMARY KEY (pipe, until)) WITHOUT ROWID;
     `);
-    const cols = '(pipe, eid, src, src_offset, reason, detail, run)';
     this.stmts = {
-      put: db.prepare(`INSERT OR REPLACE INTO pump_lineage ${cols} VALUES (?, ?, ?, ?, ?, ?, ?)`),
-      putChunk: db.prepare(`INSERT OR REPLACE INTO pump_lineage ${cols} VALUES ${Array<string>(CHUNK).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`),
-      of: db.prepare('SELECT pipe, eid, src, src_offset, reason, detail, run FROM pump_lineage WHERE pipe = ? AND eid = ?').raw(),
-      made: db.prepare('SELECT pipe, eid, src, src_offset, reason, detail, run FROM pump_lineage WHERE pipe = ? AND src = ? LIMIT ?').raw(),
-      member: db
-        .prepare('SELECT pipe, eid, src, src_offset, reason, detail, run FROM pump_lineage WHERE pipe = ? AND instr(detail, ?) > 0 LIMIT ?')
-        .raw(),
+      put: db.prepare('INSERT OR REPLACE INTO pump_lineage (pipe, until, run, origin, body) VALUES (?, ?, ?, ?, ?)'),
+      at: db.prepare('SELECT run, origin, body FROM pump_lineage WHERE pipe = ? AND until >= ? ORDER BY until LIMIT 1').raw(),
+      member: db.prepare('SELECT run, origin, body FROM pump_lineage WHERE pipe = ? AND instr(body, ?) > 0 ORDER BY until DESC LIMIT ?').raw(),
       clear: db.prepare('DELETE FROM pump_lineage WHERE pipe = ?'),
     };
   }
 
-  /**
-   * Record a batch (LineagePacker text); returns how many source entities were processed for each reason. With
-   * `reasons` the counts are added to it.
-   */
-  write(pipe: string, run: string, text: string, origin: BatchOrigin, reasons: Record<string, number>): void {
-    const entries = unpackLineage(text);
-    const counted = new Set<string>();
-    const values: (string | number | null)[] = [];
-    const flush = (all: boolean): void => {
-      const per = 7;
-      let i = 0;
-      for (; values.length - i >= CHUNK * per; i += CHUNK * per) this.stmts.putChunk.run(values.slice(i, i + CHUNK * per));
-      if (all) for (; i < values.length; i += per) this.stmts.put.run(values.slice(i, i + per));
-      values.splice(0, i);
-    };
-    for (const e of entries) {
-      let reason: ProcessReason;
-      let detail: JsonObject | null = null;
-      if (origin.kind === 'dependency') {
-        reason = 'dependency';
-        const joined = origin.joined.get(e.src) ?? [];
-        detail = { joined: joined.map((j) => ({ dataset: j.dataset, key: j.key, ids: j.ids })) };
-      } else if (e.offset === null) reason = 'read';
-      else if (origin.rescan) reason = 'rescan';
-      else reason = e.state === SOURCE_DELETED ? 'deleted' : e.state === SOURCE_NEW ? 'new' : e.state === SOURCE_CHANGED ? 'changed' : 'read';
-      if (e.contributors !== '') detail = { ...(detail ?? {}), contributors: JSON.parse(e.contributors) as JsonObject[] };
-      if (!counted.has(e.src)) {
-        counted.add(e.src);
-        const label = reason === 'dependency' ? `dependency:${[...new Set((origin.kind === 'dependency' ? (origin.joined.get(e.src) ?? []) : []).map((j) => j.dataset))].join(',')}` : reason;
-        reasons[label] = (reasons[label] ?? 0) + 1;
-      }
-      values.push(pipe, e.out, e.src, e.offset, reason, detail === null ? null : JSON.stringify(detail), run);
-      if (values.length >= CHUNK * 7 * 4) flush(false);
+  /** Count a batch's source entities per reason into `reasons` (labels as the execution log shows them). */
+  count(text: string, origin: BatchOrigin, reasons: Record<string, number>): void {
+    const seen = new Set<string>();
+    for (const e of unpackLineage(text, true)) {
+      if (seen.has(e.src)) continue;
+      seen.add(e.src);
+      const reason = reasonOf(e, origin);
+      const label = reason === 'dependency' && origin.kind === 'dependency' ? `dependency:${[...new Set((origin.joined.get(e.src) ?? []).map((j) => j.dataset))].join(',')}` : reason;
+      reasons[label] = (reasons[label] ?? 0) + 1;
     }
-    flush(true);
   }
 
-  /** What the pipe recorded for its output entity `eid`. */
-  of(pipe: string, eid: string): LineageRow | undefined {
-    const row = this.stmts.of.get(pipe, eid) as RawRow | undefined;
-    return row && toRow(row);
+  /** Record a batch that wrote the sink dataset's versions up to offset `until`. */
+  write(pipe: string, run: string, until: number, text: string, origin: BatchOrigin): void {
+    const originText = origin.kind === 'dependency' ? JSON.stringify(Object.fromEntries(origin.joined)) : origin.rescan ? 'rescan' : null;
+    this.stmts.put.run(pipe, until, run, originText, text);
   }
 
-  /** The output entities the pipe last wrote from source entity `src` (at most `limit`). */
-  made(pipe: string, src: string, limit: number): LineageRow[] {
-    return (this.stmts.made.all(pipe, src, limit) as RawRow[]).map(toRow);
+  /** What the pipe recorded for the version of its output entity `eid` at `offset` in its sink dataset. */
+  of(pipe: string, eid: string, offset: number): LineageRow | undefined {
+    const row = this.stmts.at.get(pipe, offset) as RawRow | undefined;
+    if (!row) return undefined;
+    const entries = unpackLineage(row[2]).filter((e) => e.out === eid);
+    const entry = entries[entries.length - 1];
+    return entry && toRow(pipe, row, entry);
   }
 
-  /** The output entities of a merge pipe whose merged source entity had `id` of `dataset` as a member (a scan). */
+  /** The outputs of a merge pipe whose merged source entity had `id` of `dataset` as a member (latest batches first). */
   madeFromMember(pipe: string, dataset: string, id: string, limit: number): LineageRow[] {
-    const member = JSON.stringify([dataset, id]).slice(0, -1) + ',';
-    return (this.stmts.member.all(pipe, member, limit) as RawRow[]).map(toRow);
+    // The members are a JSON text inside the batch's JSON text: searched for as written there (escaped).
+    const member = `${JSON.stringify([dataset, id]).slice(0, -1)},`;
+    const escaped = JSON.stringify(member).slice(1, -1);
+    const out: LineageRow[] = [];
+    const seen = new Set<string>();
+    for (const row of this.stmts.member.all(pipe, escaped, MEMBER_SCAN) as RawRow[]) {
+      for (const e of unpackLineage(row[2])) {
+        if (seen.has(e.out) || !e.contributors.includes(member)) continue;
+        seen.add(e.out);
+        out.push(toRow(pipe, row, e));
+        if (out.length >= limit) return out;
+      }
+    }
+    return out;
   }
 
   clear(pipe: string): void {
@@ -115,8 +102,19 @@ export class LineageStore {
   }
 }
 
-type RawRow = [string, string, string, number | null, string, string | null, string];
+type RawRow = [run: string, origin: string | null, body: string];
 
-function toRow([pipe, eid, src, offset, reason, detail, run]: RawRow): LineageRow {
-  return { pipe, eid, src, offset, reason: reason as ProcessReason, detail: detail === null ? null : (JSON.parse(detail) as JsonObject), run };
+function reasonOf(e: LineageEntry, origin: BatchOrigin): ProcessReason {
+  if (origin.kind === 'dependency') return 'dependency';
+  if (e.offset === null) return 'read';
+  if (origin.rescan) return 'rescan';
+  return e.state === SOURCE_DELETED ? 'deleted' : e.state === SOURCE_NEW ? 'new' : e.state === SOURCE_CHANGED ? 'changed' : 'read';
+}
+
+function toRow(pipe: string, [run, originText, ]: RawRow, e: LineageEntry): LineageRow {
+  const joined = originText !== null && originText !== 'rescan' ? ((JSON.parse(originText) as Record<string, JoinedChange[]>)[e.src] ?? []) : undefined;
+  const origin: BatchOrigin = joined !== undefined ? { kind: 'dependency', joined: new Map([[e.src, joined]]) } : { kind: 'read', rescan: originText === 'rescan' };
+  let detail: JsonObject | null = joined !== undefined ? { joined: joined as unknown as JsonObject[] } : null;
+  if (e.contributors !== '') detail = { ...(detail ?? {}), contributors: JSON.parse(e.contributors) as JsonObject[] };
+  return { pipe, eid: e.out, src: e.src, offset: e.offset, reason: reasonOf(e, origin), detail, run };
 }

@@ -509,8 +509,14 @@ export class PumpRunner {
       c.transformMs += performance.now() - t;
       await writeOut(out, undefined, deps, entities.length, position, packer && { text: packer.finish(), origin });
     };
-    const recordLineage = (lineage: BatchLineage | undefined): void => {
-      if (lineage) this.state.lineage.write(id, runId, lineage.text, lineage.origin, c.reasons);
+    // Counted for the run's summary; kept per batch for a dataset sink, by the sink offsets the batch wrote up to.
+    let sinkDs: Dataset | null | undefined;
+    const sinkDataset = (): Dataset | undefined => (sinkDs ??= pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : null) ?? undefined;
+    const recordLineage = (lineage: BatchLineage | undefined, before: number | undefined): void => {
+      if (!lineage) return;
+      this.state.lineage.count(lineage.text, lineage.origin, c.reasons);
+      const until = before === undefined ? undefined : sinkDataset()?.row().max_updated;
+      if (until !== undefined && until > before!) this.state.lineage.write(id, runId, until, lineage.text, lineage.origin);
     };
     // A transformed batch (prepared for the dataset sink when a pipe worker made it) written with the new position.
     const writeOut = async (
@@ -523,7 +529,7 @@ export class PumpRunner {
     ): Promise<void> => {
       const recordDeps = (): void => {
         this.state.replaceDependenciesOf(id, deps);
-        recordLineage(lineage);
+        recordLineage(lineage, undefined);
       };
       // The batch's output is about to be written (and serialized): not with the heap already past the bound.
       const heap = heapExhausted();
@@ -572,8 +578,8 @@ export class PumpRunner {
       this.state.transaction(() => {
         for (const b of batches) {
           this.state.replaceDependenciesOf(id, b.deps);
-          recordLineage(b.lineage);
           const n = b.prepared ? b.prepared.length : b.out.length;
+          const before = b.lineage ? sinkDataset()?.row().max_updated : undefined;
           if (n > 0) {
             try {
               c.changes += b.prepared ? s.writePrepared!(b.prepared) : s.write(b.out);
@@ -585,6 +591,7 @@ export class PumpRunner {
               return;
             }
           }
+          recordLineage(b.lineage, before);
           if (b.position) this.state.update(id, b.position);
         }
       });
