@@ -108,12 +108,24 @@ export function trackedDatasets(transform: JsonValue | undefined): {
 
 /**
  * The keys the changes of `ds` after offset `since` (up to its end now) have on each of `paths` (JSON lists): the
- * keys of every version written since, and of the version each of them replaced, so an old key counts as well.
+ * keys of every version written since, and of the version each of them replaced, so an old key counts as well. With
+ * `owners`, per "<path>\\u0000<key>" the ids (a few) of the changed entities that hold the key.
  */
-export function changedKeys(ds: Dataset, since: number, paths: readonly string[]): Map<string, Set<string>> {
+export function changedKeys(ds: Dataset, since: number, paths: readonly string[], owners?: Map<string, string[]>): Map<string, Set<string>> {
   const parsed = paths.map((p) => ({ p, keys: JSON.parse(p) as string[], found: new Set<string>() }));
   const add = (e: JsonObject): void => {
-    for (const x of parsed) for (const k of lookupKeys(traverseLookupPath(e, x.keys))) x.found.add(k);
+    for (const x of parsed) {
+      for (const k of lookupKeys(traverseLookupPath(e, x.keys))) {
+        x.found.add(k);
+        const id = e['_id'];
+        if (owners && typeof id === 'string') {
+          const at = `${x.p}\u0000${k}`;
+          const list = owners.get(at) ?? [];
+          if (list.length < 4 && !list.includes(id)) list.push(id);
+          owners.set(at, list);
+        }
+      }
+    }
   };
   for (const page of ds.readJson({ since, history: true, deleted: true })) {
     for (const json of page) {

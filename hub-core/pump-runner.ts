@@ -29,6 +29,8 @@ import type { PackedDependencies } from './packed-dependencies.js';
 import { workerMayRun, workerRequest } from './pipe-workers/eligibility.js';
 import type { PipeWorkerPool, WorkerRun } from './pipe-workers/pool.js';
 import { MIN_RANGES, partRanges } from './pipe-workers/split-run.js';
+import { LineagePacker } from './lineage-record.js';
+import type { BatchOrigin, JoinedChange } from './lineage-store.js';
 
 export type RunKind = 'incremental' | 'rescan';
 export type RunTrigger = 'manual' | 'schedule' | 'startup' | 'webhook';
@@ -39,6 +41,8 @@ export const PUMP_SINKS: ReadonlySet<string> = new Set(SINK_TYPE_LIST.filter((t)
 const DEFAULT_BATCH = 1000;
 /** Batches of a pipe worker written in one transaction at most, when they are ready before the writer is. */
 const MERGE_BATCHES = 8;
+/** Joined changes recorded as the reason one source entity was processed again. */
+const JOINED_PER_ENTITY = 8;
 
 /** A transformed batch for the dataset sink (prepared by a pipe worker, or entities) and the position it moves to. */
 interface OutBatch {
@@ -46,6 +50,13 @@ interface OutBatch {
   prepared: readonly PreparedEntity[] | undefined;
   deps: PackedDependencies;
   position: ((s: PumpState) => void) | undefined;
+  lineage: BatchLineage | undefined;
+}
+
+/** A batch's lineage records (LineagePacker text) and how its source entities came to be read. */
+interface BatchLineage {
+  text: string;
+  origin: BatchOrigin;
 }
 
 export function executionLogName(pipeId: string): string {
@@ -95,6 +106,8 @@ interface Counters {
   offline: boolean;
   /** Why the run is offline, in words. */
   offlineReason?: string;
+  /** Source entities processed per reason (lineage-store.ts): new, changed, deleted, read, rescan, dependency:<datasets>. */
+  reasons: Record<string, number>;
 }
 
 class RunStopped extends Error {}
@@ -117,6 +130,8 @@ export class PumpRunner {
   /** An incremental run was asked for while one ran: run once more after it (webhooks, schedules). */
   private readonly again = new Map<string, RunTrigger>();
   private closed = false;
+  /** Record, per written entity, the source entity that made it and why it was processed (lineage-record.ts). */
+  recordLineage = true;
 
   /** CPU profiles of runs started with `profiler=true`, written to the logs folder. */
   readonly profiler: RunProfiler;
@@ -213,7 +228,7 @@ export class PumpRunner {
     const id = run.id;
     const runId = randomUUID();
     const start = new Date();
-    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0, offline: false };
+    const counters: Counters = { processed: 0, failed: 0, writeErrors: 0, dead: 0, retriedOk: 0, retriedFailed: 0, changes: 0, succeeded: 0, deleted: 0, sourceMs: 0, transformMs: 0, sinkMs: 0, offline: false, reasons: {} };
     run.counters = counters;
     run.startTime = start.toISOString();
     const base: JsonObject = { pump_definition: id, pump_instance: runId, run_type: run.kind, trigger, start_time: start.toISOString() };
@@ -360,6 +375,7 @@ export class PumpRunner {
       additional_traceback: '',
       ...(profileFiles.length > 0 ? { profile_files: profileFiles } : {}),
       ...(c.offline ? { offline: true, offline_reason: c.offlineReason ?? '' } : {}),
+      ...(Object.keys(c.reasons).length > 0 ? { processed_reasons: c.reasons } : {}),
     });
     if (status === 'completed') this.markPopulated(id);
     this.state.update(id, (s) => {
@@ -485,12 +501,22 @@ export class PumpRunner {
     };
 
     // One batch: transform, write and move the pump's position in one transaction.
-    const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined): Promise<void> => {
+    const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, origin: BatchOrigin = readOrigin): Promise<void> => {
       const t = performance.now();
       const out: JsonObject[] = [];
-      const deps = transformBatch(runtime, entities, out);
+      const packer = this.recordLineage ? new LineagePacker() : undefined;
+      const deps = transformBatch(runtime, entities, out, packer);
       c.transformMs += performance.now() - t;
-      await writeOut(out, undefined, deps, entities.length, position);
+      await writeOut(out, undefined, deps, entities.length, position, packer && { text: packer.finish(), origin });
+    };
+    // Counted for the run's summary; kept per batch for a dataset sink, by the sink offsets the batch wrote up to.
+    let sinkDs: Dataset | null | undefined;
+    const sinkDataset = (): Dataset | undefined => (sinkDs ??= pipe.sink.type === 'dataset' ? this.pipes.sinkDataset(id) : null) ?? undefined;
+    const recordLineage = (lineage: BatchLineage | undefined, before: number | undefined): void => {
+      if (!lineage) return;
+      this.state.lineage.count(lineage.text, lineage.origin, c.reasons);
+      const until = before === undefined ? undefined : sinkDataset()?.row().max_updated;
+      if (until !== undefined && until > before!) this.state.lineage.write(id, runId, until, lineage.text, lineage.origin);
     };
     // A transformed batch (prepared for the dataset sink when a pipe worker made it) written with the new position.
     const writeOut = async (
@@ -499,9 +525,11 @@ export class PumpRunner {
       deps: PackedDependencies,
       count: number,
       position: ((s: PumpState) => void) | undefined,
+      lineage: BatchLineage | undefined,
     ): Promise<void> => {
       const recordDeps = (): void => {
         this.state.replaceDependenciesOf(id, deps);
+        recordLineage(lineage, undefined);
       };
       // The batch's output is about to be written (and serialized): not with the heap already past the bound.
       const heap = heapExhausted();
@@ -540,7 +568,7 @@ export class PumpRunner {
         } else consecutiveErrors = 0;
         return;
       }
-      writeLocal(s, [{ out, prepared, deps, position }]);
+      writeLocal(s, [{ out, prepared, deps, position, lineage }]);
       c.sinkMs += performance.now() - t;
     };
     // Transformed batches for the dataset sink written in one transaction, each with its position: when the writer is
@@ -551,6 +579,7 @@ export class PumpRunner {
         for (const b of batches) {
           this.state.replaceDependenciesOf(id, b.deps);
           const n = b.prepared ? b.prepared.length : b.out.length;
+          const before = b.lineage ? sinkDataset()?.row().max_updated : undefined;
           if (n > 0) {
             try {
               c.changes += b.prepared ? s.writePrepared!(b.prepared) : s.write(b.out);
@@ -562,6 +591,7 @@ export class PumpRunner {
               return;
             }
           }
+          recordLineage(b.lineage, before);
           if (b.position) this.state.update(id, b.position);
         }
       });
@@ -573,6 +603,7 @@ export class PumpRunner {
       if (run.stopRequested || this.closed) throw new RunStopped();
     };
 
+    let readOrigin: BatchOrigin = { kind: 'read', rescan: false };
     if (tracking) this.state.beginDependencyRun(id);
     try {
       const src = runtime.openSource(pipe);
@@ -581,6 +612,8 @@ export class PumpRunner {
       // A resumed rescan keeps what its interrupted part has seen.
       const since = src.incremental ? (rescan ? this.state.get(id).rescanSince : this.state.get(id).lastSeen) : null;
       const full = !src.incremental || rescan;
+      readOrigin = { kind: 'read', rescan };
+      const remoteLineage = (text: string | undefined): BatchLineage | undefined => (text === undefined ? undefined : { text, origin: readOrigin });
       if (!src.incremental || (rescan && (since === null || since === ''))) this.state.clearSeen(id);
       sink = await openSink(full);
       c.offline = sink.offline === true;
@@ -608,13 +641,13 @@ export class PumpRunner {
               c.transformMs += g.transformMs;
               for (const t of g.tracking) this.state.startTracking(id, t.dataset, t.offset);
             }
-            if (local === undefined || group.length === 1) await writeOut([], b.prepared, b.deps, b.count, moveTo(b.position));
+            if (local === undefined || group.length === 1) await writeOut([], b.prepared, b.deps, b.count, moveTo(b.position), remoteLineage(b.lineage));
             else {
               const heap = heapExhausted();
               if (heap) throw memoryLimitError(heap);
               const t = performance.now();
               for (const g of group) c.processed += g.count;
-              writeLocal(local, group.map((g) => ({ out: [], prepared: g.prepared, deps: g.deps, position: moveTo(g.position) })));
+              writeLocal(local, group.map((g) => ({ out: [], prepared: g.prepared, deps: g.deps, position: moveTo(g.position), lineage: remoteLineage(g.lineage) })));
               c.sinkMs += performance.now() - t;
             }
             await checkStop();
@@ -629,12 +662,12 @@ export class PumpRunner {
       let remote: WorkerRun | undefined;
       if (this.workers !== undefined && workerMayRun(runtime, pipe, run.profile === true)) {
         const parts = src.parts === true ? this.sourceParts(pipe, from, batchSize) : undefined;
-        const split = parts && (await this.workers.startParts(workerRequest(this.runtimes, runtime, from, batchSize), parts.ranges, parts.end));
+        const split = parts && (await this.workers.startParts(workerRequest(this.runtimes, runtime, from, batchSize, this.recordLineage), parts.ranges, parts.end));
         if (split) {
           await drain(split);
           from = String(parts.end);
         }
-        remote = await this.workers.start(workerRequest(this.runtimes, runtime, from, batchSize));
+        remote = await this.workers.start(workerRequest(this.runtimes, runtime, from, batchSize, this.recordLineage));
         if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);
@@ -694,21 +727,32 @@ export class PumpRunner {
     sourceName: string,
     lastSeen: number | undefined,
     batchSize: number,
-    writeBatch: (entities: JsonObject[], position: undefined) => Promise<void>,
+    writeBatch: (entities: JsonObject[], position: undefined, origin: BatchOrigin) => Promise<void>,
     checkStop: () => Promise<void>,
   ): Promise<void> {
     const ends: { dataset: string; end: number }[] = [];
     const ids = new Set<string>();
+    // Why each one is processed again: the joined entities whose change touched a key it looked up.
+    const joined = new Map<string, JoinedChange[]>();
     for (const { dataset, offset } of this.state.trackingOffsets(id)) {
       const ds = this.datasets.get(dataset);
       if (!ds) continue;
       const end = ds.row().max_updated;
       if (end <= offset) continue;
       ends.push({ dataset, end });
-      for (const [path, keys] of changedKeys(ds, offset, this.state.dependencyPaths(id, dataset))) {
-        for (const key of keys) for (const eid of this.state.dependents(id, dataset, path, key)) ids.add(eid);
+      const owners = new Map<string, string[]>();
+      for (const [path, keys] of changedKeys(ds, offset, this.state.dependencyPaths(id, dataset), owners)) {
+        for (const key of keys) {
+          for (const eid of this.state.dependents(id, dataset, path, key)) {
+            ids.add(eid);
+            const list = joined.get(eid) ?? [];
+            if (list.length < JOINED_PER_ENTITY) list.push({ dataset, key, ids: owners.get(`${path}\u0000${key}`) ?? [] });
+            joined.set(eid, list);
+          }
+        }
       }
     }
+    const origin: BatchOrigin = { kind: 'dependency', joined };
     if (ends.length === 0) return;
     const source = this.datasets.get(sourceName);
     if (source && lastSeen !== undefined) {
@@ -718,12 +762,12 @@ export class PumpRunner {
         if (e === undefined || e._updated > lastSeen) continue;
         batch.push(e);
         if (batch.length >= batchSize) {
-          await writeBatch(batch, undefined);
+          await writeBatch(batch, undefined, origin);
           batch = [];
           await checkStop();
         }
       }
-      if (batch.length > 0) await writeBatch(batch, undefined);
+      if (batch.length > 0) await writeBatch(batch, undefined, origin);
     }
     this.state.transaction(() => {
       for (const { dataset, end } of ends) this.state.setTrackingOffset(id, dataset, end);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { JsonObject } from './json.js';
 import type { PackedDependencies } from './packed-dependencies.js';
+import { LineageStore } from './lineage-store.js';
 import { DependencyStore } from './dependency-store.js';
 import { OutboxStore } from './outbox.js';
 
@@ -71,9 +72,12 @@ export class PumpStateStore {
   private readonly deps: DependencyStore;
   /** What outbound sinks would have sent, per pipe and run: part of the pump's state, cleared with it. */
   readonly outbox: OutboxStore;
+  /** Which source entity made each entity a pipe wrote, and why it was processed (lineage-store.ts). */
+  readonly lineage: LineageStore;
 
   constructor(private readonly db: Db) {
     this.outbox = new OutboxStore(db);
+    this.lineage = new LineageStore(db);
     db.exec(`
       CREATE TABLE IF NOT EXISTS pump_state (pipe TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS pump_seen (pipe TEXT NOT NULL, eid TEXT NOT NULL, PRIMARY KEY (pipe, eid)) WITHOUT ROWID;
@@ -139,6 +143,7 @@ export class PumpStateStore {
     this.deps.clear(pipe);
     this.stmts.clearTracking.run(pipe);
     this.outbox.clear(pipe);
+    this.lineage.clear(pipe);
   }
 
   /** A run of the pipe begins or ends: see DependencyStore.beginRun. */

@@ -28,7 +28,7 @@ export function workerMayRun(runtime: PipeRuntime, pipe: EffectivePipe, profiled
 }
 
 /** What the worker needs to run the pipe as this thread would: its configuration, variables and namespaces. */
-export function workerRequest(runtimes: PipeRuntimes, runtime: PipeRuntime, since: string | undefined, batchSize: number): JobRequest {
+export function workerRequest(runtimes: PipeRuntimes, runtime: PipeRuntime, since: string | undefined, batchSize: number, lineage = false): JobRequest {
   const configText = JSON.stringify(runtime.config);
   const env: Record<string, string> = {};
   for (const m of configText.matchAll(ENV)) {
@@ -36,5 +36,5 @@ export function workerRequest(runtimes: PipeRuntimes, runtime: PipeRuntime, sinc
     const value = runtimes.env(name);
     if (value !== undefined) env[name] = value;
   }
-  return { configText, env, namespaces: runtimes.nodeNamespaces(runtime.id), tracked: runtime.tracking !== undefined, since, batchSize };
+  return { configText, env, namespaces: runtimes.nodeNamespaces(runtime.id), tracked: runtime.tracking !== undefined, lineage, since, batchSize };
 }

@@ -28,6 +28,8 @@ export interface OpenJob {
   readonly namespaces: NamespaceSettings;
   /** The pipe does dependency tracking (its stored runtime would). */
   readonly tracked: boolean;
+  /** Record which source entity made each output entity (lineage-record.ts). */
+  readonly lineage: boolean;
   readonly since: string | undefined;
   readonly batchSize: number;
   /**
@@ -51,6 +53,8 @@ export interface WorkerBatch {
   readonly packed: PackedEntities;
   /** What each source entity's hops looked up (dependency tracking; packed-batch.ts). */
   readonly deps: PackedDependencies;
+  /** Which source entity made each output entity (LineagePacker text), when the job records it. */
+  readonly lineage?: string;
   /** Joined datasets the pipe started tracking in this batch, with the offset their changes are read from. */
   readonly tracking: { dataset: string; offset: number }[];
   readonly sourceMs: number;

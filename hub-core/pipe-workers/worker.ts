@@ -18,6 +18,7 @@ import { HubError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { PumpSource, SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
+import { LineagePacker } from '../lineage-record.js';
 import { packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './protocol.js';
@@ -69,6 +70,8 @@ interface Job {
   chain: Promise<void>;
   /** Closed by the hub, failed, or at the end of its source: later requests are not answered. */
   closed: boolean;
+  /** Record which source entity made each output entity. */
+  readonly lineage: boolean;
 }
 
 const jobs = new Map<number, Job>();
@@ -123,7 +126,7 @@ function openOn(db: Database.Database, msg: OpenJob): Job {
   );
   const source = runtime.openSource();
   const batches = msg.parts === undefined ? source.batches(msg.since, msg.batchSize) : partBatches(source, msg.parts, msg.batchSize);
-  return { db, runtime, batches, started, chain: Promise.resolve(), closed: false };
+  return { db, runtime, batches, started, chain: Promise.resolve(), closed: false, lineage: msg.lineage };
 }
 
 /**
@@ -153,14 +156,15 @@ async function next(id: number, job: Job): Promise<void> {
   }
   t = performance.now();
   const out: JsonObject[] = [];
-  const deps = transformBatch(job.runtime, read.value.entities, out);
+  const lineage = job.lineage ? new LineagePacker() : undefined;
+  const deps = transformBatch(job.runtime, read.value.entities, out, lineage);
   const heap = heapExhausted();
   if (heap) throw memoryLimitError(heap);
   const prepared: PreparedEntity[] = new Array<PreparedEntity>(out.length);
   for (let i = 0; i < out.length; i++) prepared[i] = prepareEntity(out[i], i);
   const tracking = job.started.splice(0);
   const packed = packEntities(prepared);
-  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps, tracking, sourceMs, transformMs: performance.now() - t });
+  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps, ...(lineage ? { lineage: lineage.finish() } : {}), tracking, sourceMs, transformMs: performance.now() - t });
 }
 
 port.on('message', (msg: ToWorker) => {

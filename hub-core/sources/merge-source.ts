@@ -5,6 +5,7 @@ import type { NamespaceSettings } from '../dtl/index.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../effective-pipe.js';
 import { readPage } from './dataset-offsets.js';
+import { mergeContributors } from '../lineage-record.js';
 
 /**
  * The merge source: entities of several datasets that equality rules find to be the same are merged into one.
@@ -239,6 +240,10 @@ function mergedEntity(members: Node[], config: MergeConfig): JsonObject {
   }
   out['$ids'] = ids;
   if (first.entity['_deleted'] === true) out['_deleted'] = true;
+  mergeContributors.set(
+    out,
+    members.map((m) => [config.datasets[m.dataset]!.id, m.id, typeof m.entity['_updated'] === 'number' ? m.entity['_updated'] : -1] as const),
+  );
   return out;
 }
 

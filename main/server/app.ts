@@ -9,6 +9,7 @@ import { installErrorHandling, errorSchema } from './http-errors.js';
 import { allowedHosts, installHostGuard } from './host-guard.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { datasetProfileRoutes } from './routes/dataset-profile.js';
+import { entityLineageRoutes } from './routes/entity-lineage.js';
 import { receiverRoutes } from './routes/receivers.js';
 import { publisherRoutes } from './routes/publishers.js';
 import { pipeRoutes } from './routes/pipes.js';
@@ -195,6 +196,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(nodeRoutes, ctx);
       await api.register(datasetRoutes, ctx);
       await api.register(datasetProfileRoutes, ctx);
+      await api.register(entityLineageRoutes, ctx);
       await api.register(receiverRoutes, ctx);
       await api.register(publisherRoutes, ctx);
       await api.register(pipeRoutes, ctx);

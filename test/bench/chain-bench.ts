@@ -31,6 +31,7 @@ import { executionLogName } from '../../hub-core/pump-runner.js';
 import { resetPump } from '../../hub-core/run-all-pipes.js';
 import type { JsonObject } from '../../hub-core/json.js';
 import { generateBenchEntities } from './dtl-bench.js';
+import { entityLineage } from '../../hub-core/entity-lineage.js';
 
 export const CHAIN_TARGET_RATIO = 0.25;
 /** The `hops` join pipe against the raw baseline (issue 22.2). */
@@ -79,8 +80,20 @@ export interface ChainBenchResult {
   /** The median pass's ratio (the lower middle one of an even count). */
   joinRatio: number;
   joinPass: boolean;
+  /** chain-dtl from scratch with lineage recording off and on, alternating (lineage-record.ts). */
+  lineagePasses: { on: boolean; rate: number; cpuSeconds: number }[];
+  /** The least CPU time with recording off / the least with it on (1: recording costs nothing). */
+  lineageRatio: number;
+  lineagePass: boolean;
+  /** Milliseconds to answer the upstream lineage of a chain-join entity (three pipes deep), best of 3. */
+  lineageUpMs: number;
   problems: string[];
 }
+
+/** Recording lineage may cost at most 10% of a run's throughput (issue 36). */
+export const LINEAGE_TARGET_RATIO = 0.9;
+/** The upstream lineage of an entity three pipes deep answers within this (issue 36). */
+export const LINEAGE_UP_TARGET_MS = 200;
 
 const now = (): number => performance.now();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -220,7 +233,34 @@ export async function runChainBench(count: number): Promise<ChainBenchResult> {
       joinPasses.push({ rate: run.rate, baselineRate: baseline.rate, ratio: run.ratio, cpuSeconds: run.cpuSeconds });
     }
     const joinRatio = [...joinPasses].sort((x, y) => x.ratio - y.ratio)[(joinPasses.length - 1) >> 1]!.ratio;
+
+    // Lineage: the upstream walk of a chain-join entity (chain-join <- chain-dtl <- chain-plain <- people).
+    let lineageUpMs = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t = now();
+      const answer = await entityLineage(hub, { dataset: 'chain-join', entity: people[7]!['_id'] as string, direction: 'up' });
+      lineageUpMs = Math.min(lineageUpMs, now() - t);
+      const pipes = answer.steps.map((x) => x.pipe).join(' <- ');
+      if (pipes !== 'chain-join <- chain-dtl <- chain-plain') problems.push(`lineage: the upstream walk went ${pipes}`);
+    }
+    // Lineage recording off and on, alternating, chain-dtl from scratch each time; the best rate of each counts.
+    const lineagePasses: { on: boolean; rate: number; cpuSeconds: number }[] = [];
+    for (const on of [false, true, false, true, false, true]) {
+      hub.pumps.runner.recordLineage = on;
+      resetPump(hub, 'chain-dtl');
+      hub.datasets.delete('chain-dtl');
+      const run = await runPipe(hub, 'chain-dtl', base.rate);
+      lineagePasses.push({ on, rate: run.rate, cpuSeconds: run.cpuSeconds });
+    }
+    hub.pumps.runner.recordLineage = true;
+    // CPU seconds of this process (every thread) are steadier than wall time on a shared machine: the least of each.
+    const least = (on: boolean): number => Math.min(...lineagePasses.filter((x) => x.on === on).map((x) => x.cpuSeconds));
+    const lineageRatio = least(false) / least(true);
     return {
+      lineagePasses,
+      lineageRatio,
+      lineagePass: lineageRatio >= LINEAGE_TARGET_RATIO,
+      lineageUpMs,
       joinPasses,
       joinRatio,
       joinPass: joinRatio >= JOIN_TARGET_RATIO,
@@ -266,6 +306,9 @@ export function chainBenchRows(r: ChainBenchResult): string[][] {
     }
     rows.push([`chain pump: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), ratio(p.ratio), plain ? `>= ${r.target}x baseline` : '-', plain ? (r.pass ? 'PASS' : 'MISS') : 'info']);
   }
+  const passes = r.lineagePasses.map((x) => `${x.on ? 'on' : 'off'} ${fmt(x.rate)}/s ${x.cpuSeconds.toFixed(2)} CPU s`).join(', ');
+  rows.push(['chain-dtl lineage recording: CPU off / on', fmt(r.entities), '-', '-', `${ratio(r.lineageRatio)} (least CPU of each; passes: ${passes})`, `>= ${LINEAGE_TARGET_RATIO}x`, r.lineagePass ? 'PASS' : 'MISS']);
+  rows.push(['lineage up, 3 pipes deep', '-', (r.lineageUpMs / 1000).toFixed(3), '-', '-', `<= ${LINEAGE_UP_TARGET_MS} ms`, r.lineageUpMs <= LINEAGE_UP_TARGET_MS ? 'PASS' : 'MISS']);
   for (const p of r.incremental) {
     rows.push([`chain 1% change: ${p.id}`, fmt(p.processed), p.seconds.toFixed(2), fmt(p.rate), '-', `processed = ${fmt(r.changedSource)}`, p.processed === r.changedSource ? 'PASS' : 'MISS']);
   }
