@@ -10,7 +10,7 @@ import { Hub } from './hub.js';
 import { Workspace, type WorkspaceLoad } from './workspace.js';
 import { HubError } from './errors.js';
 import type { ConfigEntity } from './config-store.js';
-import { RUN_ALL_DEFAULTS, type PipeRunSummary } from './run-all-pipes.js';
+import { RUN_ALL_DEFAULTS, type PipeRunSummary, type RunAllOptions } from './run-all-pipes.js';
 
 export { pipeRunOrder, type PipeRunSummary } from './run-all-pipes.js';
 
@@ -52,6 +52,20 @@ export function loadProject(dir: string): { hub: Hub; workspace: Workspace; load
   }
 }
 
+/** How a project's pipes are run: a fresh hub, nothing to reset; every pipe's failure counts; the first round that changes nothing ends it. */
+export function projectRunOptions(maxRounds: number, only: readonly string[] | undefined): RunAllOptions {
+  return {
+    ...RUN_ALL_DEFAULTS,
+    extraZeroRuns: 1,
+    maxRuns: maxRounds,
+    maxRunTime: null,
+    resetPipesAndDeleteSinkDatasets: false,
+    deleteInputDatasets: false,
+    checkInputPipes: true,
+    ...(only !== undefined ? { only } : {}),
+  };
+}
+
 /** Load the project and run its pipes until nothing changes (at most `maxRounds` rounds), with the run-all engine. */
 export async function runProject(
   dir: string,
@@ -71,17 +85,7 @@ export async function runProject(
     const unknown = (options.only ?? []).filter((id) => hub.pipes.get(id) === undefined);
     const only = options.onlyKnown === true ? options.only?.filter((id) => hub.pipes.get(id) !== undefined) : options.only;
     if (unknown.length > 0 && options.onlyKnown !== true) throw new HubError(400, `no pipe ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the project`, `its pipes: ${hub.pipes.ids().join(', ')}`);
-    // A fresh hub: nothing to reset; every pipe's failure counts; the first round that changes nothing ends it.
-    const run = hub.runAll.start({
-      ...RUN_ALL_DEFAULTS,
-      extraZeroRuns: 1,
-      maxRuns: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
-      maxRunTime: null,
-      resetPipesAndDeleteSinkDatasets: false,
-      deleteInputDatasets: false,
-      checkInputPipes: true,
-      ...(only !== undefined ? { only } : {}),
-    });
+    const run = hub.runAll.start(projectRunOptions(options.maxRounds ?? DEFAULT_MAX_ROUNDS, only));
     await run.done;
     return {
       hub,

@@ -60,6 +60,8 @@ export interface PipeRunSummary {
   error: string | null;
   /** For a failed pipe in a project: its file and the line its error points at ("pipes/x.conf.json:12"). */
   location?: string | null;
+  /** Milliseconds its runs took, over all rounds. */
+  ms?: number;
 }
 
 export interface RunAllLogLine {
@@ -324,6 +326,7 @@ export class RunAll {
         runs: 0,
         processed: 0,
         changes: 0,
+        ms: 0,
         status: pumpable ? 'ok' : unknown.length > 0 ? 'failed' : receiver || SOURCES.has(p.source.type) ? 'skipped' : 'offline',
         error: pumpable ? null : unknown.length > 0 ? unknown.map((e) => `${e.elements}: ${e.msg}`).join('; ') : receiver ? 'it receives its entities over HTTP (JSON Push)' : notPumpedReason(p),
       });
@@ -354,8 +357,10 @@ export class RunAll {
         if (p.source.type !== 'dataset' && hopMarks.get(id) === marks(hops)) return;
         await settled(hub, id);
         this.current.add(id);
+        const began = performance.now();
         hub.pumps.runner.start(id, 'incremental', 'manual');
         await settled(hub, id);
+        s.ms = Math.round((s.ms ?? 0) + performance.now() - began);
         this.current.delete(id);
         hopMarks.set(id, marks(hops));
         const last = hub.pumps.state.get(id).lastRun;

@@ -538,8 +538,9 @@ describe('datahub test: one test at a time, results for CI', () => {
       const xml = readFileSync(report, 'utf8');
       assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>/);
       assert.match(xml, /<testsuite name="datahub test" tests="4" failures="1" skipped="0" errors="0"/);
-      assert.match(xml, /<testcase classname="pipe customers" name="customers-all"\/>/);
-      const failure = /<testcase classname="pipe customers" name="customers">\s*<failure message="([^"]*)">([^<]*)<\/failure>/.exec(xml);
+      // Each case's time is that of the pipes it ran, named one by one as its properties.
+      assert.match(xml, /<testcase classname="pipe customers" name="customers-all" time="\d+\.\d{3}">\s*<properties>[^]*?<property name="pipe customers" value="\d+ ms, \d+ run\(s\)"\/>[^]*?<\/properties>\s*<\/testcase>/);
+      const failure = /<testcase classname="pipe customers" name="customers" time="[\d.]+">\s*<properties>[^<]*(?:<property [^>]*>\s*)+<\/properties>\s*<failure message="([^"]*)">([^<]*)<\/failure>/.exec(xml);
       assert.ok(failure, xml);
       assert.match(failure[1]!, /expected\/customers.json vs the sink output of pipe customers/);
       assert.ok(failure[2]!.includes('Not &lt;the&gt; \\&quot;same\\&quot; &amp; changed'), `the diff is in the report, escaped: ${failure[2]!}`);

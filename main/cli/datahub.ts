@@ -6,6 +6,7 @@ import { launchApp } from './start.js';
 import { setPipeWorkers } from './pipe-workers-option.js';
 import { dtlCommand } from './dtl.js';
 import { projectCommand } from './project.js';
+import { sampleCommand } from './sample.js';
 import { commandUsage, fullUsage, isCommand, version, wantsHelp } from './usage.js';
 import { Hub } from '../../hub-core/hub.js';
 
@@ -165,6 +166,9 @@ export async function main(argv: string[]): Promise<void> {
         return await dtlCommand(args);
       case 'login-url':
         return await loginUrl(args);
+      case 'sample':
+        process.exitCode = await sampleCommand(args);
+        return;
       case 'test':
       case 'run':
         process.exitCode = await projectCommand(command, args);

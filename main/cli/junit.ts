@@ -7,6 +7,8 @@ export interface JunitCase {
   status: 'passed' | 'failed' | 'ignored';
   /** For a failure: the first line is its message, all of it its text. */
   failure?: string[];
+  /** The pipes the test ran and how long each took: the case's time and its properties. */
+  pipes?: readonly { pipe: string; ms?: number; runs: number }[];
 }
 
 const escape = (s: string): string =>
@@ -23,12 +25,19 @@ export function junitReport(suite: string, cases: readonly JunitCase[], seconds:
     `  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${seconds.toFixed(3)}">`,
   ];
   for (const c of cases) {
-    const open = `    <testcase classname="${escape(c.classname)}" name="${escape(c.name)}"`;
-    if (c.status === 'passed') lines.push(`${open}/>`);
-    else if (c.status === 'ignored') lines.push(`${open}>`, '      <skipped message="ignored in its .test.json"/>', '    </testcase>');
+    const ms = (c.pipes ?? []).reduce((sum, p) => sum + (p.ms ?? 0), 0);
+    const open = `    <testcase classname="${escape(c.classname)}" name="${escape(c.name)}"${c.pipes !== undefined ? ` time="${(ms / 1000).toFixed(3)}"` : ''}`;
+    // One property per pipe the test ran: its id, milliseconds and runs.
+    const props =
+      c.pipes === undefined || c.pipes.length === 0
+        ? []
+        : ['      <properties>', ...c.pipes.map((p) => `        <property name="pipe ${escape(p.pipe)}" value="${p.ms ?? 0} ms, ${p.runs} run(s)"/>`), '      </properties>'];
+    if (c.status === 'passed' && props.length === 0) lines.push(`${open}/>`);
+    else if (c.status === 'passed') lines.push(`${open}>`, ...props, '    </testcase>');
+    else if (c.status === 'ignored') lines.push(`${open}>`, ...props, '      <skipped message="ignored in its .test.json"/>', '    </testcase>');
     else {
       const text = c.failure ?? ['failed'];
-      lines.push(`${open}>`, `      <failure message="${escape(text[0] ?? 'failed')}">${escape(text.join('\n'))}</failure>`, '    </testcase>');
+      lines.push(`${open}>`, ...props, `      <failure message="${escape(text[0] ?? 'failed')}">${escape(text.join('\n'))}</failure>`, '    </testcase>');
     }
   }
   lines.push('  </testsuite>', '</testsuites>', '');

@@ -6,7 +6,9 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/workspace.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project-runner.js';
-import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
+import { effectivePipeConfig } from '../../hub-core/pipe-config.js';
+import { planGroups, projectPipes, runIsolated, testPipes, type GroupOutcome, type IsolatedRun } from './test-isolated.js';
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
 import { HubError } from '../../hub-core/errors.js';
@@ -61,14 +63,17 @@ function out(line: string): void {
 }
 
 /** Where a failed pipe's problem is: "pipes/x.conf.json:12" (its file, and the line of the path its error names). */
-function pipeLocation(run: ProjectRun, p: PipeRunSummary): string | undefined {
+/** What the summary of a run needs: a project run, or isolated groups' runs put together. */
+type RunView = Pick<ProjectRun, 'pipes' | 'rounds' | 'converged' | 'nodeDir' | 'pipeFile'>;
+
+function pipeLocation(run: RunView, p: PipeRunSummary): string | undefined {
   const file = run.pipeFile(p.pipe);
   if (file === undefined) return undefined;
   const line = problemLine(join(run.nodeDir, file), p.pipe, p.error ?? '');
   return line === undefined ? file : `${file}:${line}`;
 }
 
-function summary(run: ProjectRun): void {
+function summary(run: RunView): void {
   out(`Ran ${run.pipes.length} pipe(s) in ${run.rounds} round(s)${run.converged ? '' : ` — still changing after ${run.rounds} rounds (--max-rounds)`}`);
   for (const p of run.pipes) {
     if (p.status === 'failed') p.location = pipeLocation(run, p) ?? null;
@@ -288,10 +293,35 @@ function selectionJson(selection: AffectedSelection | undefined): unknown {
  * (every test when undefined); prints the results and resolves to the exit code.
  */
 export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | undefined, selection?: AffectedSelection): Promise<number> {
-  const { command, dir, update, maxRounds, json, junit } = o;
+  const { command, dir, update, maxRounds } = o;
   const started = Date.now();
   const only = selected ? [...new Set(selected.map((s) => s.pipe))] : o.onlyPipes;
 
+  // Tests whose pipes share nothing run side by side, each group in a hub of its own (test-isolated.ts).
+  if (command === 'test' && o.single === undefined) {
+    const nodeDir = workspaceNodeDir(dir);
+    let specs: TestSpec[] | undefined;
+    try {
+      specs = selected ?? readTestSpecs(nodeDir);
+    } catch {
+      specs = undefined; // the run below says what is wrong with them
+    }
+    const groups = specs === undefined ? [] : planGroups(nodeDir, specs, only);
+    if (specs !== undefined && groups.length > 1) {
+      let isolated: IsolatedRun;
+      try {
+        isolated = await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks: selected === undefined && !update ? specs : undefined });
+      } catch (e) {
+        return loadError(command, e);
+      }
+      const { pipes } = projectPipes(nodeDir);
+      return report(o, { ...isolated, nodeDir, pipeWorkers: { isolated_groups: groups.length, side_by_side: isolated.parallel } }, specs, selected, selection, started, {
+        result: async (spec) => isolated.results.get(spec.name)!,
+        checks: () => isolated.checks,
+        testPipes: (spec) => testPipes(pipes, spec, isolated.pipes),
+      });
+    }
+  }
   let run: ProjectRun;
   try {
     // The pipes of the selected tests: one a test names that is gone is that test's failure, not the run's.
@@ -312,16 +342,52 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
       process.stderr.write(`datahub test: ${e instanceof Error ? e.message : String(e)}${detail}\n`);
       return 2;
     }
+    const published = publishedOutput(run.hub);
+    const hub = run.hub;
+    const effective = new Map(hub.pipes.ids().map((id) => [id, effectivePipeConfig(hub.pipes.require(id))]));
+    const ran = run.pipes;
+    return await report(o, { ...run, pipeWorkers: hub.pumps.workers.status() }, specs, selected, selection, started, {
+      result: (spec) => {
+        const pipe = ran.find((p) => p.pipe === spec.pipe);
+        const pipeError = pipe?.status === 'failed' ? pipe.error : null;
+        const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
+        return runTest(hub, run.nodeDir, spec, { update, pipeError, pipeNotRun, published });
+      },
+      checks: (all) => projectChecks(hub, all),
+      testPipes: (spec) => testPipes(effective, spec, ran),
+    });
+  } finally {
+    run.close();
+  }
+}
+
+/** How `report` gets a test's result, the project checks and the pipes a test ran. */
+interface Judge {
+  result(spec: TestSpec): Promise<TestResult>;
+  checks(specs: TestSpec[]): ProjectCheck[];
+  testPipes(spec: TestSpec): PipeRunSummary[];
+}
+
+/** Print (and write, with --junit/--json) the results of a test run; resolves to the exit code. */
+async function report(
+  o: ProjectOptions,
+  run: RunView & { pipeWorkers: unknown; groups?: GroupOutcome[] },
+  specs: TestSpec[],
+  selected: TestSpec[] | undefined,
+  selection: AffectedSelection | undefined,
+  started: number,
+  judge: Judge,
+): Promise<number> {
+  const { update, json, junit } = o;
+    if (run.groups !== undefined) summary(run);
+    if (run.groups !== undefined) out(`${run.groups.length} groups of tests with no pipe or dataset in common ran apart, side by side`);
     let passed = 0;
     let failed = 0;
     let ignored = 0;
     const results: { spec: TestSpec; result: TestResult; lines: string[] }[] = [];
-    const published = publishedOutput(run.hub);
     for (const spec of specs) {
       const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
-      const pipeError = pipe?.status === 'failed' ? pipe.error : null;
-      const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
-      const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError, pipeNotRun, published });
+      const r = await judge.result(spec);
       const lines = r.status !== 'failed' ? [] : r.error ? [r.error] : [`expected/${spec.file} vs the ${spec.stage} output of pipe ${spec.pipe}:`, ...emptyOutputLines(r, pipe), ...formatDiffs(r.diffs)];
       results.push({ spec, result: r, lines });
       if (r.status === 'ignored') {
@@ -337,7 +403,7 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
       }
     }
     // The project as a whole, when every test ran: output pipes that cannot be verified fail, untested ones warn.
-    const checks = selected === undefined && !update ? projectChecks(run.hub, specs) : [];
+    const checks = selected === undefined && !update ? judge.checks(specs) : [];
     for (const c of checks) {
       if (c.status === 'failed') {
         failed++;
@@ -355,7 +421,7 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
     out(closingLine(passed, failed, ignored, pipesFailed.filter((p) => !failedTests.has(p.pipe)), pipesNotRun.filter((p) => !failedTests.has(p.pipe))));
     const seconds = (Date.now() - started) / 1000;
     if (junit !== undefined) {
-      const cases: JunitCase[] = results.map(({ spec, result, lines }) => ({ name: spec.name, classname: `pipe ${spec.pipe}`, status: result.status, failure: lines }));
+      const cases: JunitCase[] = results.map(({ spec, result, lines }) => ({ name: spec.name, classname: `pipe ${spec.pipe}`, status: result.status, failure: lines, pipes: judge.testPipes(spec) }));
       for (const c of checks) if (c.status === 'failed') cases.push({ name: c.name, classname: `pipe ${c.pipe}`, status: 'failed', failure: [c.error] });
       writeFileSync(junit, junitReport('datahub test', cases, seconds));
       out(`JUnit report: ${junit}`);
@@ -368,8 +434,9 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
         seconds,
         rounds: run.rounds,
         converged: run.converged,
-        pipe_workers: run.hub.pumps.workers.status(),
+        pipe_workers: run.pipeWorkers,
         pipes: run.pipes,
+        ...(run.groups !== undefined ? { groups: run.groups.map((g) => ({ tests: g.tests, pipes: g.pipes.map((p) => p.pipe), rounds: g.rounds, converged: g.converged, ms: g.ms })) } : {}),
         pipes_failed: pipesFailed.map((p) => p.pipe),
         pipes_offline: pipesOffline.map((p) => p.pipe),
         pipes_not_run: pipesNotRun.map((p) => p.pipe),
@@ -381,6 +448,7 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
           status: result.status,
           error: result.error,
           diffs: result.diffs,
+          pipes: judge.testPipes(spec).map((p) => ({ pipe: p.pipe, ms: p.ms ?? 0, runs: p.runs, status: p.status })),
         })),
         checks,
         ...(selection !== undefined ? { selection: selectionJson(selection) } : {}),
@@ -389,9 +457,6 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
     }
     // A pipe that failed is an error of the project even when no test reads its output (the closing line names it).
     return failed > 0 || pipesFailed.length > 0 ? 1 : 0;
-  } finally {
-    run.close();
-  }
 }
 
 /**

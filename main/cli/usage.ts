@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_PORT, defaultDataDir } from './serve.js';
 import { DTL_USAGE } from './dtl.js';
 import { PROJECT_TEST_USAGE, PROJECT_RUN_USAGE } from './project.js';
+import { SAMPLE_USAGE } from './sample.js';
 
 const SERVE = `  datahub serve [--data <dir>] [--workspace <project dir>] [--port <n>] [--host <addr>] [--body-limit <bytes>]
                [--push-limit <bytes>] [--request-timeout <seconds>] [--secrets-key keychain|file] [--log] [--workers <n>]
@@ -53,6 +54,7 @@ export const COMMANDS = {
   dtl: DTL_USAGE,
   test: PROJECT_TEST_USAGE,
   run: PROJECT_RUN_USAGE,
+  sample: SAMPLE_USAGE,
   help: HELP,
 } as const;
 export type CommandName = keyof typeof COMMANDS;

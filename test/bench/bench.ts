@@ -59,6 +59,7 @@ import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js
 import { chainBenchRows, runChainBench } from './chain-bench.js';
 import { changingBenchRows, runChangingBench } from './changing-bench.js';
 import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
+import { runTestLoopBench } from './test-loop-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
@@ -402,6 +403,10 @@ async function main(): Promise<number> {
     problems.push(...parallel.problems);
     for (const r of parallelBenchRows(parallel)) console.log(`${r[0]}: ${r[2]} s, ${r[4]}`);
 
+    // 7d. `datahub test`: a saved pipe to the watch result; isolated groups side by side (test/bench/test-loop-bench.ts).
+    const testLoop = await runTestLoopBench();
+    problems.push(...testLoop.problems);
+
     // 2.-5. The hub
     const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
     dirs.push(dataDir);
@@ -524,6 +529,7 @@ async function main(): Promise<number> {
       ...chainBenchRows(chain),
       ...changingBenchRows(changing),
       ...parallelBenchRows(parallel),
+      ...testLoop.rows,
       ...uiBenchRows(ui),
       ...(scale ? scaleBenchRows(scale) : []),
     ];

@@ -1,0 +1,170 @@
+// `datahub sample pull <pipe> --from <instance>`: pin a sample of a pipe's real input, read from a remote instance,
+// as the pipe's conditional source's "test" alternative, scrubbed before anything is written.
+// Exit codes: 0 written, 1 the instance could not be read, 2 usage, project or connection problems.
+
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { workspaceNodeDir } from '../../hub-core/workspace.js';
+import { readConfigFiles } from '../../hub-core/workspace-files.js';
+import { effectivePipeConfig } from '../../hub-core/pipe-config.js';
+import { realSource, sampleFileText, testEnvWithNodeEnv } from '../../hub-core/sample-source.js';
+import { parseScrubPatterns, Scrubber } from '../../hub-core/sample-scrub.js';
+import { HubError } from '../../hub-core/errors.js';
+import type { JsonObject } from '../../hub-core/json.js';
+import type { ConfigEntity } from '../../hub-core/config-store.js';
+import { ConnectionStore } from '../remote/connections.js';
+import { InstanceClient } from '../remote/config-sync.js';
+import { checkTransport, portalApiRoot } from '../remote/portal-client.js';
+import { pullSample } from '../remote/sample-pull.js';
+import { OsKeychain } from '../secrets/keychain.js';
+import { defaultDataDir } from './serve.js';
+
+export const TOKEN_ENV = 'DATAHUB_REMOTE_TOKEN';
+export const SCRUB_KEY_ENV = 'DATAHUB_SCRUB_KEY';
+const DEFAULT_COUNT = 10;
+const MAX_COUNT = 10_000;
+
+export const SAMPLE_USAGE = `  datahub sample pull <pipe> [<project dir>] --from <instance> [--count <n>] [--filter <DTL predicate>]
+               [--scrub '<pattern>,...'] [--data <dir>]
+      Read a sample of the pipe's input from a remote instance — the dataset its source reads (the latest, not
+      deleted entities), or for any other source the remote pipe's own source stage — and write it into the pipe's
+      file as its conditional source's "test" alternative (embedded entities). A pipe without a conditional source
+      gets one: its source becomes the "prod" alternative, picked by "$ENV(node-env)"; test-env.json gets
+      "node-env": "test" when it does not set it, so "datahub test" then runs the pipe offline on the sample. Only
+      the source changes; the file keeps its layout. --count: how many entities (default ${DEFAULT_COUNT}); --filter: only
+      entities the DTL predicate is true for (on each entity as _S, e.g. '["eq", "_S.country", "NO"]').
+      --scrub: properties whose name or dotted path matches a pattern (* and ?, any case) get stable fake values of
+      the same type and shape before anything is written; a scrubbed value is replaced wherever else it occurs too.
+      The fakes are keyed hashes: the key is $${SCRUB_KEY_ENV}, else <data>/sample-scrub-key (made once).
+      --from: a remote instance connection of the app (its label or id; the token comes from the OS keychain, the
+      list from --data, default ${defaultDataDir()}), or an instance API address (https://…/api) with its token in
+      $${TOKEN_ENV} — for CI, or where the keychain cannot be reached.
+`;
+
+class UsageProblem extends Error {}
+
+interface Remote {
+  apiRoot: string;
+  token: string;
+  label: string;
+}
+
+/** The instance `--from` names: an address (token from the environment) or a saved connection (token from the keychain). */
+async function resolveRemote(from: string, dataDir: string): Promise<Remote> {
+  if (/^https?:\/\//i.test(from)) {
+    const token = process.env[TOKEN_ENV];
+    if (token === undefined || token.trim() === '') throw new UsageProblem(`--from ${from} needs the instance's token in $${TOKEN_ENV}`);
+    let apiRoot: string;
+    try {
+      apiRoot = portalApiRoot(from);
+      checkTransport(apiRoot, false);
+    } catch (e) {
+      throw new UsageProblem(`--from ${from}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return { apiRoot, token: token.trim(), label: new URL(apiRoot).host };
+  }
+  const store = new ConnectionStore(dataDir, new OsKeychain());
+  const instances = store.list().filter((c) => c.kind === 'instance');
+  const found = instances.find((c) => c.id === from) ?? instances.find((c) => c.label === from) ?? instances.find((c) => c.label.toLowerCase() === from.toLowerCase());
+  if (found === undefined) {
+    const known = instances.map((c) => JSON.stringify(c.label)).join(', ') || 'none';
+    throw new UsageProblem(`no remote instance connection ${JSON.stringify(from)} in ${dataDir} (its instances: ${known}); give an instance API address with its token in $${TOKEN_ENV} instead`);
+  }
+  let token: string | null;
+  try {
+    token = await store.token(found.id);
+  } catch (e) {
+    throw new UsageProblem(`the token of ${found.label} cannot be read (${e instanceof Error ? e.message : String(e)}); give --from ${found.url} with the token in $${TOKEN_ENV} instead`);
+  }
+  if (token === null) throw new UsageProblem(`the keychain holds no token for ${found.label}; store it again in the app, or give --from ${found.url} with the token in $${TOKEN_ENV}`);
+  return { apiRoot: found.url, token, label: found.label };
+}
+
+/** The key of the fake values: from the environment, else a file of the data folder made on first use. */
+function scrubKey(dataDir: string): Buffer {
+  const fromEnv = process.env[SCRUB_KEY_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') return Buffer.from(fromEnv, 'utf8');
+  const file = join(dataDir, 'sample-scrub-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
+}
+
+/** The pipe's configuration and the file it is in. */
+function findPipe(nodeDir: string, pipe: string): { entity: ConfigEntity; file: string } {
+  const { entities, problems } = readConfigFiles(nodeDir);
+  const found = entities.find((e) => e.entity._id === pipe && e.entity.type === 'pipe');
+  if (found !== undefined) return found;
+  const bad = problems.map((p) => `${p.file}: ${p.msg}`).join('; ');
+  const pipes = entities.filter((e) => e.entity.type === 'pipe').map((e) => e.entity._id);
+  throw new UsageProblem(`no pipe ${JSON.stringify(pipe)} in ${nodeDir} (its pipes: ${pipes.slice(0, 20).join(', ') || 'none'}${pipes.length > 20 ? ', …' : ''})${bad ? `; unreadable: ${bad}` : ''}`);
+}
+
+export async function sampleCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  try {
+    if (action !== 'pull') throw new UsageProblem(action === undefined ? 'say what to do: datahub sample pull <pipe> --from <instance>' : `unknown action ${JSON.stringify(action)} (only "pull")`);
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { from: { type: 'string' }, count: { type: 'string' }, filter: { type: 'string' }, scrub: { type: 'string' }, data: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [pipe, project, ...extra] = positionals;
+    if (pipe === undefined || pipe.trim() === '') throw new UsageProblem('name the pipe to sample');
+    if (extra.length > 0) throw new UsageProblem('give one pipe and at most one project folder');
+    if (values.from === undefined || values.from.trim() === '') throw new UsageProblem('--from is required: the remote instance to read from');
+    const count = values.count === undefined ? DEFAULT_COUNT : /^\d{1,5}$/.test(values.count) ? Number(values.count) : NaN;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) throw new UsageProblem(`--count must be a whole number from 1 to ${MAX_COUNT}`);
+    if (values.filter === '') throw new UsageProblem('--filter needs a DTL predicate');
+    const patterns = values.scrub === undefined ? [] : parseScrubPatterns(values.scrub);
+    if (values.scrub !== undefined && patterns.length === 0) throw new UsageProblem('--scrub needs at least one pattern, such as "*email*"');
+    const dir = resolve(project ?? '.');
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageProblem(`${dir} is not a project folder`);
+    const nodeDir = workspaceNodeDir(dir);
+    const dataDir = resolve(values.data ?? defaultDataDir());
+    const { entity, file } = findPipe(nodeDir, pipe);
+    const source = realSource(entity);
+    const effective = effectivePipeConfig({ ...entity, source } as ConfigEntity).source;
+    const remote = await resolveRemote(values.from.trim(), dataDir);
+    const key = patterns.length > 0 ? scrubKey(dataDir) : Buffer.alloc(0);
+
+    let sample;
+    try {
+      sample = await pullSample(new InstanceClient(remote.apiRoot, remote.token), remote.label, { pipe, source: effective as JsonObject, count, filter: values.filter });
+    } catch (e) {
+      if (e instanceof HubError && e.status === 400) throw e;
+      process.stderr.write(`datahub sample: ${e instanceof Error ? e.message : String(e)}${e instanceof HubError && e.detail ? `: ${e.detail}` : ''}\n`);
+      return 1;
+    }
+    if (sample.entities.length === 0) {
+      process.stderr.write(`datahub sample: ${sample.from} on ${remote.label} gave no entities${values.filter !== undefined ? ` matching the filter (of ${sample.read} read)` : ''}; nothing written\n`);
+      return 1;
+    }
+    // Scrubbed before anything is written.
+    const scrubber = new Scrubber(patterns, key);
+    const entities = scrubber.scrub(sample.entities);
+    const path = join(nodeDir, file);
+    writeFileSync(path, sampleFileText(readFileSync(path, 'utf8'), pipe, entities));
+    process.stdout.write(
+      `Pinned ${entities.length} entit${entities.length === 1 ? 'y' : 'ies'} of ${sample.from} on ${remote.label} as the test alternative of pipe ${pipe} (${file})` +
+        `${patterns.length > 0 ? `; scrubbed ${scrubber.count} propert${scrubber.count === 1 ? 'y' : 'ies'} matching ${patterns.join(', ')}` : ''}\n`,
+    );
+    const envFile = join(nodeDir, 'test-env.json');
+    const env = testEnvWithNodeEnv(existsSync(envFile) ? readFileSync(envFile, 'utf8') : undefined);
+    if (env !== undefined) {
+      writeFileSync(envFile, env.text);
+      process.stdout.write(`${env.note[0]!.toUpperCase()}${env.note.slice(1)}, so tests pick the sample\n`);
+    }
+    return 0;
+  } catch (e) {
+    const usage = e instanceof UsageProblem || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') === true;
+    const detail = e instanceof HubError && e.detail ? `: ${e.detail}` : '';
+    process.stderr.write(`datahub sample: ${e instanceof Error ? e.message : String(e)}${detail}${usage ? ' (run "datahub sample --help" for usage)' : ''}\n`);
+    return 2;
+  }
+}
