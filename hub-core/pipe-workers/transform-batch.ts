@@ -12,20 +12,43 @@ import type { PipeRuntime } from '../pipe-runtime.js';
  * is given is written through prepareEntity (see PipeRuntime.process).
  */
 export function transformBatch(runtime: PipeRuntime, entities: readonly JsonObject[], out: JsonObject[]): PackedDependencies {
-  const tracking = runtime.tracking;
   const packer = new DependencyPacker();
-  if (!tracking) {
-    runtime.process(entities, out, true);
-    return packer.finish();
-  }
-  // Each source entity on its own, to record what its hops looked up.
+  if (!runtime.tracking) runtime.process(entities, out, true);
+  else for (const e of entities) transformTracked(runtime, e, out, packer);
+  return packer.finish();
+}
+
+/** Each source entity on its own, to record what its hops looked up. */
+function transformTracked(runtime: PipeRuntime, e: JsonObject, out: JsonObject[], packer: DependencyPacker): void {
+  const tracking = runtime.tracking!;
+  const eid = e['_id'];
+  const listed = typeof eid === 'string';
+  if (listed) packer.entity(eid);
+  tracking.begin(listed && e['_deleted'] !== true ? packer : undefined);
+  runtime.process([e], out, true);
+  tracking.end();
+}
+
+/** The hub's thread lets the event loop turn after about this long in one batch (its API answers in between). */
+const TURN_EVERY_MS = 20;
+
+/**
+ * transformBatch for the hub's thread: one source entity at a time, letting the event loop turn every
+ * {@link TURN_EVERY_MS}, so that a slow transform of a pipe that runs there (not in a pipe worker) never holds the
+ * thread that answers the API for more than one entity (itself bounded, dtl/work-limit.ts). `afterTurn` runs after
+ * each turn and may throw to end the batch early (a stop: nothing of the batch is written).
+ */
+export async function transformBatchTurning(runtime: PipeRuntime, entities: readonly JsonObject[], out: JsonObject[], afterTurn?: () => void): Promise<PackedDependencies> {
+  const packer = new DependencyPacker();
+  let since = performance.now();
   for (const e of entities) {
-    const eid = e['_id'];
-    const listed = typeof eid === 'string';
-    if (listed) packer.entity(eid);
-    tracking.begin(listed && e['_deleted'] !== true ? packer : undefined);
-    runtime.process([e], out, true);
-    tracking.end();
+    if (runtime.tracking) transformTracked(runtime, e, out, packer);
+    else runtime.process([e], out, true);
+    if (performance.now() - since >= TURN_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      afterTurn?.();
+      since = performance.now();
+    }
   }
   return packer.finish();
 }

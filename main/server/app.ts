@@ -35,6 +35,7 @@ import { parseConfigText } from '../../hub-core/config-json.js';
 import { decodeContentEncoding } from './content-encoding.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
 import { parseFormBody } from './form-body.js';
+import { guardServingThread } from '../../hub-core/dtl/index.js';
 import { buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
@@ -76,6 +77,8 @@ export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 const PUBLIC = new Set(['GET /api/health', 'POST /api/jwt']);
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  // No transform holds this thread (previews, traces, runs that stay here) past a bound (dtl/work-limit.ts).
+  guardServingThread();
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
