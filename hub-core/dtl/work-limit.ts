@@ -120,9 +120,10 @@ export function memoryLimitError(heap: { used: number; limit: number }): DtlLimi
  * The longest a transform may hold the thread that serves the hub's API without letting its event loop turn, once
  * {@link guardServingThread} was called there. The bound per entity does not cover it: a preview of 1000 entities
  * that take 9 s each, or a run on the hub's thread of a batch of such entities, would hold the thread for hours.
- * (Pipe workers need no such bound: a stop terminates them.)
+ * (Pipe workers need no such bound: a stop terminates them.) A little over the bound per entity, so that one entity
+ * that runs away is reported as that.
  */
-export const SERVING_THREAD_HOLD_MS = 10_000;
+export const SERVING_THREAD_HOLD_MS = 12_000;
 let lastTurn = 0;
 let heartbeat: ReturnType<typeof setInterval> | undefined;
 
