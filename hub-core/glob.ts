@@ -20,7 +20,14 @@ export interface GlobOptions {
   unicode?: boolean;
 }
 
-export type TextMatcher = (text: string) => boolean;
+/**
+ * Whole-text match. `tick`, when given, is told of the steps taken, about {@link TICK_STEPS} at a time, so that a caller
+ * with a time bound (a DTL transform, dtl/work-limit.ts) can stop a match of a long pattern against a long text:
+ * linear in each, the product can still be 10^12 steps.
+ */
+export type TextMatcher = (text: string, tick?: (steps: number) => void) => boolean;
+
+export const TICK_STEPS = 1 << 16;
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -76,10 +83,10 @@ export function compileGlob(atoms: readonly GlobAtom[], options: GlobOptions = {
     }
     // Plain characters outside the surrogate range compare the same unit by unit as code point by code point (a
     // run takes anything): the text need not be split.
-    if (list.every((a) => a.star || (a.literal !== undefined && !SURROGATE.test(a.literal)))) return (s) => twoPointer(list, one, s);
-    return (s) => twoPointer(list, one, split(s));
+    if (list.every((a) => a.star || (a.literal !== undefined && !SURROGATE.test(a.literal)))) return (s, tick) => twoPointer(list, one, s, tick);
+    return (s, tick) => twoPointer(list, one, split(s), tick);
   }
-  return (s) => statesWalk(list, one, split(s));
+  return (s, tick) => statesWalk(list, one, split(s), tick);
 }
 
 /** Adjacent unrestricted runs are one run (`**` is `*`). */
@@ -105,7 +112,8 @@ function atomTest(a: GlobAtom): CharTest {
  * The classic wildcard match: on a mismatch, go back to the last `*` seen and let it take one more character.
  * Correct because a later `*` can absorb anything an earlier one could; at most text × pattern steps.
  */
-function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[] | string): boolean {
+function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[] | string, tick?: (steps: number) => void): boolean {
+  let steps = 0;
   let p = 0;
   let t = 0;
   let starP = -1;
@@ -113,6 +121,10 @@ function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text
   const m = atoms.length;
   const n = text.length;
   while (t < n) {
+    if (tick !== undefined && ++steps === TICK_STEPS) {
+      tick(steps);
+      steps = 0;
+    }
     if (p < m && !atoms[p]!.star && tests[p]!(text[t]!)) {
       p++;
       t++;
@@ -129,8 +141,9 @@ function twoPointer(atoms: readonly GlobAtom[], tests: readonly CharTest[], text
 }
 
 /** A non-deterministic walk over the pattern's positions, for runs that take only some characters. */
-function statesWalk(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[] | string): boolean {
+function statesWalk(atoms: readonly GlobAtom[], tests: readonly CharTest[], text: readonly string[] | string, tick?: (steps: number) => void): boolean {
   const m = atoms.length;
+  let steps = 0;
   let now = new Uint8Array(m + 1);
   let next = new Uint8Array(m + 1);
   const close = (set: Uint8Array): void => {
@@ -140,6 +153,10 @@ function statesWalk(atoms: readonly GlobAtom[], tests: readonly CharTest[], text
   close(now);
   for (let t = 0; t < text.length; t++) {
     const c = text[t]!;
+    if (tick !== undefined && (steps += m + 1) >= TICK_STEPS) {
+      tick(steps);
+      steps = 0;
+    }
     next.fill(0);
     let any = false;
     for (let i = 0; i < m; i++) {

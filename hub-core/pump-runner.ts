@@ -24,7 +24,7 @@ import { maskJson } from './secret-mask.js';
 import { maskedOutboxWriter } from './outbox.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import type { PreparedEntity } from './entity.js';
-import { transformBatch } from './pipe-workers/transform-batch.js';
+import { transformBatchTurning } from './pipe-workers/transform-batch.js';
 import type { PackedDependencies } from './packed-dependencies.js';
 import { workerMayRun, workerRequest } from './pipe-workers/eligibility.js';
 import type { PipeWorkerPool, WorkerRun } from './pipe-workers/pool.js';
@@ -505,7 +505,16 @@ export class PumpRunner {
       const t = performance.now();
       const out: JsonObject[] = [];
       const packer = this.recordLineage ? new LineagePacker() : undefined;
-      const deps = transformBatch(runtime, entities, out, packer);
+      // On the hub's thread a batch lets the API answer between entities, and a stop ends it there.
+      const deps = await transformBatchTurning(
+        runtime,
+        entities,
+        out,
+        () => {
+          if (run.stopRequested || this.closed) throw new RunStopped();
+        },
+        packer,
+      );
       c.transformMs += performance.now() - t;
       await writeOut(out, undefined, deps, entities.length, position, packer && { text: packer.finish(), origin });
     };

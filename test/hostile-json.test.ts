@@ -263,6 +263,52 @@ test('the cases of the issue: a pipe _id 5, principals as a string, an unknown f
   assert.equal((await hub.fetch('/datasets?verbose=true')).status, 200);
 });
 
+const FORMS: { name: string; body: Buffer; detail: RegExp }[] = [
+  { name: 'raw FF FE in a value', body: Buffer.concat([Buffer.from('operation=update-last-seen&last-seen='), Buffer.from([0xff, 0xfe])]), detail: /UTF-8: byte offset 37 \(bytes FF FE/ },
+  { name: '%C3%28 in a value', body: Buffer.from('operation=update-last-seen&last-seen=x%C3%28'), detail: /form field "last-seen": not valid UTF-8 .*bytes C3 28/ },
+  { name: '%ED%A0%80 (an encoded surrogate) in a value', body: Buffer.from('operation=start&profiler=%ED%A0%80'), detail: /form field "profiler": not valid UTF-8 .*bytes ED A0 80/ },
+  { name: '%FF in a field name', body: Buffer.from('operation=start&%FFx=1'), detail: /name of the form field "%FFx": not valid UTF-8/ },
+];
+
+test('a form body with bytes that are not UTF-8 (raw or %-escaped) is a 400 on every route that takes a body', async () => {
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'form-pipe', type: 'pipe', source: { type: 'dataset', dataset: 'form-src' }, pump: { mode: 'manual' } }] });
+  // The pump's operations are forms: the pipe exists, so the body is what is refused, and the pump is untouched.
+  const routes = [{ method: 'POST', path: '/api/pipes/form-pipe/pump', body: undefined }, ...(await bodyRoutes())];
+  const wrong: string[] = [];
+  for (const route of routes) {
+    for (const f of FORMS) {
+      tried++;
+      const res = await fetch(hub.url + route.path, { method: route.method, body: f.body, headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/x-www-form-urlencoded' } });
+      const text = await res.text();
+      if (res.status >= 400 && res.status < 500) refused++;
+      if (PASSED_ON.test(route.path)) {
+        if (res.status < 400 || res.status >= 500) wrong.push(`${route.method} ${route.path} (${f.name}): ${res.status} ${text.slice(0, 200)}`);
+        continue;
+      }
+      let detail = '';
+      try {
+        detail = (JSON.parse(text) as { detail?: string }).detail ?? '';
+      } catch {
+        /* reported below */
+      }
+      if (res.status !== 400 || !f.detail.test(detail)) wrong.push(`${route.method} ${route.path} (${f.name}): ${res.status} ${text.slice(0, 200)}`);
+    }
+  }
+  assert.deepEqual(wrong, [], `routes that took bad form text:\n${wrong.join('\n')}`);
+  const pump = await hub.json<{ 'last-seen': unknown; 'last-run': unknown }>('/pipes/form-pipe/pump');
+  assert.equal(pump['last-seen'], null, 'last-seen untouched');
+  assert.equal(pump['last-run'], null, 'no run started');
+  // A form of valid UTF-8, escaped or not, is read as sent ("+" is a space).
+  const post = (body: string): Promise<Response> =>
+    fetch(`${hub.url}/api/pipes/form-pipe/pump`, { method: 'POST', body, headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/x-www-form-urlencoded' } });
+  const accented = await post('operation=update-last-seen&last-seen=%C3%A9t%C3%A9+1');
+  assert.equal(accented.status, 400);
+  assert.match(await accented.text(), /invalid last-seen value \\"été 1\\"/);
+  const ok = await post('operation=update-last-seen&last-seen=+%34%32');
+  assert.equal(ok.status, 200, await ok.text());
+  assert.equal((await hub.json<{ 'last-seen': unknown }>('/pipes/form-pipe/pump'))['last-seen'], '42');
+});
+
 test('hostile-input count', () => {
   console.log(`hostile inputs tried: ${tried}, answered 4xx: ${refused}`);
   assert.equal(refused, tried);

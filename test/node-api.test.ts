@@ -130,6 +130,10 @@ describe('node API', () => {
     });
     await expectJsonError(await hub.fetch('/logs', form({ loglevel: 'LOUD' })), 400, 'unknown level');
     await expectJsonError(await hub.fetch('/logs', form({ logger_name: 'x' })), 400, 'no loglevel');
+    // A misspelt field is named, not dropped while the answer says the level of "the hub" was set.
+    const typo = await hub.fetch('/logs', form({ loglevel: 'DEBUG', logger: 'pump' }));
+    assert.equal(typo.status, 400);
+    assert.match(((await typo.json()) as { detail: string }).detail, /"logger" is not a known field/);
     // Restore a quiet level.
     await hub.json('/logs', form({ loglevel: 'INFO' }));
   });

@@ -67,13 +67,13 @@ export function namespacedPattern(pattern: string, ns: NamespaceSettings): NameM
   if (cut < 0) {
     if (p === '*') return () => true;
     const local = compileWildcard(p);
-    return (name) => local(localName(name));
+    return (name, tick) => local(localName(name), tick);
   }
   const nsMatch = compileWildcard(p.slice(0, cut));
   const idMatch = compileWildcard(p.slice(cut + 1));
-  return (name) => {
+  return (name, tick) => {
     const i = name.indexOf(':');
-    return i >= 0 && nsMatch(name.slice(0, i)) && idMatch(name.slice(i + 1));
+    return i >= 0 && nsMatch(name.slice(0, i), tick) && idMatch(name.slice(i + 1), tick);
   };
 }
 
@@ -82,8 +82,8 @@ export function namespacedPatterns(patterns: readonly string[], ns: NamespaceSet
   if (patterns.includes('*')) return () => true;
   const matchers = patterns.map((p) => namespacedPattern(p, ns));
   if (matchers.length === 1) return matchers[0] as NameMatcher;
-  return (name) => {
-    for (const m of matchers) if (m(name)) return true;
+  return (name, tick) => {
+    for (const m of matchers) if (m(name, tick)) return true;
     return false;
   };
 }

@@ -2,7 +2,8 @@
 
 import { anyChar, anyRun, compileGlob, literalAtom } from '../glob.js';
 
-export type NameMatcher = (name: string) => boolean;
+/** `tick`: told of the steps a long match takes (glob.ts), for the transform's time bound. */
+export type NameMatcher = (name: string, tick?: (steps: number) => void) => boolean;
 
 export function hasWildcard(pattern: string): boolean {
   return pattern.includes('*') || pattern.includes('?');
@@ -35,8 +36,8 @@ export function compileWildcards(patterns: readonly string[]): NameMatcher {
     return (name) => names.has(name);
   }
   const matchers = patterns.map(compileWildcard);
-  return (name) => {
-    for (const m of matchers) if (m(name)) return true;
+  return (name, tick) => {
+    for (const m of matchers) if (m(name, tick)) return true;
     return false;
   };
 }

@@ -54,6 +54,11 @@ export function spendString(run: WorkState, length: number, fn: string): void {
   if (length >= CHARS_PER_UNIT) spend(run, Math.floor(length / CHARS_PER_UNIT));
 }
 
+/** A tick for glob matchers (glob.ts): their steps count as work, one unit per 64, so the time bound sees a long match. */
+export function matchTicks(run: WorkState): (steps: number) => void {
+  return (steps) => spend(run, steps >> 6);
+}
+
 /** Count `units` of work for a transform's run (`ctx.run`). */
 export function spend(run: WorkState, units: number): void {
   run.work += units;
@@ -111,11 +116,41 @@ export function memoryLimitError(heap: { used: number; limit: number }): DtlLimi
   );
 }
 
+/**
+ * The longest a transform may hold the thread that serves the hub's API without letting its event loop turn, once
+ * {@link guardServingThread} was called there. The bound per entity does not cover it: a preview of 1000 entities
+ * that take 9 s each, or a run on the hub's thread of a batch of such entities, would hold the thread for hours.
+ * (Pipe workers need no such bound: a stop terminates them.) A little over the bound per entity, so that one entity
+ * that runs away is reported as that.
+ */
+export const SERVING_THREAD_HOLD_MS = 12_000;
+let lastTurn = 0;
+let heartbeat: ReturnType<typeof setInterval> | undefined;
+
+/** Bound how long any transform holds this thread (the one that answers the API) without a turn of its event loop. */
+export function guardServingThread(): void {
+  if (heartbeat !== undefined) return;
+  lastTurn = Date.now();
+  heartbeat = setInterval(() => (lastTurn = Date.now()), 25);
+  heartbeat.unref();
+}
+
+/** Throws when a guarded thread has been held past {@link SERVING_THREAD_HOLD_MS} (also called around sleep). */
+export function checkServingThread(run: WorkState, now = Date.now()): void {
+  if (heartbeat === undefined || now - lastTurn <= SERVING_THREAD_HOLD_MS) return;
+  throw new DtlLimitError(
+    'the transform holds the hub too long',
+    `it kept the thread that answers the hub's API busy for more than ${SERVING_THREAD_HOLD_MS / 1000} s without a pause (${run.work} steps); ` +
+      'a preview, trace or run there is stopped, so the hub goes on answering. Look for slow rules over many entities, "sleep", or lists that grow with each other',
+  );
+}
+
 function checkpoint(run: WorkState): void {
   run.nextCheck = run.work + CHECK_EVERY;
   const heap = heapExhausted();
   if (heap) throw memoryLimitError(heap);
   const now = Date.now();
+  checkServingThread(run, now);
   if (run.entityStart === 0) run.entityStart = now;
   else if (now - run.entityStart > ENTITY_TIME_LIMIT_MS) {
     throw new DtlLimitError(

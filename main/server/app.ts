@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -36,6 +35,8 @@ import { parseConfigText } from '../../hub-core/config-json.js';
 
 import { decodeContentEncoding } from './content-encoding.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
+import { parseFormBody } from './form-body.js';
+import { guardServingThread } from '../../hub-core/dtl/index.js';
 import { buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
@@ -77,6 +78,8 @@ export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 const PUBLIC = new Set(['GET /api/health', 'POST /api/jwt']);
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  // No transform holds this thread (previews, traces, runs that stay here) past a bound (dtl/work-limit.ts).
+  guardServingThread();
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
@@ -134,7 +137,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     } else defaultJson(req, text, done);
   });
   app.addHook('preParsing', async (request, _reply, payload) => decodeContentEncoding(request.headers['content-encoding'], payload));
-  await app.register(formbody);
+  // Forms (the pump's operations) are read as bytes too, so that bytes that are not UTF-8 are refused (form-body.ts).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, parseFormBody(typeof body === 'string' ? Buffer.from(body) : body));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
   await app.register(cookie);
   // Any other body type reaches the routes as a Buffer; routes that take one declare it.
   app.addContentTypeParser(['application/zip', 'application/octet-stream', 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) =>

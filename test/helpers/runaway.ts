@@ -16,9 +16,11 @@ interface PumpInfo {
 export async function stopRunawayInWorker(hub: HubProcess, pipe: string, t: TestContext, what = 'the run is in a worker'): Promise<void> {
   await pumpOperation(hub, pipe, 'start');
   await waitFor('the run to start', async () => ((await hub.json<PumpInfo>(`/pipes/${pipe}/pump`))['is-running'] ? true : undefined), 10_000);
-  await sleep(1000);
-  const workers = (await hub.json<Record<string, unknown>>('/status'))['pipe_workers'] as Record<string, unknown>;
-  assert.equal(workers['running'], 1, what);
+  // A worker may take a few seconds to start on a loaded machine.
+  const running = async (): Promise<unknown> => ((await hub.json<Record<string, unknown>>('/status'))['pipe_workers'] as Record<string, unknown>)['running'];
+  await waitFor('the run to reach a worker', async () => ((await running()) === 1 ? true : undefined), 10_000).catch(() => undefined);
+  await sleep(500);
+  assert.equal(await running(), 1, what);
 
   let slowest = 0;
   let done = false;

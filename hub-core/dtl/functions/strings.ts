@@ -10,7 +10,7 @@ import { expression, valuesFunction, one, oneOrMore, optional, type FunctionExam
 import { asList, firstOf, isDict, isPlainString, kindOf, mapValues, toText, type DtlValue } from '../values.js';
 import { compileWildcard, type NameMatcher } from '../wildcard.js';
 import { firstString } from './util.js';
-import { spendString } from '../work-limit.js';
+import { matchTicks, spendString } from '../work-limit.js';
 
 const FAMILY = 'strings';
 
@@ -443,7 +443,8 @@ export const stringFunctions: FunctionSpec[] = [
         if (m === undefined) return false;
         const vs = asList(values(ctx));
         if (vs.length === 0) return false;
-        for (const v of vs) if (!isPlainString(v) || !m(v)) return false;
+        const tick = matchTicks(ctx.run);
+        for (const v of vs) if (!isPlainString(v) || !m(v, tick)) return false;
         return true;
       };
     },

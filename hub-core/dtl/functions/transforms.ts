@@ -9,6 +9,7 @@ import { compileWildcards, hasWildcard, type NameMatcher } from '../wildcard.js'
 import { describeValue, distinctValues, dtlEquals, firstString, forEachString, nameArg, withCurrent } from './util.js';
 import type { NamespaceSettings } from '../namespace-settings.js';
 import { isPathString } from '../paths.js';
+import { CHECK_EVERY, matchTicks, spend } from '../work-limit.js';
 import { isQualified, matchingKeys, namespacedPatterns, renamedKeepingNamespace, writtenId, writtenName, exactName } from '../namespaced-names.js';
 
 const FAMILY = 'transforms';
@@ -236,9 +237,10 @@ export const transformFunctions: FunctionSpec[] = [
           if (!isDict(s)) return;
           const t = ctx.target;
           const keys = Object.keys(s);
+          const tick = matchTicks(ctx.run);
           for (let i = 0; i < keys.length; i++) {
             const k = keys[i] as string;
-            if (inc(k) && !exc(k)) setProperty(t, k, sourceValue(ctx, s[k] as DtlValue));
+            if (inc(k, tick) && !exc(k, tick)) setProperty(t, k, sourceValue(ctx, s[k] as DtlValue));
           }
         };
       }
@@ -247,7 +249,8 @@ export const transformFunctions: FunctionSpec[] = [
         if (!isDict(s)) return;
         const i = include.static ?? (include.dynamic as (c: Ctx) => NameMatcher)(ctx);
         const x = exclude.static ?? (exclude.dynamic as (c: Ctx) => NameMatcher)(ctx);
-        for (const k of Object.keys(s)) if (i(k) && !x(k)) setProperty(ctx.target, k, sourceValue(ctx, s[k] as DtlValue));
+        const tick = matchTicks(ctx.run);
+        for (const k of Object.keys(s)) if (i(k, tick) && !x(k, tick)) setProperty(ctx.target, k, sourceValue(ctx, s[k] as DtlValue));
       };
     },
   }),
@@ -322,7 +325,8 @@ export const transformFunctions: FunctionSpec[] = [
       return (ctx) => {
         const t = ctx.target;
         const match = m.static ?? (m.dynamic as (c: Ctx) => NameMatcher)(ctx);
-        for (const k of Object.keys(t)) if (k !== '_id' && match(k)) delete t[k];
+        const tick = matchTicks(ctx.run);
+        for (const k of Object.keys(t)) if (k !== '_id' && match(k, tick)) delete t[k];
       };
     },
   }),
@@ -646,6 +650,9 @@ export const transformFunctions: FunctionSpec[] = [
         if (typeof s !== 'number' || !(s > 0)) return;
         const ms = Math.min(s * 1000, ctx.run.maxSleepMs);
         if (ms > 0) Atomics.wait(SLEEP_CELL, 0, 0, ms);
+        // A pause is a checkpoint of the run's bounds (the time per entity, the hold of the hub's thread): sleeps in a
+        // "map" over a long list would otherwise add up to hours between two checkpoints.
+        spend(ctx.run, CHECK_EVERY);
       };
     },
   }),

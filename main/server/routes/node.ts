@@ -95,6 +95,8 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
       body: {
         type: 'object',
         required: ['loglevel'],
+        // A misspelt field ("logger" for logger_name) would be dropped while the answer said it took effect.
+        additionalProperties: false,
         properties: { loglevel: { type: 'string', enum: ['DEBUG', 'INFO', 'WARNING', 'WARN', 'ERROR', 'CRITICAL', 'debug', 'info', 'warning', 'warn', 'error', 'critical'] }, logger_name: str },
       },
       response: replies({ 200: { type: 'object', properties: { msg: str } } }),

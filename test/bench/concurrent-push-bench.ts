@@ -1,0 +1,199 @@
+/*
+ * Four concurrent 200 MB JSON Pushes (issue 32.5): are they written side by side, and is the memory given back after
+ * them? Runnable alone: `node out/test/bench/concurrent-push-bench.js` (BENCH_PUSH_MB per push, default 200;
+ * BENCH_PUSHES, default 4). A script, not a timed unit test: it prints figures and judges nothing but correctness.
+ *
+ * One hub (the real CLI, a fresh data folder), a pipe with an http_endpoint source per push (JSON Push to
+ * /api/receivers/<pipe>/entities, read as it arrives). Same run, in order:
+ *   warm-up     one small push (the parser workers and compiled code exist before "before" is read)
+ *   before      the hub's RSS at rest
+ *   alone       one push of the size on its own: its wall time is the yardstick
+ *   concurrent  the pushes at once, each to a dataset of its own, bodies streamed by the client as they are made
+ *   after       the RSS when the last push has been answered, then at rest 5 s and 20 s later
+ * The RSS is sampled every 50 ms in a worker thread (hub-stats.ts); /api/health is polled every 100 ms throughout and
+ * its slowest answer reported (a commit is one SQLite transaction on the hub's thread). Each dataset must then hold
+ * exactly the entities pushed to it.
+ */
+import { request } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
+import { readRssKB, RssSampler } from './hub-stats.js';
+
+const MB = 1024 * 1024;
+const PUSH_MB = Number(process.env['BENCH_PUSH_MB'] ?? 200);
+const PUSHES = Number(process.env['BENCH_PUSHES'] ?? 4);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const mb = (kB: number | undefined): string => (kB === undefined ? '?' : `${(kB / 1024).toFixed(0)} MB`);
+
+/** The body of push `tag`: entities until `bytes` are made, handed out a chunk at a time. */
+function* pushChunks(tag: string, bytes: number): Generator<string, number> {
+  const filler = 'lorem ipsum dolor sit amet, consectetur adipiscing elit '.repeat(6);
+  let made = 1;
+  let count = 0;
+  yield '[';
+  while (made < bytes) {
+    let chunk = '';
+    for (let k = 0; k < 1000 && made + chunk.length < bytes; k++, count++) {
+      const e = { _id: `${tag}-${count}`, n: count, tag, flag: count % 3 === 0, tags: ['a', 'b', String(count % 97)], text: filler, nested: { x: count * 1.5, y: `y${count}` } };
+      chunk += (count === 0 ? '' : ',') + JSON.stringify(e);
+    }
+    made += chunk.length;
+    yield chunk;
+  }
+  yield ']';
+  return count;
+}
+
+interface PushOutcome {
+  dataset: string;
+  entities: number;
+  bytes: number;
+  startMs: number;
+  sentMs: number;
+  answeredMs: number;
+  status: number;
+  reply: string;
+}
+
+/** Stream one push body to the hub (backpressure respected) and wait for its answer. */
+function push(hub: HubProcess, dataset: string, bytes: number, t0: number): Promise<PushOutcome> {
+  return new Promise((resolve, reject) => {
+    const startMs = performance.now() - t0;
+    let sentMs = 0;
+    let sent = 0;
+    const req = request(`${hub.api}/receivers/${dataset}/entities`, {
+      method: 'POST',
+      // A connection of its own: a kept-alive one the hub closes while idle would fail the next push's first write.
+      agent: false,
+      headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    const chunks = pushChunks(dataset, bytes);
+    let entities = 0;
+    const write = (): void => {
+      for (;;) {
+        const next = chunks.next();
+        if (next.done) {
+          entities = next.value;
+          req.end(() => (sentMs = performance.now() - t0));
+          return;
+        }
+        sent += next.value.length;
+        if (!req.write(next.value)) {
+          req.once('drain', write);
+          return;
+        }
+      }
+    };
+    req.on('response', (res) => {
+      let reply = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (reply += d));
+      res.on('end', () => resolve({ dataset, entities, bytes: sent, startMs, sentMs, answeredMs: performance.now() - t0, status: res.statusCode ?? 0, reply: reply.slice(0, 300) }));
+    });
+    // A hub that refuses the body answers before it has read it all and closes: its answer says why, not the EPIPE.
+    let answered = false;
+    req.on('response', () => (answered = true));
+    req.on('error', (e) => setTimeout(() => (answered ? undefined : reject(e)), 1000));
+    write();
+  });
+}
+
+async function countEntities(hub: HubProcess, dataset: string): Promise<number> {
+  const filter = encodeURIComponent(JSON.stringify(['eq', 1, 1]));
+  return (await hub.json<{ count: number }>(`/datasets/${dataset}/matches?filter=${filter}`)).count;
+}
+
+export interface ConcurrentPushResult {
+  pushMB: number;
+  pushes: number;
+  beforeKB: number;
+  aloneSeconds: number;
+  aloneResidueKB: number;
+  concurrentSeconds: number;
+  peakKB: number;
+  afterAnsweredKB: number;
+  after5sKB: number;
+  after20sKB: number;
+  slowestHealthMs: number;
+  outcomes: PushOutcome[];
+}
+
+export async function concurrentPushBench(log: (line: string) => void = console.log): Promise<ConcurrentPushResult> {
+  // Four 200 MB uploads at once may take longer than the default 120 s to arrive on a loaded machine.
+  const hub = await startHub({ args: ['--request-timeout', '3600'] });
+  const pid = hub.child.pid!;
+  try {
+    // JSON Push: a pipe with an http_endpoint source per push, each writing a dataset of its name.
+    const names = ['warm', 'alone', ...Array.from({ length: PUSHES }, (_, i) => `push${i}`)];
+    await hub.json('/pipes', { method: 'POST', json: names.map((_id) => ({ _id, type: 'pipe', source: { type: 'http_endpoint' } })) });
+    const t0 = performance.now();
+    const warm = await push(hub, 'warm', 256 * 1024, t0);
+    if (warm.status !== 200) throw new Error(`warm-up push: ${warm.status} ${warm.reply}`);
+    await sleep(3000);
+    const beforeKB = readRssKB(pid)!;
+    log(`hub RSS at rest before: ${mb(beforeKB)}`);
+
+    const sampler = new RssSampler(pid);
+    let healthDone = false;
+    let slowestHealthMs = 0;
+    const healthErrors: string[] = [];
+    const health = (async () => {
+      while (!healthDone) {
+        const h0 = performance.now();
+        try {
+          const res = await hub.fetch('/health', { signal: AbortSignal.timeout(120_000) });
+          await res.arrayBuffer();
+          slowestHealthMs = Math.max(slowestHealthMs, performance.now() - h0);
+        } catch (e) {
+          if (hub.child.exitCode !== null || hub.child.signalCode !== null) throw new Error(`the hub ended (${hub.child.exitCode ?? hub.child.signalCode}):\n${hub.output().slice(-3000)}`);
+          healthErrors.push(String((e as Error).cause ?? e));
+        }
+        await sleep(100);
+      }
+    })();
+
+    const a0 = performance.now();
+    const alone = await push(hub, 'alone', PUSH_MB * MB, a0);
+    const aloneSeconds = (performance.now() - a0) / 1000;
+    if (alone.status !== 200) throw new Error(`the push alone: ${alone.status} ${alone.reply}`);
+    await sleep(3000);
+    const aloneResidueKB = readRssKB(pid)!;
+    log(`one ${PUSH_MB} MB push alone: ${aloneSeconds.toFixed(1)} s (${alone.entities} entities); RSS 3 s after it: ${mb(aloneResidueKB)}`);
+
+    const c0 = performance.now();
+    const outcomes = await Promise.all(Array.from({ length: PUSHES }, (_, i) => push(hub, `push${i}`, PUSH_MB * MB, c0)));
+    const concurrentSeconds = (performance.now() - c0) / 1000;
+    const afterAnsweredKB = readRssKB(pid)!;
+    await sleep(5000);
+    const after5sKB = readRssKB(pid)!;
+    await sleep(15_000);
+    const after20sKB = readRssKB(pid)!;
+    healthDone = true;
+    await health;
+    const samples = await sampler.stop();
+    const during = samples.filter((s) => s.t >= Date.now() - (performance.now() - c0));
+    const peakKB = Math.max(...during.map((s) => s.kB));
+
+    for (const o of outcomes) {
+      if (o.status !== 200) throw new Error(`${o.dataset}: ${o.status} ${o.reply}`);
+      const stored = await countEntities(hub, o.dataset);
+      if (stored !== o.entities) throw new Error(`${o.dataset}: ${stored} entities stored of ${o.entities} pushed`);
+      log(`  ${o.dataset}: ${(o.bytes / MB).toFixed(0)} MB, ${o.entities} entities; sent ${(o.startMs / 1000).toFixed(1)}-${(o.sentMs / 1000).toFixed(1)} s, answered at ${(o.answeredMs / 1000).toFixed(1)} s`);
+    }
+    log(`${PUSHES} concurrent ${PUSH_MB} MB pushes: ${concurrentSeconds.toFixed(1)} s (${(concurrentSeconds / aloneSeconds).toFixed(2)}x one alone; ${PUSHES}x would be one after another)`);
+    log(`hub RSS: before ${mb(beforeKB)}, peak during ${mb(peakKB)}, when answered ${mb(afterAnsweredKB)}, 5 s later ${mb(after5sKB)}, 20 s later ${mb(after20sKB)}`);
+    log(`slowest /api/health answer throughout: ${slowestHealthMs.toFixed(0)} ms${healthErrors.length > 0 ? `; ${healthErrors.length} polls failed: ${[...new Set(healthErrors)].join('; ')}` : ''}`);
+    return { pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after20sKB, slowestHealthMs, outcomes };
+  } finally {
+    await hub.stop();
+    removeDir(hub.dataDir);
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  concurrentPushBench().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}
