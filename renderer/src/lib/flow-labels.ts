@@ -47,8 +47,7 @@ export function screenLabels(
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -100 || y < -20 || x > size.width + 100 || y > size.height + 20) continue;
-    // The room a label may take: its node and the gap to the next column (ranks are 56 px apart).
-    const room = Math.max(150, (p.width + 56) * view.k);
+    const room = Math.max(100, p.room * view.k);
     const text = n.kind === 'group' ? `${n.id} · ${(n.count?.pipes ?? 0) + (n.count?.datasets ?? 0)}` : shorten(n.id, Math.floor(room / CHAR_PX));
     if (text === '') continue;
     const half = (text.length * CHAR_PX) / 2 + 3;

@@ -12,6 +12,8 @@ export interface PlacedNode {
   y: number;
   width: number;
   height: number;
+  /** The width the node's label may take: the node and the free space beside it (across ranks, or to the next node). */
+  room: number;
 }
 
 export interface FlowLayout {
@@ -87,7 +89,7 @@ function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB'): FlowLayout {
   dagre.layout(g);
   const nodes = model.nodes.map((n) => {
     const p = g.node(n.key);
-    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height };
+    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height, room: p.width + (rankdir === 'LR' ? 56 : 24) };
   });
   const edges = model.edges.map((e) => ({ key: e.key, points: (g.edge(e.from, e.to)?.points ?? []).map((p) => ({ x: p.x, y: p.y })) }));
   const label = g.graph();
