@@ -109,11 +109,11 @@ test('the whole project at Fit: every node drawn, laid out in the worker, labels
   type Styles = { getComputedStyle(el: unknown): { fontSize: string } };
   const boxes = await graph()
     .getByTestId('flow-label')
-    .evaluateAll((els) => els.map((e) => ({ r: e.getBoundingClientRect().toJSON() as Rect, size: parseFloat((globalThis as unknown as Styles).getComputedStyle(e).fontSize) })));
+    .evaluateAll((els) => els.map((e) => ({ text: e.textContent, r: e.getBoundingClientRect().toJSON() as Rect, size: parseFloat((globalThis as unknown as Styles).getComputedStyle(e).fontSize) })));
   assert.ok(boxes.length >= 20, `labels shown at Fit: ${boxes.length}`);
   assert.ok(boxes.every((b) => b.size >= 11), 'labels at a readable size');
   const overlaps = boxes.filter((a, i) => boxes.some((b, j) => j > i && a.r.left < b.r.right - 1 && a.r.right > b.r.left + 1 && a.r.top < b.r.bottom - 1 && a.r.bottom > b.r.top + 1));
-  assert.equal(overlaps.length, 0, 'no label covers another');
+  assert.equal(overlaps.length, 0, `no label covers another: ${JSON.stringify(overlaps.slice(0, 3))}`);
   await page.screenshot({ path: join(SHOTS, 'graph-fit.png') });
 });
 
@@ -167,6 +167,13 @@ test("a pipe's Graph tab opens in focus mode, two steps around the pipe", async 
   await drawn(expected.size);
   assert.deepEqual(new Set(await nodeKeys()), expected);
   assert.equal(await page.getByTestId('flow-depth').inputValue(), '2');
+  // Fitted inside the window: the canvas ends above the window's bottom and holds every node.
+  const canvas = (await graph().locator('svg.canvas').boundingBox())!;
+  assert.ok(canvas.y + canvas.height <= 900, `canvas bottom ${canvas.y + canvas.height}`);
+  for (const k of expected) {
+    const b = (await graph().locator(`[data-key="${k}"]`).boundingBox())!;
+    assert.ok(b.y >= canvas.y - 1 && b.y + b.height <= canvas.y + canvas.height + 1 && b.x >= canvas.x - 1 && b.x + b.width <= canvas.x + canvas.width + 1, `${k} inside the canvas`);
+  }
   await page.screenshot({ path: join(SHOTS, 'graph-pipe-tab.png') });
 });
 

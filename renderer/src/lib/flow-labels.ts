@@ -3,19 +3,23 @@
 // size instead: shortened to the room around their node (the middle of a long id left out: its start names the
 // domain, its end the step), and only as many as fit without overlapping, chosen in order of importance.
 import type { FlowNode } from './flow-model';
-import type { PlacedNode } from './flow-layout';
+import { idLines, type PlacedNode } from './flow-layout';
 
 /** Below this zoom the nodes' own text would be under ~10 px: the screen-size labels take over. */
 export const DETAIL_ZOOM = 0.8;
 
-const CHAR_PX = 6.8;
+/** A 12 px character's width, on the wide side: the collision boxes must not come out narrower than the text. */
+const CHAR_PX = 7.4;
 const LINE_PX = 16;
+
+type Box = { l: number; t: number; r: number; b: number };
 
 export interface ScreenLabel {
   key: string;
   x: number;
   y: number;
-  text: string;
+  /** One line, or two where the node's id is drawn in two (flow-layout.ts idLines). */
+  lines: string[];
   kind: FlowNode['kind'];
 }
 
@@ -39,7 +43,7 @@ export function screenLabels(
   first: ReadonlySet<string> = new Set(),
 ): ScreenLabel[] {
   const rank = (n: FlowNode): number => (first.has(n.key) ? 0 : n.kind === 'group' ? 1 : n.kind === 'pipe' ? 2 : 3);
-  const taken: { l: number; t: number; r: number; b: number }[] = [];
+  const taken: Box[] = [];
   const out: ScreenLabel[] = [];
   for (const n of [...nodes].sort((a, b) => rank(a) - rank(b))) {
     const p = placed.get(n.key);
@@ -47,14 +51,22 @@ export function screenLabels(
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -100 || y < -20 || x > size.width + 100 || y > size.height + 20) continue;
-    const room = Math.max(100, p.room * view.k);
-    const text = n.kind === 'group' ? `${n.id} · ${(n.count?.pipes ?? 0) + (n.count?.datasets ?? 0)}` : shorten(n.id, Math.floor(room / CHAR_PX));
-    if (text === '') continue;
-    const half = (text.length * CHAR_PX) / 2 + 3;
-    const box = { l: x - half, t: y - LINE_PX / 2, r: x + half, b: y + LINE_PX / 2 };
-    if (taken.some((o) => box.l < o.r && box.r > o.l && box.t < o.b && box.b > o.t)) continue;
+    // A long id in two lines where there is height for them, else in one line shortened in the middle; as long as
+    // the room beside the node allows, else only as wide as the node, else left out.
+    const two = idLines(n.id).length === 2 && p.height * view.k >= 2 * LINE_PX - 4;
+    const fits = (room: number): { lines: string[]; box: Box } | null => {
+      const chars = Math.floor(room / CHAR_PX);
+      const lines = n.kind === 'group' ? [`${n.id} · ${(n.count?.pipes ?? 0) + (n.count?.datasets ?? 0)}`] : two ? idLines(n.id).map((l) => shorten(l, chars)) : [shorten(n.id, chars)];
+      if (lines[0] === '') return null;
+      const half = (Math.max(...lines.map((l) => l.length)) * CHAR_PX) / 2 + 3;
+      const box = { l: x - half, t: y - (LINE_PX * lines.length) / 2, r: x + half, b: y + (LINE_PX * lines.length) / 2 };
+      return taken.some((o) => box.l < o.r && box.r > o.l && box.t < o.b && box.b > o.t) ? null : { lines, box };
+    };
+    const label = fits(Math.max(150, p.room * view.k)) ?? fits(Math.max(100, p.room * view.k)) ?? fits(p.width * view.k);
+    if (!label) continue;
+    const { lines, box } = label;
     taken.push(box);
-    out.push({ key: n.key, x, y, text, kind: n.kind });
+    out.push({ key: n.key, x, y, lines, kind: n.kind });
   }
   return out;
 }
