@@ -56,7 +56,9 @@ export function screenLabels(
     const two = idLines(n.id).length === 2 && p.height * view.k >= 2 * LINE_PX - 4;
     const fits = (room: number): { lines: string[]; box: Box } | null => {
       const chars = Math.floor(room / CHAR_PX);
-      const lines = n.kind === 'group' ? [`${n.id} · ${(n.count?.pipes ?? 0) + (n.count?.datasets ?? 0)}`] : two ? idLines(n.id).map((l) => shorten(l, chars)) : [shorten(n.id, chars)];
+      // Fewer characters than this say nothing ("ti…g"): no label then.
+      if (chars < 12 && n.kind !== 'group') return null;
+      const lines = n.kind === 'group' ? [`${n.id} (${n.count?.pipes ?? 0} pipes)`] : two ? idLines(n.id).map((l) => shorten(l, chars)) : [shorten(n.id, chars)];
       if (lines[0] === '') return null;
       const half = (Math.max(...lines.map((l) => l.length)) * CHAR_PX) / 2 + 3;
       const box = { l: x - half, t: y - (LINE_PX * lines.length) / 2, r: x + half, b: y + (LINE_PX * lines.length) / 2 };
