@@ -29,6 +29,7 @@
  *   7b. changing - a dataset written N entities and then six rounds that change every entity, with the default
  *                   compaction (keep 2) and with compaction.sink off (test/bench/changing-bench.ts): stored versions and
  *                   data folder size after each round, and each round's write rate on vs off.
+ *   7d. graph    - the flow graph's layout at 500 nodes against one raw dagre call (test/bench/graph-bench.ts).
  *   8. ui        - the dataset explorer in Chromium on its own hub with UI_BENCH_ENTITIES entities (default 1,000,000,
  *                   whatever BENCH_ENTITIES says; test/bench/ui-bench.ts): time from navigation to the first rows
  *                   (target < 1 s) and the longest main-thread task while scrolling far into it and after the
@@ -60,6 +61,7 @@ import { chainBenchRows, runChainBench } from './chain-bench.js';
 import { changingBenchRows, runChangingBench } from './changing-bench.js';
 import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
 import { runTestLoopBench } from './test-loop-bench.js';
+import { graphBenchRows, runGraphBench } from './graph-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
@@ -402,8 +404,11 @@ async function main(): Promise<number> {
     const parallel = await runParallelBench(Math.min(count, 200_000));
     problems.push(...parallel.problems);
     for (const r of parallelBenchRows(parallel)) console.log(`${r[0]}: ${r[2]} s, ${r[4]}`);
+    // 7d. The flow graph's layout at 500 nodes against one raw dagre call (test/bench/graph-bench.ts).
+    const graph = await runGraphBench();
+    problems.push(...graph.problems);
 
-    // 7d. `datahub test`: a saved pipe to the watch result; isolated groups side by side (test/bench/test-loop-bench.ts).
+    // 7e. `datahub test`: a saved pipe to the watch result; isolated groups side by side (test/bench/test-loop-bench.ts).
     const testLoop = await runTestLoopBench();
     problems.push(...testLoop.problems);
 
@@ -530,6 +535,7 @@ async function main(): Promise<number> {
       ...changingBenchRows(changing),
       ...parallelBenchRows(parallel),
       ...testLoop.rows,
+      ...graphBenchRows(graph),
       ...uiBenchRows(ui),
       ...(scale ? scaleBenchRows(scale) : []),
     ];
@@ -602,6 +608,7 @@ async function main(): Promise<number> {
       chain,
       changing,
       parallel,
+      graph,
       ui,
       scale,
       problems,

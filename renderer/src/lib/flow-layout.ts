@@ -1,5 +1,8 @@
-// Positions for the flow graph, computed by dagre left to right. A graph of a few hundred pipes takes dagre a few
-// hundred milliseconds, so the component runs this in a worker (flow-layout.worker.ts) and only once per model.
+// Positions for the flow graph, computed by dagre left to right. Each connected part of the graph is laid out on its
+// own and the parts are packed in rows about as wide as the view is (a project is mostly many separate chains: one
+// dagre run over all of them stacks them into a tall thin strip, and takes several times longer). A graph of a few
+// hundred pipes still takes a few hundred milliseconds, so the component runs this in a worker
+// (flow-layout.worker.ts), and only once per model.
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre';
 import type { FlowModel } from './flow-model';
 
@@ -9,6 +12,8 @@ export interface PlacedNode {
   y: number;
   width: number;
   height: number;
+  /** The width the node's label may take: the node and the free space beside it (across ranks, or to the next node). */
+  room: number;
 }
 
 export interface FlowLayout {
@@ -20,24 +25,99 @@ export interface FlowLayout {
 }
 
 const CHAR = 7;
+const MARGIN = 16;
+const GAP = 48;
 
-export function nodeSize(kind: 'pipe' | 'dataset', id: string, detail: string): { width: number; height: number } {
-  const chars = Math.max(id.length, detail.length);
-  return { width: Math.min(260, Math.max(90, chars * CHAR + 28)), height: kind === 'pipe' ? (detail ? 42 : 32) : 28 };
+const MAX_WIDTH = 300;
+
+/** A node's id in one line, or two split at a `-`, `_`, `.` or `:` near the middle when one line would pass MAX_WIDTH. */
+export function idLines(id: string): string[] {
+  const perLine = Math.floor((MAX_WIDTH - 28) / CHAR);
+  if (id.length <= perLine) return [id];
+  let best = -1;
+  for (let i = 1; i < id.length - 1; i++) if (/[-_.:]/.test(id[i]!) && Math.abs(i - id.length / 2) < Math.abs(best - id.length / 2)) best = i;
+  const at = best > 0 && best < perLine && id.length - best - 1 <= perLine ? best + 1 : Math.ceil(id.length / 2);
+  return [id.slice(0, at), id.slice(at)];
 }
 
-export function layoutFlow(model: FlowModel): FlowLayout {
+export function nodeSize(kind: 'pipe' | 'dataset' | 'group', id: string, detail: string): { width: number; height: number } {
+  const lines = idLines(id);
+  const chars = Math.max(...lines.map((l) => l.length), detail.length);
+  const extra = (lines.length - 1) * 15;
+  if (kind === 'group') return { width: Math.min(MAX_WIDTH, Math.max(120, chars * CHAR + 36)), height: 52 + extra };
+  return { width: Math.min(MAX_WIDTH, Math.max(90, chars * CHAR + 28)), height: (kind === 'pipe' ? (detail ? 42 : 32) : 28) + extra };
+}
+
+/** The connected parts of the graph, biggest first, each as a model of its own. */
+export function components(model: FlowModel): FlowModel[] {
+  const parent = new Map(model.nodes.map((n) => [n.key, n.key]));
+  const root = (k: string): string => {
+    let r = k;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(k, r);
+    return r;
+  };
+  for (const e of model.edges) if (parent.has(e.from) && parent.has(e.to)) parent.set(root(e.from), root(e.to));
+  const parts = new Map<string, FlowModel>();
+  for (const n of model.nodes) {
+    const r = root(n.key);
+    if (!parts.has(r)) parts.set(r, { nodes: [], edges: [] });
+    parts.get(r)!.nodes.push(n);
+  }
+  for (const e of model.edges) if (parent.has(e.from)) parts.get(root(e.from))?.edges.push(e);
+  return [...parts.values()].sort((a, b) => b.nodes.length - a.nodes.length);
+}
+
+/**
+ * One connected part laid out by dagre, with its top left corner at 0,0: left to right, or top down when a long chain
+ * left to right would be a thin strip many times wider than the view.
+ */
+function layoutPart(model: FlowModel, aspect: number): FlowLayout {
+  const across = dagreLayout(model, 'LR');
+  if (across.width / Math.max(across.height, 1) < aspect * 3) return across;
+  const down = dagreLayout(model, 'TB');
+  const off = (l: FlowLayout): number => Math.abs(Math.log(l.width / Math.max(l.height, 1) / aspect));
+  return off(down) < off(across) ? down : across;
+}
+
+function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB'): FlowLayout {
   const g = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>();
-  g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 56, marginx: 16, marginy: 16 });
+  g.setGraph({ rankdir, nodesep: rankdir === 'LR' ? 14 : 24, ranksep: 56, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of model.nodes) g.setNode(n.key, nodeSize(n.kind, n.id, n.detail));
   for (const e of model.edges) g.setEdge(e.from, e.to, {});
   dagre.layout(g);
   const nodes = model.nodes.map((n) => {
     const p = g.node(n.key);
-    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height };
+    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height, room: p.width + (rankdir === 'LR' ? 56 : 24) };
   });
   const edges = model.edges.map((e) => ({ key: e.key, points: (g.edge(e.from, e.to)?.points ?? []).map((p) => ({ x: p.x, y: p.y })) }));
   const label = g.graph();
   return { nodes, edges, width: label.width ?? 0, height: label.height ?? 0 };
+}
+
+/** Lay out the whole graph for a view `aspect` times as wide as it is high. */
+export function layoutFlow(model: FlowModel, aspect = 1.7): FlowLayout {
+  const parts = components(model).map((part) => layoutPart(part, aspect));
+  const area = parts.reduce((a, p) => a + (p.width + GAP) * (p.height + GAP), 0);
+  const rowWidth = Math.max(Math.sqrt(area * aspect), ...parts.map((p) => p.width));
+  const out: FlowLayout = { nodes: [], edges: [], width: 0, height: 0 };
+  // Rows, filled left to right in the order of size; a row is as high as its highest part.
+  let x = MARGIN;
+  let y = MARGIN;
+  let rowHeight = 0;
+  for (const p of parts) {
+    if (x > MARGIN && x + p.width > rowWidth + MARGIN) {
+      x = MARGIN;
+      y += rowHeight + GAP;
+      rowHeight = 0;
+    }
+    for (const n of p.nodes) out.nodes.push({ ...n, x: n.x + x, y: n.y + y });
+    for (const e of p.edges) out.edges.push({ key: e.key, points: e.points.map((q) => ({ x: q.x + x, y: q.y + y })) });
+    out.width = Math.max(out.width, x + p.width + MARGIN);
+    rowHeight = Math.max(rowHeight, p.height);
+    x += p.width + GAP;
+  }
+  out.height = y + rowHeight + MARGIN;
+  return out;
 }

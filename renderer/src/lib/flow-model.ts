@@ -9,13 +9,17 @@ export type PipeStatus = 'ok' | 'running' | 'failed' | 'config-error' | 'disable
 export interface FlowNode {
   /** `pipe:<id>` or `dataset:<id>`: pipes and datasets may share ids. */
   key: string;
-  kind: 'pipe' | 'dataset';
+  kind: 'pipe' | 'dataset' | 'group';
   id: string;
   /** Pipes: what the source and sink are when not a dataset ("embedded → dataset"). */
   detail: string;
   status: PipeStatus;
   /** Datasets named by a pipe that do not exist (yet). */
   missing: boolean;
+  /** Pipes: the system their source (or else their sink) names, if any. */
+  system?: string;
+  /** Group boxes: how many pipes and datasets they fold. */
+  count?: { pipes: number; datasets: number };
 }
 
 export interface FlowEdge {
@@ -108,7 +112,8 @@ export function buildFlowModel(pipes: readonly PipeInfo[], datasets: readonly Da
     const reads = sourceDatasets(eff.source);
     const sinkDataset = eff.sink.type === 'dataset' && typeof eff.sink['dataset'] === 'string' ? eff.sink['dataset'] : null;
     const detail = [reads.length === 0 ? eff.source.type : '', sinkDataset === null ? `→ ${eff.sink.type}` : ''].filter((s) => s !== '').join(' ');
-    nodes.set(key, { key, kind: 'pipe', id: p._id, detail, status: pipeStatus(p, failed), missing: false });
+    const system = [eff.source['system'], eff.sink['system']].find((v): v is string => typeof v === 'string');
+    nodes.set(key, { key, kind: 'pipe', id: p._id, detail, status: pipeStatus(p, failed), missing: false, ...(system ? { system } : {}) });
     for (const d of reads) edge(dataset(d), key, 'reads');
     for (const d of joinedDatasets(p.config.original['transform'])) if (!reads.includes(d)) edge(dataset(d), key, 'joins');
     if (sinkDataset !== null) edge(key, dataset(sinkDataset), 'writes');
@@ -140,4 +145,14 @@ export function neighbourhood(model: FlowModel, focus: string, depth = 2): FlowM
   };
   const keep = new Set([...reach((k) => (out.get(k) ?? []).map((e) => e.to)), ...reach((k) => (into.get(k) ?? []).map((e) => e.from))]);
   return { nodes: model.nodes.filter((n) => keep.has(n.key)), edges: model.edges.filter((e) => keep.has(e.from) && keep.has(e.to)) };
+}
+
+/** The node itself and the nodes one edge away from it, either way. */
+export function directNeighbours(model: FlowModel, key: string): Set<string> {
+  const out = new Set<string>([key]);
+  for (const e of model.edges) {
+    if (e.from === key) out.add(e.to);
+    if (e.to === key) out.add(e.from);
+  }
+  return out;
 }
