@@ -101,6 +101,7 @@ const VIEWS: ViewCase[] = [
   { name: 'tests', hash: '#/tests', ready: async () => undefined },
   { name: 'remote', hash: '#/remote', ready: async () => undefined },
   { name: 'registry', hash: '#/registry', ready: testId('registry-row') },
+  { name: 'settings', hash: '#/settings', ready: testId('settings-keychain-state') },
   {
     name: 'registry entry',
     hash: '#/registry',

@@ -59,7 +59,7 @@ test('the frame: a one-line top bar, a sidebar of views with counts, content tha
 
   // Every view is one row of the sidebar, in a single column.
   const xs = await sidebar().locator('button[data-view]').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
-  assert.equal(xs.length, 10);
+  assert.equal(xs.length, 11, "ten views and Settings");
   assert.equal(new Set(xs).size, 1, `one column: ${xs.join(',')}`);
   assert.equal(await sidebar().locator('button[data-view="pipes"]').getAttribute('aria-current'), 'page');
 

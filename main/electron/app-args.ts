@@ -15,6 +15,15 @@ export interface AppArgs {
 }
 
 /**
+ * The `datahub serve` arguments the app starts its hub with. A workspace opens calm, as with `serve --workspace`: the
+ * scheduler paused (said outright, not left to the CLI's default), the top bar's toggle runs it. The key of stored
+ * secret values lives in the OS keychain (a file where none works).
+ */
+export function hubServeArgs(dataDir: string, port: number, workspace: string): string[] {
+  return ['serve', '--data', dataDir, '--port', String(port), '--workspace', workspace, '--scheduler', 'off', '--secrets-key', 'keychain'];
+}
+
+/**
  * The user's arguments in an Electron process's argv: after the executable, and also after the app path
  * when Electron runs an unpackaged app (`electron out/main/electron/main.js ...`, process.defaultApp).
  */

@@ -3,7 +3,7 @@
 // renderer/src/lib/desktop-bridge.ts repeats DesktopApi because the renderer may not import main/;
 // test/desktop-api-types.ts makes the build fail when the two copies differ.
 
-export const VIEWS = ['pipes', 'datasets', 'graph', 'systems', 'env', 'secrets', 'config', 'tests', 'remote', 'registry'] as const;
+export const VIEWS = ['pipes', 'datasets', 'graph', 'systems', 'env', 'secrets', 'config', 'tests', 'remote', 'registry', 'settings'] as const;
 export type WorkbenchView = (typeof VIEWS)[number];
 
 export interface RecentWorkspaceInfo {

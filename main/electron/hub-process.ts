@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hubServeArgs } from './app-args.js';
 
 export interface RunningHub {
   url: string;
@@ -101,8 +102,7 @@ export class HubProcess {
     await this.stop();
     this.stopping = false;
     const entry = fileURLToPath(new URL('./hub-entry.cjs', import.meta.url));
-    // The desktop app keeps the key of stored secret values in the OS keychain (a file where none works).
-    const args = ['--datahub-cli', 'serve', '--data', this.dataDir, '--port', String(port), '--workspace', workspace, '--secrets-key', 'keychain'];
+    const args = ['--datahub-cli', ...hubServeArgs(this.dataDir, port, workspace)];
     const env = { ...process.env };
     delete env['ELECTRON_RUN_AS_NODE'];
     delete env['NODE_OPTIONS'];

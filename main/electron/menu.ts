@@ -25,6 +25,7 @@ const VIEW_ITEMS: { view: WorkbenchView; label: string }[] = [
   { view: 'tests', label: 'Tests' },
   { view: 'remote', label: 'Remote' },
   { view: 'registry', label: 'Registry' },
+  { view: 'settings', label: 'Settings' },
 ];
 
 export interface MenuOptions {

@@ -30,12 +30,13 @@ const problemSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['file', 'msg', 'line', 'pipe'],
+        required: ['file', 'msg', 'line', 'pipe', 'kept'],
         properties: {
           file: { type: 'string' },
           msg: { type: 'string' },
           line: { type: ['integer', 'null'], description: 'the line of a JSON syntax error' },
           pipe: { type: ['string', 'null'], description: 'the pipe id the file name stands for (pipes/<id>.conf.json)' },
+          kept: { type: 'boolean', description: 'the hub holds that pipe still: it runs the version last loaded from the file' },
         },
       },
     },
@@ -153,7 +154,9 @@ export async function configFileRoutes(app: FastifyInstance, ctx: DesktopContext
           } catch {
             text = undefined;
           }
-          return { file: p.file, msg: p.msg, line: read.unreadable.includes(p.file) ? errorLine(p.msg, text) : null, pipe: pipeOfFile(p.file) };
+          const pipe = pipeOfFile(p.file);
+          const kept = pipe !== null && read.unreadable.includes(p.file) && ctx.hub.pipes.get(pipe) !== undefined;
+          return { file: p.file, msg: p.msg, line: read.unreadable.includes(p.file) ? errorLine(p.msg, text) : null, pipe, kept };
         }),
       };
     },

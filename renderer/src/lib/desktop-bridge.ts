@@ -3,7 +3,7 @@
 // test/desktop-api-types.ts fails the build when the copies differ). In a plain browser it is absent and
 // the session cookie authenticates instead.
 
-export type DesktopView = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote' | 'registry';
+export type DesktopView = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote' | 'registry' | 'settings';
 
 export interface RecentWorkspaceInfo {
   path: string;

@@ -2,8 +2,8 @@
 // (#/pipes/<id>) so back/forward and reloads work. Every move asks the dirty guard first.
 import { confirmNavigation } from './dirty-guard';
 
-export type View = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote' | 'registry';
-export const VIEWS: readonly View[] = ['pipes', 'datasets', 'graph', 'systems', 'env', 'secrets', 'config', 'tests', 'remote', 'registry'];
+export type View = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote' | 'registry' | 'settings';
+export const VIEWS: readonly View[] = ['pipes', 'datasets', 'graph', 'systems', 'env', 'secrets', 'config', 'tests', 'remote', 'registry', 'settings'];
 
 export interface NavState {
   view: View;

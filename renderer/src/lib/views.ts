@@ -18,6 +18,7 @@ export const VIEW_LIST: readonly ViewInfo[] = [
   { view: 'tests', label: 'Tests' },
   { view: 'remote', label: 'Remote' },
   { view: 'registry', label: 'Registry' },
+  { view: 'settings', label: 'Settings' },
 ];
 
 /** True on macOS, where shortcuts use ⌘ rather than Ctrl. */
