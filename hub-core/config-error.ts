@@ -5,6 +5,9 @@ export interface ConfigError {
   msg: string;
 }
 
+/** Report a configuration problem at a JSON path. */
+export type Complain = (elements: string, msg: string) => void;
+
 export function hasErrors(errors: readonly ConfigError[]): boolean {
   return errors.some((e) => e.level === 'error');
 }

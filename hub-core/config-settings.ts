@@ -8,7 +8,7 @@
 // report unset variables. An integer setting takes a whole number that a JSON number holds exactly (at most
 // 2^53 - 1), so `1e308` is refused as the service refuses a float there.
 
-import type { Complain } from './pipe-types.js';
+import type { Complain } from './config-error.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { VARIABLE, bool, headers, int, num, str, type TypeOptions } from './schema-parts.js';
 

@@ -7,11 +7,11 @@ import type { JsonObject } from './json.js';
 import type { TypeOptions } from './schema-parts.js';
 import type { SourceFactory } from './sources/source.js';
 import type { SinkOpener } from './sinks/sink.js';
+import type { Complain } from './config-error.js';
 
 export type PublishFormat = 'entities' | 'csv' | 'excel' | 'xml';
 
-/** Report a configuration problem at a JSON path. */
-export type Complain = (elements: string, msg: string) => void;
+export type { Complain };
 
 export interface SourceType {
   readonly type: string;
