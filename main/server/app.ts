@@ -1,9 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Hub } from '../../hub-core/hub.js';
-import { TokenService, ADMIN, type TokenClaims } from './auth.js';
+import { TokenService, type TokenClaims } from './auth.js';
 import { installErrorHandling, errorSchema } from './http-errors.js';
 import { allowedHosts, installHostGuard } from './host-guard.js';
 import { datasetRoutes } from './routes/datasets.js';
@@ -246,10 +246,4 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(uiPlugin, { tokens: options.tokens, codes: options.loginCodes ?? new LoginCodes() });
   return app;
-}
-
-export function requireAdmin(request: FastifyRequest): void {
-  if (!request.claims?.principals.includes(ADMIN)) {
-    throw new HubError(403, 'forbidden', 'this operation requires a token with the group:Admin principal');
-  }
 }

@@ -2,9 +2,7 @@
 // instances (proxied so their tokens stay in the keychain), and the local workspace's test runner.
 // Same authentication as /api (see app.ts); none of these is part of the instance API.
 import type { FastifyInstance } from 'fastify';
-import type { Hub } from '../../hub-core/hub.js';
-import type { ConnectionStore } from '../remote/connections.js';
-import type { WorkspaceHost } from './workspace-host.js';
+import type { DesktopContext } from './desktop-context.js';
 import { portalRoutes } from './routes/desktop-portal.js';
 import { remoteRoutes } from './routes/desktop-remote.js';
 import { workspaceRoutes } from './routes/desktop-workspace.js';
@@ -14,18 +12,11 @@ import { configFileRoutes } from './routes/desktop-config-files.js';
 import { registryConnectionRoutes } from './routes/desktop-registries.js';
 import { workspaceOpenRoutes } from './routes/desktop-workspace-open.js';
 import { schedulerRoutes } from './routes/desktop-scheduler.js';
+
+export type { DesktopContext };
 import { workspaceReviewRoutes } from './routes/desktop-workspace-review.js';
 import { WorkspaceTestTasks } from './workspace-test-tasks.js';
 import { WorkspaceTestLoop } from './workspace-test-loop.js';
-
-export interface DesktopContext {
-  hub: Hub;
-  dataDir: string;
-  connections: ConnectionStore;
-  /** The workspace folder open now, if any (the workbench may switch it: `workspaces`). */
-  readonly workspaceDir: string | undefined;
-  workspaces: WorkspaceHost;
-}
 
 export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): Promise<void> {
   await app.register(async (scope) => portalRoutes(scope, ctx));

@@ -8,7 +8,7 @@
 //   GET    /desktop/registries/<reg>/entries/<iid>/<ds>  one entry with its preview
 //   POST   /desktop/registries/<reg>/enrich              the system, json source and DTL pipe of §1.7: all or none
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DesktopContext } from '../desktop.js';
+import type { DesktopContext } from '../desktop-context.js';
 import { DatasetRegistry } from '../../../hub-core/registry.js';
 import { HubError, notFound } from '../../../hub-core/errors.js';
 import { RegistryClient, registryAddress } from '../../remote/registry-client.js';

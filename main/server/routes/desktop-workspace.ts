@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop.js';
+import type { DesktopContext } from '../desktop-context.js';
 import { bool, replies } from '../schemas.js';
 import { HubError } from '../../../hub-core/errors.js';
 import { workspaceNodeDir } from '../../../hub-core/workspace.js';

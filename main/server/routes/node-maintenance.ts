@@ -2,7 +2,7 @@
 // Python client): each answers {"message": "OK"} once done; the client then waits for node_start_time to change.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
-import { requireAdmin } from '../app.js';
+import { requireAdmin } from '../route-context.js';
 import { str, replies } from '../schemas.js';
 import { deleteAllSinkDatasets, resetNode, restartNode } from '../../../hub-core/node-maintenance.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { RouteContext } from '../route-context.js';
-import { requireAdmin } from '../app.js';
+import { requireAdmin } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
 import { badRequest, HubError } from '../../../hub-core/errors.js';
 import { NODE_VERSION } from '../../../hub-core/hub.js';
