@@ -7,11 +7,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { useHub, tempDir, removeDir } from './helpers/hub-process.js';
+import { join } from 'node:path';
+import { REPO, useHub, tempDir, removeDir } from './helpers/hub-process.js';
 import type { JsonObject, JsonValue } from '../hub-core/json.js';
 
-const REPO = resolve(import.meta.dirname, '..', '..');
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'acme-outbound');
 const CLI = join(REPO, 'bin', 'datahub.js');
 const OUTBOUND = ['person-sql', 'person-rest', 'person-es'];

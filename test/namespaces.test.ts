@@ -7,14 +7,13 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { useHub, tempDir, removeDir } from './helpers/hub-process.js';
+import { join } from 'node:path';
+import { REPO, useHub, tempDir, removeDir } from './helpers/hub-process.js';
 import { pushEntities, runPump } from './helpers/api.js';
 import type { JsonObject } from '../hub-core/json.js';
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/namespaces.js';
 import { MAINTAINED_PROPERTIES } from '../hub-core/entity.js';
 
-const REPO = resolve(import.meta.dirname, '..', '..');
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'namespaces');
 /** Unqualified references (_S.x, _T.x, joins, a merge's equality, $ENV in a condition); expected files by hand. */
 const UNQUALIFIED = join(REPO, 'test', 'fixtures', 'projects', 'namespaces-unqualified');
