@@ -1,4 +1,4 @@
-// hub-core has no import circle (type-only imports count: they tie modules together just the same).
+// No import circle in hub-core, main or the renderer (type-only imports count: they tie modules together just the same).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -7,30 +7,50 @@ import { tmpdir } from 'node:os';
 import ts from 'typescript';
 import { REPO } from './helpers/hub-process.js';
 
+const SOURCE = /\.(ts|cts|svelte)$/;
+
 function tsFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...tsFiles(path));
-    else if (name.endsWith('.ts')) out.push(path);
+    else if (SOURCE.test(name) && !name.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }
 
+/** A Svelte component's scripts, or a TypeScript file's text. */
+function scriptOf(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  if (!file.endsWith('.svelte')) return text;
+  return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+}
+
+/** The file a relative specifier names: `.js` for `.ts`, `.cjs` for `.cts`, or no extension (the renderer's style). */
+function resolveImport(from: string, spec: string, known: Set<string>): string | undefined {
+  const base = resolve(dirname(from), spec);
+  const candidates = spec.endsWith('.js')
+    ? [base.slice(0, -3) + '.ts', base]
+    : spec.endsWith('.cjs')
+      ? [base.slice(0, -4) + '.cts']
+      : [base, base + '.ts', base + '.svelte.ts', join(base, 'index.ts')];
+  return candidates.find((c) => known.has(c));
+}
+
 /** Relative imports and re-exports of each file, resolved to the files they name. */
-function importGraph(root: string): Map<string, string[]> {
-  const files = tsFiles(root);
+function importGraph(...roots: string[]): Map<string, string[]> {
+  const files = roots.flatMap(tsFiles);
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    const source = ts.createSourceFile(file, scriptOf(file), ts.ScriptTarget.Latest);
     const deps: string[] = [];
     for (const s of source.statements) {
       if ((ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier)) {
         const spec = s.moduleSpecifier.text;
         if (!spec.startsWith('.')) continue;
-        const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
-        if (known.has(target)) deps.push(target);
+        const target = resolveImport(file, spec, known);
+        if (target) deps.push(target);
       }
     }
     graph.set(file, deps);
@@ -39,8 +59,8 @@ function importGraph(root: string): Map<string, string[]> {
 }
 
 /** The groups of files that import each other in a circle (strongly connected components of more than one file). */
-function importCircles(root: string): string[][] {
-  const graph = importGraph(root);
+function importCircles(root: string, dirs: string[] = [root]): string[][] {
+  const graph = importGraph(...dirs);
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -74,8 +94,8 @@ function importCircles(root: string): string[][] {
   return circles;
 }
 
-test('hub-core has no import circle', () => {
-  assert.deepEqual(importCircles(join(REPO, 'hub-core')), []);
+test('hub-core, main and the renderer have no import circle, across the layers too', () => {
+  assert.deepEqual(importCircles(REPO, [join(REPO, 'hub-core'), join(REPO, 'main'), join(REPO, 'renderer', 'src')]), []);
 });
 
 test('the check finds a circle, type-only imports included', () => {
@@ -86,7 +106,9 @@ test('the check finds a circle, type-only imports included', () => {
     writeFileSync(join(dir, 'sub', 'b.ts'), "import type { C } from '../c.js';\nexport const b: C = 1;\n");
     writeFileSync(join(dir, 'c.ts'), "export type { A } from './a.js';\nexport type C = number;\n");
     writeFileSync(join(dir, 'd.ts'), "import { a } from './a.js';\nexport const d = a;\n");
-    assert.deepEqual(importCircles(dir), [['a.ts', 'c.ts', join('sub', 'b.ts')]]);
+    writeFileSync(join(dir, 'e.svelte'), "<script lang=\"ts\">\n  import { f } from './f';\n</script>\n<p>{f}</p>\n");
+    writeFileSync(join(dir, 'f.ts'), "import E from './e.svelte';\nexport const f = String(E);\n");
+    assert.deepEqual(importCircles(dir), [['a.ts', 'c.ts', join('sub', 'b.ts')], ['e.svelte', 'f.ts']]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
