@@ -1,11 +1,11 @@
-// Which tests a change to a project's files affects (hub-core/affected-tests.ts), and why: a changed pipe's tests and
+// Which tests a change to a project's files affects (hub-core/project/affected-tests.ts), and why: a changed pipe's tests and
 // those downstream of it (source, merge/union sources, hops, apply-hops, lookup-entity), a pipe's old sink dataset,
 // changed systems, expected and .test.json files, and every test for test-env.json and node metadata.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { affectedTests, configSnapshot } from '../hub-core/affected-tests.js';
+import { affectedTests, configSnapshot } from '../hub-core/project/affected-tests.js';
 import { removeDir, tempDir } from './helpers/hub-process.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../hub-core/json.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
 import { compileExpression, compileRules } from '../hub-core/dtl/compiler.js';
 import { DtlCompileError, DtlRuntimeError } from '../hub-core/dtl/context.js';
 import { MemoryLookup, lookupKey } from '../hub-core/dtl/lookup.js';

@@ -10,7 +10,7 @@
 // - lookup-entity: "code-table" and "foo" are given without data; the entity is one we made with that id.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../hub-core/json.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
 import { MemoryLookup } from '../hub-core/dtl/lookup.js';
 import { compileExpression } from '../hub-core/dtl/compiler.js';
 import { compileTransform } from '../hub-core/dtl/transform.js';

@@ -12,7 +12,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonValue } from '../hub-core/json.js';
+import type { JsonValue } from '../hub-core/base/json.js';
 import { EXPRESSION_CASES, TRANSFORM_CASES } from './dtl-cases/index.js';
 import type { ExpressionCase, TransformCase } from './dtl-cases/types.js';
 import { functionCatalogue } from '../hub-core/dtl/catalogue.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { MemoryLookup } from '../hub-core/dtl/lookup.js';
 import { compileExpression } from '../hub-core/dtl/compiler.js';
 import { encode } from '../hub-core/dtl/values.js';
-import type { JsonValue } from '../hub-core/json.js';
+import type { JsonValue } from '../hub-core/base/json.js';
 
 // Mappings from a project (and optionally a component) to a task; links from issues to components.
 const DATA = {

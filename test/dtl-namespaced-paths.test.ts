@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileTransform } from '../hub-core/dtl/transform.js';
 import { MemoryLookup } from '../hub-core/dtl/lookup.js';
-import type { JsonObject } from '../hub-core/json.js';
+import type { JsonObject } from '../hub-core/base/json.js';
 
 const rules = (...steps: unknown[]): unknown => ({ type: 'dtl', rules: { default: steps } });
 const DOC = { enabled: true, identityNamespace: 'foo', propertyNamespace: 'bar', pipeId: 'p' } as const;

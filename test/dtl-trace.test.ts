@@ -3,7 +3,7 @@
 // branch an if/case took, the look-ups of joins, create, and the limits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../hub-core/json.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
 import { EXPRESSION_CASES, TRANSFORM_CASES } from './dtl-cases/index.js';
 import { compileTracedTransform, traceExpression } from '../hub-core/dtl/trace.js';
 import type { EntityTrace, TraceNode } from '../hub-core/dtl/trace-types.js';

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileWildcard, compileWildcards } from '../hub-core/dtl/wildcard.js';
-import { wildcardPattern } from '../hub-core/notification-rules.js';
-import { blacklistTest } from '../hub-core/project-test.js';
+import { wildcardPattern } from '../hub-core/config/notification-rules.js';
+import { blacklistTest } from '../hub-core/project/project-test.js';
 import { nameMatches } from '../main/cli/project.js';
 
 // The regular expressions as they were built before (hub-core/dtl/wildcard.ts, notification-rules.ts,

@@ -23,15 +23,15 @@ test('only main/electron imports electron', async () => {
 });
 
 test('the renderer imports only types from hub-core and nothing from main', async () => {
-  assert.deepEqual(await messages('renderer/x.ts', "import type { Entity } from '../hub-core/entity.js';\nexport type E = Entity;\n"), []);
-  assert.equal((await messages('renderer/x.ts', "import { prepareEntity } from '../hub-core/entity.js';\nvoid prepareEntity;\n")).length, 1);
+  assert.deepEqual(await messages('renderer/x.ts', "import type { Entity } from '../hub-core/base/entity.js';\nexport type E = Entity;\n"), []);
+  assert.equal((await messages('renderer/x.ts', "import { prepareEntity } from '../hub-core/base/entity.js';\nvoid prepareEntity;\n")).length, 1);
   assert.equal((await messages('renderer/x.ts', "import { startHub } from '../main/cli/serve.js';\nvoid startHub;\n")).length, 1);
 });
 
 test('the layering rules also hold inside Svelte components', async () => {
-  const bad = `<script lang="ts">\n  import { prepareEntity } from '../hub-core/entity.js';\n  console.log(prepareEntity);\n</script>\n`;
+  const bad = `<script lang="ts">\n  import { prepareEntity } from '../hub-core/base/entity.js';\n  console.log(prepareEntity);\n</script>\n`;
   assert.equal((await messages('renderer/src/X.svelte', bad)).length, 1);
-  const ok = `<script lang="ts">\n  import type { Entity } from '../hub-core/entity.js';\n  let e: Entity | null = null;\n  console.log(e);\n</script>\n`;
+  const ok = `<script lang="ts">\n  import type { Entity } from '../hub-core/base/entity.js';\n  let e: Entity | null = null;\n  console.log(e);\n</script>\n`;
   assert.deepEqual(await messages('renderer/src/X.svelte', ok), []);
 });
 

@@ -1,11 +1,11 @@
-// A pipe worker's batch crosses to the hub's thread packed (hub-core/pipe-workers/packed-batch.ts): what the writer
+// A pipe worker's batch crosses to the hub's thread packed (hub-core/pipes/workers/packed-batch.ts): what the writer
 // unpacks must be exactly what the worker prepared — ids and bodies with any characters, deletes, and every
 // dependency of every entity in order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareEntity } from '../hub-core/entity.js';
-import { packEntities, unpackEntities } from '../hub-core/pipe-workers/packed-batch.js';
-import { DependencyPacker, unpackDependencies, type EntityDependencies, type PackedDependencies } from '../hub-core/packed-dependencies.js';
+import { prepareEntity } from '../hub-core/base/entity.js';
+import { packEntities, unpackEntities } from '../hub-core/pipes/workers/packed-batch.js';
+import { DependencyPacker, unpackDependencies, type EntityDependencies, type PackedDependencies } from '../hub-core/pipes/packed-dependencies.js';
 
 /** What the hops record for these entities, as the packer gets them. */
 function packDependencies(batch: readonly EntityDependencies[]): PackedDependencies {

@@ -1,9 +1,9 @@
-// A compile-time check, no test to run: the account portal's record shapes have one home, hub-core/portal-types.ts.
+// A compile-time check, no test to run: the account portal's record shapes have one home, hub-core/base/portal-types.ts.
 // The desktop host's portal client answers them and its /desktop/portal routes pass them on; the workbench reads them
 // through renderer/src/components/portal/portal.ts, whose own check (portal-types-check.ts, run by svelte-check) fails
 // when it declares a copy. `npm run build` and `npm run typecheck` fail here when the host's client stops answering
 // the shared shapes.
-import type * as Shared from '../hub-core/portal-types.js';
+import type * as Shared from '../hub-core/base/portal-types.js';
 import type { PortalClient } from '../main/remote/portal-client.js';
 
 /** True only when A and B are the same type (also for readonly and optional members). */

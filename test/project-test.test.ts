@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
-import { diffEntities, expectedFileText, formatDiffs, normaliseEntities, parseTestSpec } from '../hub-core/project-test.js';
-import { pipeRunOrder } from '../hub-core/project-runner.js';
-import { effectivePipeConfig, type EffectivePipe } from '../hub-core/pipe-config.js';
-import type { JsonObject } from '../hub-core/json.js';
+import { diffEntities, expectedFileText, formatDiffs, normaliseEntities, parseTestSpec } from '../hub-core/project/project-test.js';
+import { pipeRunOrder } from '../hub-core/project/project-runner.js';
+import { effectivePipeConfig, type EffectivePipe } from '../hub-core/pipes/pipe-config.js';
+import type { JsonObject } from '../hub-core/base/json.js';
 
 const PROJECTS = join(REPO, 'test', 'fixtures', 'projects');
 

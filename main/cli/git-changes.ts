@@ -1,11 +1,11 @@
 // The files of a project that differ from a git commit, for `datahub test --changed <ref>`: what `git diff --name-only
 // <ref>` lists (committed since, staged or not, deleted too) plus the untracked files git does not ignore, relative to
 // the node folder; and what the changed configuration files held at that commit, so that only the components that
-// really changed count (hub-core/affected-tests.ts).
+// really changed count (hub-core/project/affected-tests.ts).
 
 import { execFileSync } from 'node:child_process';
-import type { ConfigEntity } from '../../hub-core/config-store.js';
-import { configEntitiesOfText } from '../../hub-core/affected-tests.js';
+import type { ConfigEntity } from '../../hub-core/config/config-store.js';
+import { configEntitiesOfText } from '../../hub-core/project/affected-tests.js';
 
 export class GitError extends Error {}
 

@@ -1,15 +1,15 @@
 // `datahub test` with tests whose pipes share nothing run side by side, each group in a worker thread with a hub of
 // its own (test-group-worker.ts): a pipe that fails or keeps changing in one group ends only that group's rounds and
-// fails only its tests. Groups come from hub-core/test-groups.ts; the largest start first.
+// fails only its tests. Groups come from hub-core/project/test-groups.ts; the largest start first.
 
 import { Worker } from 'node:worker_threads';
-import { HubError } from '../../hub-core/errors.js';
-import { effectivePipeConfig, type EffectivePipe } from '../../hub-core/pipe-config.js';
-import type { PipeRunSummary } from '../../hub-core/run-all-pipes.js';
-import type { ProjectCheck, TestResult, TestSpec } from '../../hub-core/project-test.js';
-import { testClosure, testGroups, type TestGroup } from '../../hub-core/test-groups.js';
-import { readConfigFiles } from '../../hub-core/workspace-files.js';
-import { pipeWorkerCount, WORKERS_ENV } from '../../hub-core/pipe-workers/worker-count.js';
+import { HubError } from '../../hub-core/base/errors.js';
+import { effectivePipeConfig, type EffectivePipe } from '../../hub-core/pipes/pipe-config.js';
+import type { PipeRunSummary } from '../../hub-core/pipes/run-all-pipes.js';
+import type { ProjectCheck, TestResult, TestSpec } from '../../hub-core/project/project-test.js';
+import { testClosure, testGroups, type TestGroup } from '../../hub-core/project/test-groups.js';
+import { readConfigFiles } from '../../hub-core/config/workspace-files.js';
+import { pipeWorkerCount, WORKERS_ENV } from '../../hub-core/pipes/workers/worker-count.js';
 
 export interface WorkerSetup {
   dir: string;

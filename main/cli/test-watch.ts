@@ -1,16 +1,16 @@
 // `datahub test --watch`: run the tests once, then after every saved change re-run only the tests it can affect
-// (hub-core/affected-tests.ts), saying which and why. The folders are watched, not the files (as the workspace does:
+// (hub-core/project/affected-tests.ts), saying which and why. The folders are watched, not the files (as the workspace does:
 // an editor's save by rename never leaves a watcher on a file that is gone); events come in bursts, so a short quiet
 // time gathers them, and what changed is found by comparing the files' texts with those of the last look, so a save
 // that changes nothing runs nothing. Ctrl+C or SIGTERM ends it (exit code 0) once a run under way has finished.
 
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts, type AffectedSelection } from '../../hub-core/affected-tests.js';
-import { parseConfigText } from '../../hub-core/config-json.js';
-import type { ConfigEntity } from '../../hub-core/config-store.js';
-import { HubError } from '../../hub-core/errors.js';
-import type { TestSpec } from '../../hub-core/project-test.js';
+import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts, type AffectedSelection } from '../../hub-core/project/affected-tests.js';
+import { parseConfigText } from '../../hub-core/base/config-json.js';
+import type { ConfigEntity } from '../../hub-core/config/config-store.js';
+import { HubError } from '../../hub-core/base/errors.js';
+import type { TestSpec } from '../../hub-core/project/project-test.js';
 
 /** Quiet time after a file event before the change is looked at (editors write a file in several steps). */
 const DEBOUNCE_MS = 60;

@@ -1,10 +1,10 @@
 // "Sync rules": make a subscription's notification rules match the rules kept with the pipes of this hub (the
-// workspace's `metadata.notification_rules`, hub-core/notification-rules.ts). Rules are matched per pipe by name. A
+// workspace's `metadata.notification_rules`, hub-core/config/notification-rules.ts). Rules are matched per pipe by name. A
 // rule only here is created, one whose parameters differ is updated (its recipients kept), one whose type differs is
 // replaced (removed and created: a rule's type cannot change), and a subscription rule of one of these pipes that the
 // workspace no longer has is removed. Nothing is removed, and nothing is replaced, unless the caller confirms.
-import type { NotificationRule as LocalRule } from '../../hub-core/notification-rules.js';
-import type { NotificationRule as PortalRule, PortalRecord } from '../../hub-core/portal-types.js';
+import type { NotificationRule as LocalRule } from '../../hub-core/config/notification-rules.js';
+import type { NotificationRule as PortalRule, PortalRecord } from '../../hub-core/base/portal-types.js';
 import type { RuleSyncChange, RuleSyncResult } from '../../hub-core/desktop-types.js';
 
 export type { RuleSyncChange, RuleSyncResult };

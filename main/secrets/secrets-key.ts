@@ -1,11 +1,11 @@
-// The key that encrypts secret values at rest (hub-core/secret-cipher.ts), kept in the OS keychain where there is
+// The key that encrypts secret values at rest (hub-core/security/secret-cipher.ts), kept in the OS keychain where there is
 // one (the desktop app asks for it: `serve --secrets-key keychain`), else left in `<data>/secrets-key` (mode 0600).
 // A key file found is moved into the keychain (stored, read back, then the file removed); `secrets-key.keychain`
 // in the data folder then names the entry, so that no process ever makes a new key for that folder by mistake.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { KEYCHAIN_MARKER } from '../../hub-core/secret-cipher.js';
+import { KEYCHAIN_MARKER } from '../../hub-core/security/secret-cipher.js';
 import { SecretStoreUnavailable, type SecretStore } from './secret-store.js';
 
 /** The keychain account of a data folder's key (the folder's absolute path tells two hubs apart). */

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import sjson from 'secure-json-parse';
-import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/entity.js';
-import { HubError } from '../../hub-core/errors.js';
-import { jsonTextProblem } from '../../hub-core/json.js';
+import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/base/entity.js';
+import { HubError } from '../../hub-core/base/errors.js';
+import { jsonTextProblem } from '../../hub-core/base/json.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
-import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipe-workers/packed-batch.js';
+import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipes/workers/packed-batch.js';
 
 export interface ParseFailure {
   status: number;
@@ -52,7 +52,7 @@ export function parseEntityBody(data: Uint8Array, first = 0): ParseOutcome {
   }
 }
 
-/** Prepared entities as a worker sends them: packed (hub-core/pipe-workers/packed-batch.ts), not an object each. */
+/** Prepared entities as a worker sends them: packed (hub-core/pipes/workers/packed-batch.ts), not an object each. */
 export type WireOutcome = { ok: true; packed: PackedEntities } | { ok: false; failure: ParseFailure };
 
 export function packOutcome(outcome: ParseOutcome): WireOutcome {

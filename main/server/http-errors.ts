@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HubError } from '../../hub-core/errors.js';
-import { EntityError } from '../../hub-core/entity.js';
-import { ConfigRejected } from '../../hub-core/config-rejection.js';
+import { HubError } from '../../hub-core/base/errors.js';
+import { EntityError } from '../../hub-core/base/entity.js';
+import { ConfigRejected } from '../../hub-core/pipes/config-rejection.js';
 
 export interface ErrorBody {
   error: string;

@@ -1,17 +1,17 @@
 // Review and accept from the Tests view: write a test's actual output — all of it, one entity, or one property of one
 // entity — into its expected file, or ignore a property from now on (added to the `blacklist` of its .test.json).
 // Each is one file written on disk and nothing else, so git alone undoes it; the file keeps its own layout
-// (hub-core/test-accept.ts). The test's pipe and the pipes upstream of it run first in a fresh temporary hub (as
+// (hub-core/project/test-accept.ts). The test's pipe and the pipes upstream of it run first in a fresh temporary hub (as
 // `datahub test --accept` runs them), so what is accepted is what the pipes produce now; the answer is the test's
 // result against the file as written.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project-runner.js';
-import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project-test.js';
-import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../hub-core/test-accept.js';
-import { workspaceNodeDir } from '../../hub-core/workspace.js';
-import { HubError, badRequest } from '../../hub-core/errors.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/json.js';
+import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project/project-runner.js';
+import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project/project-test.js';
+import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../hub-core/project/test-accept.js';
+import { workspaceNodeDir } from '../../hub-core/project/workspace.js';
+import { HubError, badRequest } from '../../hub-core/base/errors.js';
+import { isJsonObject, type JsonObject } from '../../hub-core/base/json.js';
 import { publishedOutput } from './published-output.js';
 import type { WorkspaceTestResult } from '../../hub-core/desktop-types.js';
 

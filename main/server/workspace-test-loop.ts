@@ -1,15 +1,15 @@
 // "Re-run affected tests on save" in the Tests view: while on, every configuration change the hub writes to the
 // workspace (a save in the workbench, or an edit of its files the hub loaded) is compared with the files as they were
-// at the last look, and only the tests that change can affect run (hub-core/affected-tests.ts: the selection
+// at the last look, and only the tests that change can affect run (hub-core/project/affected-tests.ts: the selection
 // `datahub test --watch` runs), with why each one. The last such run is kept for the view to show, whichever view the
 // save was made in.
 import type { DesktopContext } from './desktop.js';
 import type { WorkspaceTestReport } from './workspace-test-run.js';
 import type { WorkspaceTestTasks } from './workspace-test-tasks.js';
-import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts } from '../../hub-core/affected-tests.js';
-import type { ConfigEntity } from '../../hub-core/config-store.js';
-import { HubError } from '../../hub-core/errors.js';
-import { workspaceNodeDir } from '../../hub-core/workspace.js';
+import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts } from '../../hub-core/project/affected-tests.js';
+import type { ConfigEntity } from '../../hub-core/config/config-store.js';
+import { HubError } from '../../hub-core/base/errors.js';
+import { workspaceNodeDir } from '../../hub-core/project/workspace.js';
 
 /** Quiet time after a change before it is looked at (a save may write several files). */
 const DEBOUNCE_MS = 150;

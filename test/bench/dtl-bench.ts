@@ -11,7 +11,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { JsonObject } from '../../hub-core/json.js';
+import type { JsonObject } from '../../hub-core/base/json.js';
 import { compileTransform } from '../../hub-core/dtl/transform.js';
 import { benchEntityStream } from './bench-data.js';
 

@@ -3,7 +3,7 @@
  * `node out/test/bench/parallel-bench.js`, BENCH_ENTITIES entities per chain, default 100,000).
  *
  * Two independent DTL chains, each `left|right` -> `<side>-a` (copy + 3 adds) -> `<side>-b` (copy + 2 adds), are run
- * by the run-all engine (`datahub run`, hub-core/run-all-pipes.ts) on a fresh in-process Hub three times, same run:
+ * by the run-all engine (`datahub run`, hub-core/pipes/run-all-pipes.ts) on a fresh in-process Hub three times, same run:
  *   one after the other  DATAHUB_PIPE_WORKERS=1: every pipe on the hub's thread, one at a time (as before workers)
  *   serial in a worker   the same order, one pipe at a time, each in a pipe worker (the hub's thread only writes)
  *   in parallel          DATAHUB_PIPE_WORKERS=2: the two chains side by side in two workers
@@ -22,9 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
-import { RUN_ALL_DEFAULTS, resetPump } from '../../hub-core/run-all-pipes.js';
-import { WORKERS_ENV } from '../../hub-core/pipe-workers/worker-count.js';
-import type { JsonObject } from '../../hub-core/json.js';
+import { RUN_ALL_DEFAULTS, resetPump } from '../../hub-core/pipes/run-all-pipes.js';
+import { WORKERS_ENV } from '../../hub-core/pipes/workers/worker-count.js';
+import type { JsonObject } from '../../hub-core/base/json.js';
 import { generateBenchEntities } from './dtl-bench.js';
 
 export const PARALLEL_TARGET_RATIO = 1.6;

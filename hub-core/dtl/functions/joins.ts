@@ -28,9 +28,9 @@
 // - Several specs are chained: each output of one is an input `_S` of the next.
 // - `subsets` (or the older `prefilters`): {"<alias>": ["eq", "_S.<path>", <value>]} keeps only the alias' entities
 //   whose path shares a value with <value>. `track-dependencies` (default true) is honoured by the pump runner's
-//   dependency tracking (hub-core/dependency-tracking.ts); `trace` is accepted and checked but collects nothing.
+//   dependency tracking (hub-core/pipes/dependency-tracking.ts); `trace` is accepted and checked but collects nothing.
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../../json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../base/json.js';
 import { DtlRuntimeError, childContext, Ctx, type Expr } from '../context.js';
 import { lookupKeys, type DtlLookup } from '../lookup.js';
 import { isPathString, namespacedElement, splitPathElements, traverseLookupPath } from '../paths.js';

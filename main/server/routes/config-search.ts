@@ -1,9 +1,9 @@
 // GET /config-search: which pipes and systems read, write or join a dataset, call a DTL function, use a system, a
-// secret or an environment variable (hub-core/config-search.ts), with where in each config the reference is.
+// secret or an environment variable (hub-core/config/config-search.ts), with where in each config the reference is.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { bool, replies } from '../schemas.js';
-import { CONFIG_REFERENCE_KINDS, searchConfigs, type ConfigReferenceKind } from '../../../hub-core/config-search.js';
+import { CONFIG_REFERENCE_KINDS, searchConfigs, type ConfigReferenceKind } from '../../../hub-core/config/config-search.js';
 import { functionCatalogue } from '../../../hub-core/dtl/index.js';
 
 const kindList = `^(${CONFIG_REFERENCE_KINDS.join('|')})(,(${CONFIG_REFERENCE_KINDS.join('|')}))*$`;

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop-context.js';
 import { replies } from '../schemas.js';
-import { HubError } from '../../../hub-core/errors.js';
-import { workspaceNodeDir } from '../../../hub-core/workspace.js';
-import { readConfigFiles } from '../../../hub-core/workspace-files.js';
-import { configFilePath } from '../../../hub-core/workspace-layout.js';
-import { sesamLayout, updatedFileText } from '../../../hub-core/json-format.js';
-import { configKind, type ConfigKind } from '../../../hub-core/config-store.js';
-import { isJsonObject } from '../../../hub-core/json.js';
-import { readTextFile } from '../../../hub-core/text-file.js';
+import { HubError } from '../../../hub-core/base/errors.js';
+import { workspaceNodeDir } from '../../../hub-core/project/workspace.js';
+import { readConfigFiles } from '../../../hub-core/config/workspace-files.js';
+import { configFilePath } from '../../../hub-core/config/workspace-layout.js';
+import { sesamLayout, updatedFileText } from '../../../hub-core/config/json-format.js';
+import { configKind, type ConfigKind } from '../../../hub-core/config/config-store.js';
+import { isJsonObject } from '../../../hub-core/base/json.js';
+import { readTextFile } from '../../../hub-core/base/text-file.js';
 
 const fileSchema = {
   type: 'object',

@@ -1,8 +1,8 @@
-// A pipe's outbox: what its sink would have sent to an outside system, per pump run and batch (hub-core/outbox.ts).
+// A pipe's outbox: what its sink would have sent to an outside system, per pump run and batch (hub-core/pipes/outbox.ts).
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, emptyReply, int, replies, str } from '../schemas.js';
-import { MAX_KEEP_RUNS } from '../../../hub-core/outbox.js';
+import { MAX_KEEP_RUNS } from '../../../hub-core/pipes/outbox.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
 const runParams = { type: 'object', required: ['pipe_id', 'run_id'], properties: { pipe_id: str, run_id: str } } as const;

@@ -1,5 +1,5 @@
 // Notification rules kept with the pipe (`metadata.notification_rules`) and the alerts they raise on this hub's pump
-// runs (hub-core/notification-rules.ts):
+// runs (hub-core/config/notification-rules.ts):
 //   GET /pipes/<id>/notification-rules  the pipe's rules and the problems of those that cannot be used
 //   GET /pipes/<id>/alerts              the alerts, newest first, and the pipe's status (ok / failed)
 //   GET /alerts                         every pipe with rules, as the portal's notification summary lists them
@@ -7,11 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import type { Hub } from '../../../hub-core/hub.js';
 import { bool, int, str, replies } from '../schemas.js';
-import { effectivePipeConfig } from '../../../hub-core/pipe-config.js';
-import { executionLogName } from '../../../hub-core/pump-runner.js';
-import { parseCron } from '../../../hub-core/cron-schedule.js';
-import { isJsonObject, type JsonObject } from '../../../hub-core/json.js';
-import { RULE_TYPE_IDS, evaluateRules, pipeRules, pumpEvents, type LocalAlert, type ScheduleFacts } from '../../../hub-core/notification-rules.js';
+import { effectivePipeConfig } from '../../../hub-core/pipes/pipe-config.js';
+import { executionLogName } from '../../../hub-core/pipes/pump-runner.js';
+import { parseCron } from '../../../hub-core/config/cron-schedule.js';
+import { isJsonObject, type JsonObject } from '../../../hub-core/base/json.js';
+import { RULE_TYPE_IDS, evaluateRules, pipeRules, pumpEvents, type LocalAlert, type ScheduleFacts } from '../../../hub-core/config/notification-rules.js';
 
 const anyObj = { type: 'object', additionalProperties: true } as const;
 const alertSchema = {

@@ -1,11 +1,11 @@
 // What a pipe produces at each stage, computed on demand by a dry run of the pump without writing anything
-// (hub-core/pipe-stages.ts), and a schema description sampled from its sink-stage entities.
+// (hub-core/preview/pipe-stages.ts), and a schema description sampled from its sink-stage entities.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { PIPE_STAGES, pipeStageEntities, pipeStageStream, type PipeStage } from '../../../hub-core/pipe-stages.js';
+import { PIPE_STAGES, pipeStageEntities, pipeStageStream, type PipeStage } from '../../../hub-core/preview/pipe-stages.js';
 import { sendJsonStream } from '../json-pull.js';
-import { sampleSchema } from '../../../hub-core/schema-sampler.js';
+import { sampleSchema } from '../../../hub-core/explore/schema-sampler.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
 const DEFAULT_SAMPLE_SIZE = 1000;

@@ -1,4 +1,4 @@
-// The impact of a draft pipe configuration (hub-core/pipe-impact.ts), as a job per pipe:
+// The impact of a draft pipe configuration (hub-core/preview/pipe-impact.ts), as a job per pipe:
 //   POST   /pipes/<id>/impact   body: the draft, as PUT /pipes/<id>/config takes it → 202 and the job (409 while one runs)
 //   GET    /pipes/<id>/impact   the job: its progress while it runs, then its result (404 before any)
 //   DELETE /pipes/<id>/impact   cancel the running job → the job, now "cancelled"
@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { HubError, conflict, notFound } from '../../../hub-core/errors.js';
+import { HubError, conflict, notFound } from '../../../hub-core/base/errors.js';
 import {
   IMPACT_DEFAULT_SAMPLE,
   IMPACT_MAX_SAMPLE,
@@ -16,11 +16,11 @@ import {
   computeImpact,
   impactDraft,
   type ImpactJob,
-} from '../../../hub-core/pipe-impact.js';
-import { testsToJudge, type ImpactTests } from '../../../hub-core/impact-tests.js';
-import type { ConfigEntity } from '../../../hub-core/config-store.js';
-import type { JsonObject } from '../../../hub-core/json.js';
-import { maskJson } from '../../../hub-core/secret-mask.js';
+} from '../../../hub-core/preview/pipe-impact.js';
+import { testsToJudge, type ImpactTests } from '../../../hub-core/project/impact-tests.js';
+import type { ConfigEntity } from '../../../hub-core/config/config-store.js';
+import type { JsonObject } from '../../../hub-core/base/json.js';
+import { maskJson } from '../../../hub-core/security/secret-mask.js';
 
 export type { ImpactJob };
 

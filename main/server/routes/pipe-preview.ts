@@ -1,9 +1,9 @@
 // POST /pipes/<id>/preview: every stage of a draft pipe configuration for sample entities at once, with the draft's
-// problems, computed by a dry run of the pump (hub-core/pipe-stages.ts) that writes nothing.
+// problems, computed by a dry run of the pump (hub-core/preview/pipe-stages.ts) that writes nothing.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { PIPE_STAGES, PREVIEW_DEFAULT_LIMIT, PREVIEW_MAX_ENTITIES, previewPipe, type PreviewRequest } from '../../../hub-core/pipe-stages.js';
+import { PIPE_STAGES, PREVIEW_DEFAULT_LIMIT, PREVIEW_MAX_ENTITIES, previewPipe, type PreviewRequest } from '../../../hub-core/preview/pipe-stages.js';
 
 const entities = { type: 'array', items: anyObject } as const;
 const configError = {

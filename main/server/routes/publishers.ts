@@ -6,7 +6,7 @@ import { csvReadable } from '../formats/csv.js';
 import { ROW_STREAM_PAGE } from '../formats/columns.js';
 import { xlsxReadable, linkedXlsxReadable } from '../formats/xlsx.js';
 import { xmlReadable } from '../formats/xml.js';
-import { publication, type PublishFormat, type PublishQuery } from '../../../hub-core/publishers.js';
+import { publication, type PublishFormat, type PublishQuery } from '../../../hub-core/preview/publishers.js';
 
 interface PublisherQuery extends PublishQuery {
   linked_excel_file?: string;
@@ -16,7 +16,7 @@ function* joinPages(pages: Iterable<string[]>): Generator<string> {
   for (const page of pages) if (page.length > 0) yield page.join(',');
 }
 
-/** Publishers: what hub-core/publishers.ts publishes, as JSON Pull, CSV, a workbook or XML. */
+/** Publishers: what hub-core/preview/publishers.ts publishes, as JSON Pull, CSV, a workbook or XML. */
 export async function publisherRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
   const query = { type: 'object', properties: { since: str, limit: { ...int, minimum: 0 }, linked_excel_file: str } } as const;
 

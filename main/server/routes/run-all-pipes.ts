@@ -1,12 +1,12 @@
 // The hosted service's internal scheduler as its command-line client calls it (`sesam run`, `sesam test`): run every
 // pipe until nothing changes, its status, its log and stopping it. Not in the instance API spec; the parameters and
-// answers follow the client (sesam-py). The engine is hub-core/run-all-pipes.ts, shared with `datahub test`.
+// answers follow the client (sesam-py). The engine is hub-core/pipes/run-all-pipes.ts, shared with `datahub test`.
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, int, isTrue, pyBool, str, replies } from '../schemas.js';
-import { badRequest, notFound } from '../../../hub-core/errors.js';
-import { RUN_ALL_DEFAULTS, type RunAll, type RunAllOptions } from '../../../hub-core/run-all-pipes.js';
-import type { JsonObject } from '../../../hub-core/json.js';
+import { badRequest, notFound } from '../../../hub-core/base/errors.js';
+import { RUN_ALL_DEFAULTS, type RunAll, type RunAllOptions } from '../../../hub-core/pipes/run-all-pipes.js';
+import type { JsonObject } from '../../../hub-core/base/json.js';
 
 
 interface RunAllQuery {

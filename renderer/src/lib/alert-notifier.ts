@@ -1,9 +1,9 @@
-// OS notifications for new alerts of this hub's notification rules (GET /alerts; hub-core/notification-rules.ts). The
+// OS notifications for new alerts of this hub's notification rules (GET /alerts; hub-core/config/notification-rules.ts). The
 // hub is polled while the app runs; an alert not seen before (a rule raising a new alert, not the same alert counting
 // up) shows one notification, once the user has allowed them (a button on a pipe's Alerts section asks: browsers and
 // Electron only ask on a click). What was seen is remembered, so a restart does not notify again, while an alert
 // raised while the app was closed is notified once it starts.
-import type { LocalAlert } from '../../../hub-core/notification-rules';
+import type { LocalAlert } from '../../../hub-core/config/notification-rules';
 import { api } from './api';
 
 interface PipeAlerts {

@@ -1,5 +1,5 @@
 // Why the hub would refuse a new pipe id, in words, before it is sent. The rule is the hub's
-// (hub-core/config-settings.ts: 1 to 512 characters, no control characters (C0, DEL, C1) or lone surrogates, "/",
+// (hub-core/config/config-settings.ts: 1 to 512 characters, no control characters (C0, DEL, C1) or lone surrogates, "/",
 // "\", "?" or "#", since the id is part of the pipe's address /pipes/<id>), plus the ids already taken.
 const MAX_LENGTH = 512;
 

@@ -1,6 +1,6 @@
 // The registry metadata a user types (publish and enrich forms) and what it becomes in a pipe's `metadata.registry`.
 
-/** Licences the forms suggest (SPDX identifiers; the same list as hub-core/registry-schema.ts offers the editor). Free text is fine too. */
+/** Licences the forms suggest (SPDX identifiers; the same list as hub-core/config/registry-schema.ts offers the editor). Free text is fine too. */
 export const LICENSE_SUGGESTIONS = ['CC0-1.0', 'CC-BY-4.0', 'CC-BY-SA-4.0', 'ODbL-1.0', 'PDDL-1.0', 'NLOD-2.0', 'MIT', 'Apache-2.0', 'proprietary'];
 
 export interface RegistryFields {

@@ -20,9 +20,9 @@ import type {
   RuleType,
   Subscription,
   VpnConnection,
-} from '../../../../hub-core/portal-types';
+} from '../../../../hub-core/base/portal-types';
 
-// The record shapes are the host's own (hub-core/portal-types.ts); a few go by shorter names here.
+// The record shapes are the host's own (hub-core/base/portal-types.ts); a few go by shorter names here.
 export type { ApiToken, Connection, License, Member, NewApiToken, NewApiTokenRequest, Notification, PortalInfo, Profile, Role, RuleType, Subscription, VpnConnection };
 export type Rec = PortalRecord;
 export type Provider = AuthenticationProvider;

@@ -1,0 +1,265 @@
+import type { Db } from '../storage/database.js';
+import type { PipeRegistry } from './pipes.js';
+import { prepareEntity, PreparedEntities, type PreparedEntity } from '../base/entity.js';
+import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
+import type { ConfigStore } from '../config/config-store.js';
+import { DtlRuntimeError } from '../dtl/index.js';
+import type { JsonObject } from '../base/json.js';
+import { HubError, badRequest, conflict } from '../base/errors.js';
+import { CircuitBreakerTripped, type WriteResult } from '../storage/dataset-log.js';
+import { PushSpool } from '../storage/push-spool.js';
+
+/** Entities per write of a staged push. */
+const STAGED_BATCH = 10_000;
+
+/** A push whose body arrives in parts (see {@link JsonPushReceiver.staged}). */
+export interface StagedPush {
+  /** Transform and keep one part; throws (400) when the transform fails on one of them. */
+  add(entities: readonly PreparedEntity[]): void;
+  /** Entities kept so far (after the transform). */
+  readonly count: number;
+  commit(params: PushParams): PushResult;
+  discard(): void;
+}
+
+/** The query parameters of the JSON Push protocol. */
+export interface PushParams {
+  sequenceId?: string;
+  isFull?: boolean;
+  requestId?: string;
+  previousRequestId?: string;
+  isFirst?: boolean;
+  isLast?: boolean;
+  force?: boolean;
+}
+
+export interface PushResult extends WriteResult {
+  deleted: number;
+  populated: boolean;
+}
+
+interface SequenceRow {
+  sequence_id: string;
+  is_full: number;
+  last_request_id: string | null;
+  changes: number;
+  base_count: number;
+}
+
+/** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. Owns the push state. */
+export class JsonPushReceiver {
+  constructor(
+    private readonly db: Db,
+    private readonly pipes: PipeRegistry,
+    private readonly runtimes: PipeRuntimes,
+    config: ConfigStore,
+    /** Where large pushes are kept while they arrive (emptied here: a push the hub stopped in is gone). */
+    private readonly spoolDir?: string,
+  ) {
+    if (spoolDir !== undefined) PushSpool.clear(spoolDir);
+    // However a pipe goes (its endpoint, a replaced config group, a workspace reload), its push state goes with it.
+    // Announced inside the deleting transaction: act once it is over, and only if the pipe is really gone.
+    config.onChange((change) => {
+      if (change.kind !== 'pipe' || change.entity !== undefined) return;
+      setImmediate(() => {
+        try {
+          if (this.pipes.get(change.id) === undefined) this.forget(change.id);
+        } catch {
+          // The hub closed meanwhile: nothing to clean up any more.
+        }
+      });
+    });
+  }
+
+  /** Drop a pipe's push state: a sequence in progress and what its full sync has seen. */
+  forget(pipeId: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+    })();
+  }
+
+  /** Received entities go through the pipe's transform and sink step, as with any other source. */
+  private transformed(runtime: PipeRuntime, prepared: readonly PreparedEntity[]): readonly PreparedEntity[] {
+    if (runtime.passesThrough) return prepared;
+    const out: PreparedEntity[] = [];
+    const one: JsonObject[] = [];
+    for (const p of prepared) {
+      const entity = JSON.parse(p.body) as JsonObject;
+      entity['_id'] = p.id;
+      if (p.deleted) entity['_deleted'] = true;
+      one[0] = entity;
+      let outputs: JsonObject[];
+      try {
+        outputs = runtime.process(one);
+      } catch (e) {
+        if (e instanceof DtlRuntimeError || e instanceof HubError) {
+          throw badRequest(`the transform of pipe ${JSON.stringify(runtime.id)} failed on entity ${JSON.stringify(p.id)}`, e.message);
+        }
+        throw e;
+      }
+      for (const o of outputs) out.push(prepareEntity(o, out.length));
+    }
+    return out;
+  }
+
+  /** The pipe's runtime, when it may receive: an http_endpoint source and no configuration errors. */
+  private receiving(pipeId: string): PipeRuntime {
+    const runtime = this.runtimes.of(this.pipes.require(pipeId));
+    const pipe = runtime.pipe;
+    if (pipe.source.type !== 'http_endpoint') {
+      throw badRequest(`pipe ${JSON.stringify(pipeId)} does not receive entities`, `its source type is "${pipe.source.type}", not "http_endpoint"`);
+    }
+    if (!runtime.isValid) {
+      throw conflict(`pipe ${JSON.stringify(pipeId)} has configuration errors`, runtime.errors.map((e) => e.msg).join('; '));
+    }
+    return runtime;
+  }
+
+  receive(pipeId: string, body: unknown, params: PushParams): PushResult {
+    const runtime = this.receiving(pipeId);
+    let prepared: readonly PreparedEntity[];
+    if (body instanceof PreparedEntities) prepared = body.entities;
+    else {
+      const values = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? [body] : undefined;
+      if (!values) throw badRequest('the body must be a JSON array of entities (or one entity object)');
+      prepared = values.map((v, i) => prepareEntity(v, i));
+    }
+    prepared = this.transformed(runtime, prepared);
+    return this.write(pipeId, () => [prepared], params, false);
+  }
+
+  /**
+   * A large push, received in parts: each part is transformed as it arrives and kept in a spool file; `commit` writes
+   * them all in one transaction (all or nothing, as for one request) and `discard` forgets them. Either ends the push.
+   */
+  staged(pipeId: string): StagedPush {
+    if (this.spoolDir === undefined) throw new Error('this receiver has no folder for large pushes');
+    const runtime = this.receiving(pipeId);
+    const spool = new PushSpool(this.spoolDir);
+    return {
+      add: (entities) => spool.append(this.transformed(runtime, entities)),
+      get count() {
+        return spool.count;
+      },
+      commit: (params) => {
+        try {
+          // The pipe may have changed while the body arrived.
+          this.receiving(pipeId);
+          return this.write(pipeId, () => spool.batches(STAGED_BATCH), params, true);
+        } finally {
+          spool.discard();
+        }
+      },
+      discard: () => spool.discard(),
+    };
+  }
+
+  /**
+   * Write the batches in one transaction. Several batches (a staged push) that trip the circuit breaker leave all their
+   * entities with it, none written, as one request's batch would.
+   */
+  private write(pipeId: string, batches: () => Iterable<readonly PreparedEntity[]>, params: PushParams, several: boolean): PushResult {
+    const dataset = this.pipes.sinkDataset(pipeId);
+
+    // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip
+    // the dataset recorded, must be committed: the error is thrown only after the transaction ends.
+    let refused: HubError | undefined;
+    const abort = (e: unknown): undefined => {
+      if (!(e instanceof HubError && e.status === 409)) throw e;
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+      this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+      refused = e;
+      return undefined;
+    };
+    const outcome = this.db.transaction((): PushResult | undefined => {
+      const state = this.advanceSequence(pipeId, params, dataset.row().live_count);
+      const isFull = params.isFull === true;
+      const markSeen = isFull
+        ? ((stmt) => (id: string) => void stmt.run(pipeId, id))(this.db.prepare('INSERT OR IGNORE INTO push_seen (pipe, eid) VALUES (?, ?)'))
+        : undefined;
+      const run = { changes: state?.changes ?? 0, baseCount: state?.base_count ?? dataset.row().live_count };
+      const options = { force: params.force === true, run, ...(markSeen ? { seen: markSeen } : {}) };
+      const result: WriteResult = { received: 0, written: 0, unchanged: 0, maxUpdated: dataset.row().max_updated };
+      const add = (r: WriteResult): void => {
+        result.received += r.received;
+        result.written += r.written;
+        result.unchanged += r.unchanged;
+        result.maxUpdated = r.maxUpdated;
+      };
+      try {
+        if (!several) for (const b of batches()) add(dataset.writePrepared(b, options));
+        else {
+          // A savepoint: a trip in a later batch takes the earlier ones back too.
+          this.db.transaction(() => {
+            for (const b of batches()) add(dataset.writePrepared(b, options));
+          })();
+        }
+      } catch (e) {
+        if (several && e instanceof CircuitBreakerTripped) dataset.holdTripped(batches(), params.force === true, e.detail ?? '');
+        return abort(e);
+      }
+      if (state) this.db.prepare('UPDATE push_sequences SET changes = ? WHERE pipe = ?').run(run.changes, pipeId);
+      let deleted = 0;
+      const ends = params.isLast === true || params.sequenceId === undefined;
+      if (ends) {
+        if (isFull) {
+          try {
+            deleted = dataset.deleteAllExcept('SELECT eid FROM push_seen WHERE pipe = ?', [pipeId], run);
+          } catch (e) {
+            // The deletions tripped the circuit breaker: they wait as uncommitted entities, the sync is aborted and
+            // the dataset is not marked populated. (The entities of this last request are already written.)
+            return abort(e);
+          }
+          dataset.setPopulated(true);
+        }
+        this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+        this.db.prepare('DELETE FROM push_sequences WHERE pipe = ?').run(pipeId);
+      }
+      return { ...result, deleted, populated: dataset.row().populated === 1, maxUpdated: dataset.row().max_updated };
+    })();
+    if (refused) throw refused;
+    return outcome!;
+  }
+
+  private advanceSequence(pipeId: string, p: PushParams, liveCount: number): SequenceRow | undefined {
+    if (p.sequenceId === undefined) {
+      if (p.isFirst || p.isLast || p.previousRequestId) {
+        throw badRequest('sequence parameters without sequence_id', 'is_first, is_last and previous_request_id belong to a sequence: send sequence_id too');
+      }
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+      return undefined;
+    }
+    const current = this.db.prepare('SELECT * FROM push_sequences WHERE pipe = ?').get(pipeId) as SequenceRow | undefined;
+    const isFull = p.isFull === true;
+    if (p.isFirst === true || (!current && p.previousRequestId === undefined)) {
+      this.db.prepare('DELETE FROM push_seen WHERE pipe = ?').run(pipeId);
+      this.db
+        .prepare(
+          `INSERT INTO push_sequences (pipe, sequence_id, is_full, last_request_id, started_ts, changes, base_count) VALUES (?, ?, ?, ?, ?, 0, ?)
+           ON CONFLICT(pipe) DO UPDATE SET sequence_id = excluded.sequence_id, is_full = excluded.is_full,
+             last_request_id = excluded.last_request_id, started_ts = excluded.started_ts, changes = 0, base_count = excluded.base_count`,
+        )
+        .run(pipeId, p.sequenceId, isFull ? 1 : 0, p.requestId ?? null, Date.now(), liveCount);
+      return this.db.prepare('SELECT * FROM push_sequences WHERE pipe = ?').get(pipeId) as SequenceRow;
+    }
+    if (!current || current.sequence_id !== p.sequenceId) {
+      throw conflict(
+        `unknown sequence ${JSON.stringify(p.sequenceId)} for pipe ${JSON.stringify(pipeId)}`,
+        'a sequence starts with is_first=true; a newer sequence may have replaced this one - restart the sync',
+      );
+    }
+    if ((current.is_full === 1) !== isFull) {
+      throw badRequest('is_full changed within a sequence', 'send the same is_full value in every request of a sequence');
+    }
+    const retry = p.requestId !== undefined && p.requestId === current.last_request_id;
+    if (!retry && p.previousRequestId !== current.last_request_id) {
+      throw conflict(
+        'request out of order',
+        `previous_request_id ${JSON.stringify(p.previousRequestId ?? null)} does not match the last request ${JSON.stringify(current.last_request_id)}`,
+      );
+    }
+    this.db.prepare('UPDATE push_sequences SET last_request_id = ? WHERE pipe = ?').run(p.requestId ?? null, pipeId);
+    return current;
+  }
+}

@@ -1,0 +1,201 @@
+// A pipe worker thread: reads a pipe's source through a read-only connection of its own (WAL lets it read while the
+// hub's thread writes), runs the pipe's transform and sink step (PipeRuntime, the same code as on the hub's thread)
+// and hands each batch back prepared for the dataset sink. It never writes: the dataset writes, the pump state and
+// the execution log stay with the hub's thread. A join's index is created by the hub (`ensure-index`).
+
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { DatasetStore } from '../../storage/dataset-store.js';
+import { DatasetLookup } from '../dataset-lookup.js';
+import { KeptSnapshots } from '../lookup-snapshots.js';
+import type { Dataset } from '../../storage/dataset-log.js';
+import { PipeRuntime } from '../pipe-runtime.js';
+import { parseConfigText } from '../../base/config-json.js';
+import type { ConfigEntity } from '../../config/config-store.js';
+import { prepareEntity, type PreparedEntity } from '../../base/entity.js';
+import { DtlRuntimeError, heapExhausted, memoryLimitError } from '../../dtl/index.js';
+import { HubError } from '../../base/errors.js';
+import type { JsonObject } from '../../base/json.js';
+import type { PumpSource, SourceBatch } from '../sources/index.js';
+import { transformBatch } from './transform-batch.js';
+import { LineagePacker } from '../lineage-record.js';
+import { packEntities } from './packed-batch.js';
+import { lowerThreadPriority } from './thread-priority.js';
+import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './protocol.js';
+
+const init = workerData as WorkerInit;
+lowerThreadPriority(init.nice);
+const port = parentPort!;
+const signal = new Int32Array(init.signal);
+
+/** Ask the hub's thread to create an index and wait for it (indexes are writes, and the writer must know of them). */
+function ensureIndexOnHub(dataset: string, expression: string): number {
+  Atomics.store(signal, 0, 0);
+  post({ type: 'ensure-index', dataset, expression });
+  if (Atomics.wait(signal, 0, 0, 120_000) === 'timed-out') throw new HubError(503, 'the hub did not create an index a join needs', `${dataset}: ${expression}`);
+  if (Atomics.load(signal, 0) !== 1) throw new HubError(500, `the index ${expression} of dataset ${JSON.stringify(dataset)} could not be created`);
+  return Atomics.load(signal, 1);
+}
+
+/** The datasets of one job, read through the worker's connection; a join's index comes from the hub. */
+class WorkerDatasets extends DatasetStore {
+  private readonly known = new Map<string, number>();
+  private readonly patched = new WeakSet<Dataset>();
+
+  override get(name: string): Dataset | undefined {
+    const ds = super.get(name);
+    if (ds !== undefined && !this.patched.has(ds)) {
+      this.patched.add(ds);
+      ds.ensureIndex = (expression: string): number => {
+        const key = `${name}\u0000${expression}`;
+        let idx = this.known.get(key) ?? ds.listIndexes().find((ix) => ix.expression === expression)?.id;
+        idx ??= ensureIndexOnHub(name, expression);
+        this.known.set(key, idx);
+        return idx;
+      };
+    }
+    return ds;
+  }
+}
+
+type PartBatch = SourceBatch & { rangeEnd?: boolean };
+
+interface Job {
+  /** A connection per run: an idle worker holds the database file open nowhere (the hub may delete its folder). */
+  readonly db: Database.Database;
+  readonly runtime: PipeRuntime;
+  readonly batches: AsyncGenerator<PartBatch, void, undefined>;
+  readonly started: { dataset: string; offset: number }[];
+  /** Requests of one job are answered in order. */
+  chain: Promise<void>;
+  /** Closed by the hub, failed, or at the end of its source: later requests are not answered. */
+  closed: boolean;
+  /** Record which source entity made each output entity. */
+  readonly lineage: boolean;
+}
+
+const jobs = new Map<number, Job>();
+/** Joined datasets read whole by earlier runs, taken again while unchanged (lookup-snapshots.ts). */
+const keptSnapshots = new KeptSnapshots();
+
+function post(message: FromWorker): void {
+  if (message.type === 'batch') port.postMessage(message, [message.packed.lengths.buffer, message.packed.deleted.buffer, message.deps.numbers.buffer]);
+  else port.postMessage(message);
+}
+
+function errorOf(e: unknown): WorkerError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e), stack: undefined };
+  const base = { name: e.name, message: e.message, stack: e.stack };
+  if (e instanceof HubError) return { ...base, status: e.status, ...(e.detail !== undefined ? { detail: e.detail } : {}) };
+  if (e instanceof DtlRuntimeError) {
+    return { ...base, kind: e.kind, ...(e.elements !== undefined ? { elements: e.elements } : {}), ...(e.entityId !== undefined ? { entityId: e.entityId } : {}) };
+  }
+  return base;
+}
+
+function open(msg: OpenJob): Job {
+  const db = new Database(init.dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return openOn(db, msg);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function openOn(db: Database.Database, msg: OpenJob): Job {
+  db.pragma('busy_timeout = 5000');
+  const datasets = new WorkerDatasets(db);
+  const lookup = new DatasetLookup(datasets, undefined, keptSnapshots);
+  // A share of a run read in parts reads about as many entities as its ranges are wide, each making its lookups.
+  if (msg.parts !== undefined) lookup.expectLookups(msg.parts.ranges.reduce((n, [after, until]) => n + until - after, 0), msg.batchSize);
+  const started: { dataset: string; offset: number }[] = [];
+  const config = parseConfigText(msg.configText) as ConfigEntity;
+  const runtime = new PipeRuntime(
+    config,
+    {
+      datasets,
+      lookup,
+      vars: { env: (name) => msg.env[name], secret: () => undefined, mask: (text) => text },
+      system: () => undefined,
+      namespaces: () => msg.namespaces,
+      // The offset is read here, at the first lookup, as the hub's thread reads it when the pipe runs there.
+      startTracking: (_pipe, dataset) => started.push({ dataset, offset: datasets.get(dataset)?.row().max_updated ?? -1 }),
+    },
+    { tracked: msg.tracked },
+  );
+  const source = runtime.openSource();
+  const batches = msg.parts === undefined ? source.batches(msg.since, msg.batchSize) : partBatches(source, msg.parts, msg.batchSize);
+  return { db, runtime, batches, started, chain: Promise.resolve(), closed: false, lineage: msg.lineage };
+}
+
+/**
+ * The batches of each range of a share of a run read in parts, in order; the last one of a range (empty when the
+ * range holds no entity) is marked and its position is the range's end.
+ */
+async function* partBatches(source: PumpSource, parts: NonNullable<OpenJob['parts']>, batchSize: number): AsyncGenerator<PartBatch, void, undefined> {
+  for (const [after, until] of parts.ranges) {
+    let held: SourceBatch | undefined;
+    for await (const b of source.batches(String(after), batchSize, { until, snapshot: parts.snapshot })) {
+      if (held !== undefined) yield held;
+      held = b;
+    }
+    yield { entities: held?.entities ?? [], position: String(until), rangeEnd: true };
+  }
+}
+
+async function next(id: number, job: Job): Promise<void> {
+  let t = performance.now();
+  const read = await job.batches.next();
+  const sourceMs = performance.now() - t;
+  if (job.closed) return;
+  if (read.done) {
+    job.closed = true;
+    post({ type: 'end', job: id, sourceMs });
+    return;
+  }
+  t = performance.now();
+  const out: JsonObject[] = [];
+  const lineage = job.lineage ? new LineagePacker() : undefined;
+  const deps = transformBatch(job.runtime, read.value.entities, out, lineage);
+  const heap = heapExhausted();
+  if (heap) throw memoryLimitError(heap);
+  const prepared: PreparedEntity[] = new Array<PreparedEntity>(out.length);
+  for (let i = 0; i < out.length; i++) prepared[i] = prepareEntity(out[i], i);
+  const tracking = job.started.splice(0);
+  const packed = packEntities(prepared);
+  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps, ...(lineage ? { lineage: lineage.finish() } : {}), tracking, sourceMs, transformMs: performance.now() - t });
+}
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'open') {
+    try {
+      jobs.set(msg.job, open(msg));
+    } catch (e) {
+      post({ type: 'failed', job: msg.job, error: errorOf(e) });
+    }
+    return;
+  }
+  const job = jobs.get(msg.job);
+  if (!job) return;
+  if (msg.type === 'close') {
+    job.closed = true;
+    jobs.delete(msg.job);
+    job.chain = job.chain
+      .then(() => job.batches.return(undefined))
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        job.db.close();
+      });
+    return;
+  }
+  job.chain = job.chain.then(() => (job.closed ? undefined : next(msg.job, job))).catch((e: unknown) => {
+    jobs.delete(msg.job);
+    job.closed = true;
+    job.db.close();
+    post({ type: 'failed', job: msg.job, error: errorOf(e) });
+  });
+});

@@ -1,0 +1,263 @@
+// What a pipe produces at each stage (source, before-transforms, after-transforms, sink; see pipe-runtime.ts), computed
+// by a dry run of the pipe's runtime (the pump's own source, transform and sink step): nothing is written and no pump
+// state moves. Serves
+// GET /pipes/<id>/entities?stage=, `datahub test`, and the preview of a draft configuration on sample entities.
+
+import type { Hub } from '../hub.js';
+import type { ConfigEntity } from '../config/config-store.js';
+import type { PipeRuntime } from '../pipes/pipe-runtime.js';
+import { parseOffset } from '../pipes/sources/basic-sources.js';
+import { pipeConfigErrors } from '../pipes/pump-config.js';
+import { hasErrors, type ConfigError } from '../base/config-error.js';
+import { DtlRuntimeError, type CompiledTransform, type TransformTrace } from '../dtl/index.js';
+import { sourceEntityOf, traceSample } from './pipe-trace.js';
+import { HubError, badRequest } from '../base/errors.js';
+import { isJsonObject, type JsonObject } from '../base/json.js';
+import { maskJson } from '../security/secret-mask.js';
+
+export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
+export type PipeStage = (typeof PIPE_STAGES)[number];
+
+export interface StageOptions {
+  /** At most this many entities. */
+  limit?: number;
+  /** Where the source starts: its own position format (a dataset offset, a JSON Pull token). */
+  since?: string;
+}
+
+const READ_BATCH = 1000;
+
+/** A runtime failure of the transform on one entity, as a 400 that names the entity. */
+function transformFailure(e: DtlRuntimeError, entity: JsonObject): HubError {
+  const id = typeof entity['_id'] === 'string' ? entity['_id'] : '(no _id)';
+  return badRequest(`the transform failed on entity ${JSON.stringify(id)}`, `${e.kind}: ${e.message}${e.elements ? ` (${e.elements})` : ''}`);
+}
+
+/** What one source entity becomes at a stage: a dry run of the pump's processing. */
+function atStage(run: PipeRuntime, stage: PipeStage, entity: JsonObject): JsonObject[] {
+  if (stage === 'source') return [entity];
+  if (stage === 'before-transforms') return [run.beforeTransforms(entity)];
+  try {
+    return stage === 'sink' ? run.process([entity]) : run.afterTransforms(entity);
+  } catch (e) {
+    if (e instanceof DtlRuntimeError) throw transformFailure(e, entity);
+    throw e;
+  }
+}
+
+/**
+ * The entities of a stored pipe at one stage, one by one. Problems that make the stage unreadable (an unknown source
+ * type, a transform that does not compile, a bad `since`) are thrown before the first entity; a transform failing on
+ * an entity is a HubError (400) naming it.
+ */
+export async function* pipeStageStream(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): AsyncGenerator<JsonObject, void, undefined> {
+  const run = hub.pumps.runtimes.of(hub.pipes.require(pipeId));
+  const since = options.since === undefined || options.since === '' ? undefined : options.since;
+  if (since !== undefined && run.pipe.source.type === 'dataset' && parseOffset(since) === undefined) {
+    throw badRequest(`invalid since value ${JSON.stringify(since)}`, 'a dataset source is read from an integer offset');
+  }
+  if (stage === 'after-transforms' || stage === 'sink') {
+    const problem = run.transformProblem();
+    if (problem) throw problem;
+  }
+  const limit = options.limit ?? Infinity;
+  if (limit <= 0) return;
+  const source = run.openSource();
+  let n = 0;
+  for await (const batch of source.batches(since, Math.min(READ_BATCH, limit))) {
+    for (const e of batch.entities) {
+      for (const out of atStage(run, stage, e)) {
+        yield out;
+        if (++n >= limit) return;
+      }
+    }
+  }
+}
+
+/** The entities of a stored pipe at one stage, collected (for `datahub test` and schema sampling). */
+export async function pipeStageEntities(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for await (const e of pipeStageStream(hub, pipeId, stage, options)) out.push(e);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The preview of a draft configuration
+
+export const PREVIEW_MAX_ENTITIES = 1000;
+export const PREVIEW_DEFAULT_LIMIT = 10;
+
+export interface PreviewRequest {
+  /** The draft configuration (default: the stored one). */
+  config?: unknown;
+  /** Sample entities (default: read up to `limit` from the configuration's source). */
+  entities?: unknown[];
+  /** How many entities to read from the source when no sample is given. */
+  limit?: number;
+  /** Record how each sample entity went through the transform (`results[k].trace`). */
+  trace?: boolean;
+  /** The sample is the one source entity that makes this output entity (`_id`), e.g. to trace it. */
+  'source-of'?: string;
+}
+
+export interface PreviewRunError {
+  kind: string;
+  msg: string;
+  elements: string | null;
+}
+
+/** What one transform of a chain made of the entities the one before it made; a failing one ends the chain. */
+export type PreviewChainStep = { entities: JsonObject[] } | { error: PreviewRunError };
+
+/** What one sample entity became; `error` when the transform failed on it (then both lists are empty). */
+export interface PreviewResult {
+  'after-transforms': JsonObject[];
+  sink: JsonObject[];
+  error: PreviewRunError | null;
+  /** With a chain of transforms: what each of them produced, in order. */
+  chain?: PreviewChainStep[];
+  /** With `"trace": true` and a transform that compiles: how the entity went through it (hub-core/dtl/trace.ts). */
+  trace?: TransformTrace;
+}
+
+export interface PipePreview {
+  /** The draft's problems, as the hub reports them for a stored configuration (JSON paths in `elements`). */
+  'config-errors': ConfigError[];
+  'is-valid-config': boolean;
+  /** False when the transform does not compile: after-transforms and sink are then empty. */
+  'transform-compiles': boolean;
+  /** Where the sample came from: the request, or the configuration's source. */
+  sample: 'request' | 'source';
+  /** Why the source could not be read (in words), when the sample was to come from it. */
+  'source-error': string | null;
+  /** The source has more entities than were read. */
+  'more-in-source': boolean;
+  stages: Record<PipeStage, JsonObject[]>;
+  /** Per sample entity, in order. */
+  results: PreviewResult[];
+}
+
+/** The draft as a configuration entity that runs as pipe `pipeId`; not an object is a 400. */
+function draftConfig(pipeId: string, value: unknown): ConfigEntity {
+  if (!isJsonObject(value)) {
+    throw badRequest('the draft configuration must be a JSON object', `got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  return { ...value, _id: pipeId, type: typeof value['type'] === 'string' ? value['type'] : 'pipe' } as ConfigEntity;
+}
+
+function runError(e: DtlRuntimeError): PreviewRunError {
+  return { kind: e.kind, msg: e.message, elements: e.elements ?? null };
+}
+
+/** Each transform of a chain on its own, fed what the one before it made. */
+export function chainSteps(chain: readonly CompiledTransform[], entity: JsonObject): PreviewChainStep[] {
+  const out: PreviewChainStep[] = [];
+  let current: JsonObject[] = [entity];
+  for (const step of chain) {
+    const next: JsonObject[] = [];
+    try {
+      for (const e of current) next.push(...step.run(e).entities);
+    } catch (e) {
+      if (!(e instanceof DtlRuntimeError)) throw e;
+      out.push({ error: runError(e) });
+      return out;
+    }
+    out.push({ entities: next });
+    current = next;
+  }
+  return out;
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof HubError) return e.detail ? `${e.message}: ${e.detail}` : e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Read up to `limit` entities from the source, and whether it had more. */
+async function readSample(run: PipeRuntime, limit: number): Promise<{ entities: JsonObject[]; more: boolean }> {
+  const entities: JsonObject[] = [];
+  if (limit <= 0) return { entities, more: false };
+  const source = run.openSource();
+  for await (const batch of source.batches(undefined, Math.min(READ_BATCH, limit + 1))) {
+    for (const e of batch.entities) {
+      if (entities.length >= limit) return { entities, more: true };
+      entities.push(e);
+    }
+  }
+  return { entities, more: false };
+}
+
+/**
+ * Every stage of a draft configuration for a sample at once, with the draft's problems: a dry run of the pump's own
+ * processing that writes nothing. A malformed request is a HubError (400); problems of the draft itself (it does not
+ * compile, its source cannot be read, the transform fails on an entity) are part of the answer, in words.
+ */
+export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequest): Promise<PipePreview> {
+  const stored = request.config === undefined ? hub.pipes.require(pipeId) : undefined;
+  const config = stored ?? draftConfig(pipeId, request.config);
+  const run = stored ? hub.pumps.runtimes.of(stored) : hub.pumps.runtimes.draft(config);
+  // A draft's problems are those of the configuration as sent (without the pipe's id filled in).
+  const errors = stored ? run.errors : pipeConfigErrors(request.config as ConfigEntity, hub.pumps.variables());
+  const limit = request.limit ?? PREVIEW_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0 || limit > PREVIEW_MAX_ENTITIES) {
+    throw badRequest('invalid limit', `read between 0 and ${PREVIEW_MAX_ENTITIES} entities from the source`);
+  }
+  let sample: JsonObject[];
+  if (request.entities !== undefined) {
+    if (request.entities.length > PREVIEW_MAX_ENTITIES) throw badRequest('too many sample entities', `send at most ${PREVIEW_MAX_ENTITIES}`);
+    request.entities.forEach((e, i) => {
+      if (!isJsonObject(e)) throw badRequest(`sample entity #${i + 1} is not a JSON object`);
+    });
+    sample = request.entities as JsonObject[];
+  } else sample = [];
+  let sourceError: string | null = null;
+  let more = false;
+  if (request['source-of'] !== undefined && request.entities !== undefined) throw badRequest('send either sample entities or "source-of", not both');
+  if (request['source-of'] !== undefined) sample = [await sourceEntityOf(run, request['source-of'])];
+  else if (request.entities === undefined) {
+    try {
+      ({ entities: sample, more } = await readSample(run, limit));
+    } catch (e) {
+      // Whatever the source raises (a type this hub does not read, a missing variable, an unreachable system) is a
+      // problem of the draft, reported in words.
+      sourceError = errorText(e);
+    }
+  }
+  const compiles = !run.transform || run.transform.ok;
+  const traces = request.trace === true && compiles ? traceSample(run, sample) : [];
+  const results: PreviewResult[] = [];
+  const after: JsonObject[] = [];
+  const sink: JsonObject[] = [];
+  for (const entity of sample) {
+    const result: PreviewResult = { 'after-transforms': [], sink: [], error: null };
+    if (compiles) {
+      try {
+        const stages = run.stages(entity);
+        result['after-transforms'] = stages.afterTransforms;
+        result.sink = stages.sink;
+      } catch (e) {
+        if (!(e instanceof DtlRuntimeError)) throw e;
+        result.error = runError(e);
+      }
+      if (run.chain) result.chain = chainSteps(run.chain, run.beforeTransforms(entity));
+      const trace = traces[results.length];
+      if (trace !== undefined) result.trace = trace;
+    }
+    after.push(...result['after-transforms']);
+    sink.push(...result.sink);
+    results.push(result);
+  }
+  // A source's error may quote a remote's answer that repeats the URL and headers it was sent (built from secrets):
+  // everything the preview shows is masked before it leaves the engine.
+  const preview: PipePreview = {
+    'config-errors': errors,
+    'is-valid-config': !hasErrors(errors),
+    'transform-compiles': compiles,
+    sample: request.entities === undefined || request['source-of'] !== undefined ? 'source' : 'request',
+    'source-error': sourceError,
+    'more-in-source': more,
+    stages: { source: sample, 'before-transforms': sample.map((e) => run.beforeTransforms(e)), 'after-transforms': after, sink },
+    results,
+  };
+  return maskJson(preview as unknown as JsonObject, (text) => hub.secrets.mask(text)) as unknown as PipePreview;
+}

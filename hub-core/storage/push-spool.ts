@@ -1,0 +1,95 @@
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { PreparedEntity } from '../base/entity.js';
+
+const READ_CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * The entities of one large push, prepared (and transformed) as they arrived, kept in a file until the whole body has
+ * been read: memory stays bounded whatever the body's size, and the write at the end is still all or nothing.
+ * One line per entity: its hash (32 hex digits), 0 or 1 for deleted, its `_id` as JSON, a tab, its body as JSON.
+ * JSON text holds no raw tab or newline (JSON.stringify escapes every control character), so these separate safely.
+ */
+export class PushSpool {
+  private readonly path: string;
+  private fd: number | undefined;
+  private entities = 0;
+
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.path = join(dir, `${randomUUID()}.spool`);
+    this.fd = openSync(this.path, 'w+', 0o600);
+  }
+
+  /** Remove what pushes of an earlier run left (the hub stopped in the middle of one). */
+  static clear(dir: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) if (name.endsWith('.spool')) rmSync(join(dir, name), { force: true });
+  }
+
+  get count(): number {
+    return this.entities;
+  }
+
+  append(entities: readonly PreparedEntity[]): void {
+    if (entities.length === 0) return;
+    let text = '';
+    for (const p of entities) text += p.hash + (p.deleted ? '1' : '0') + JSON.stringify(p.id) + '\t' + p.body + '\n';
+    writeSync(this.open(), text);
+    this.entities += entities.length;
+  }
+
+  /** The spooled entities in the order they came, `size` at a time, read from the file as they are asked for. */
+  *batches(size: number): Generator<PreparedEntity[]> {
+    const fd = this.open();
+    const buffer = Buffer.allocUnsafe(READ_CHUNK);
+    let position = 0;
+    let carry: Buffer | undefined;
+    let batch: PreparedEntity[] = [];
+    for (;;) {
+      const n = readSync(fd, buffer, 0, READ_CHUNK, position);
+      if (n === 0) break;
+      position += n;
+      let data = buffer.subarray(0, n);
+      if (carry) data = Buffer.concat([carry, data]);
+      const last = data.lastIndexOf(NEWLINE);
+      if (last < 0) {
+        carry = Buffer.from(data);
+        continue;
+      }
+      carry = last + 1 < data.length ? Buffer.from(data.subarray(last + 1)) : undefined;
+      const lines = data.toString('utf8', 0, last).split('\n');
+      for (const line of lines) {
+        const tab = line.indexOf('\t', 33);
+        batch.push({ hash: line.slice(0, 32), deleted: line.charCodeAt(32) === 0x31, id: JSON.parse(line.slice(33, tab)) as string, body: line.slice(tab + 1) });
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+    }
+    if (carry) throw new Error(`push spool ${this.path}: the file ends inside a line`);
+    if (batch.length > 0) yield batch;
+  }
+
+  /** Close and delete the file. */
+  discard(): void {
+    if (this.fd !== undefined) {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+    rmSync(this.path, { force: true });
+  }
+
+  private open(): number {
+    if (this.fd === undefined) throw new Error('the push spool was discarded');
+    return this.fd;
+  }
+}
