@@ -1,8 +1,8 @@
 // Shapes the desktop host (main/) answers on its /desktop routes and the workbench (renderer/) reads, declared once
 // for both: the renderer may import types from hub-core, but nothing from main/.
-import type { PipeRunSummary } from './project/project-runner.js';
-import type { EntityDiff } from './project/project-test.js';
-import type { JsonObject } from './base/json.js';
+import type { PipeRunSummary } from './project/index.js';
+import type { EntityDiff } from './project/index.js';
+import type { JsonObject } from './base/index.js';
 
 export type ConnectionKind = 'portal' | 'instance' | 'registry';
 

@@ -4,8 +4,8 @@
 // changes, which is how the client sees that the node came back.
 
 import type { Hub } from './hub.js';
-import { effectivePipeConfig } from './pipes/pipe-config.js';
-import { configKind } from './config/config-store.js';
+import { effectivePipeConfig } from './pipes/index.js';
+import { configKind } from './config/index.js';
 
 /** Stop the run of all pipes and every pump run; the schedules start again from now. */
 export async function restartNode(hub: Hub): Promise<void> {

@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { affectedTests, configSnapshot } from '../hub-core/project/affected-tests.js';
+import { affectedTests, configSnapshot } from '../hub-core/project/index.js';
 import { removeDir, tempDir } from './helpers/hub-process.js';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hub } from '../hub-core/hub.js';
-import { WHOLE_STEP_OFFSETS } from '../hub-core/storage/dataset-log.js';
+import { WHOLE_STEP_OFFSETS } from '../hub-core/storage/index.js';
 import { removeDir, tempDir } from './helpers/hub-process.js';
 
 test('a whole-log pass reads a long stretch of single versions in bounded steps and still compacts what follows', () => {

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sesamLayout, updatedFileText } from '../hub-core/config/json-format.js';
+import { sesamLayout, updatedFileText } from '../hub-core/config/index.js';
 import { removeDir, tempDir, useHub } from './helpers/hub-process.js';
 
 

@@ -2,8 +2,8 @@
 // secret or an env variable — the pure search over configuration entities, and GET /api/config-search on a real hub.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configReferences, pathText, searchConfigs, type ConfigSearchHit } from '../hub-core/config/config-search.js';
-import type { ConfigEntity } from '../hub-core/config/config-store.js';
+import { configReferences, pathText, searchConfigs, type ConfigSearchHit } from '../hub-core/config/index.js';
+import type { ConfigEntity } from '../hub-core/config/index.js';
 import { expectError } from './helpers/api.js';
 import { useHub } from './helpers/hub-process.js';
 

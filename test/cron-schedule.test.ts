@@ -2,9 +2,9 @@
 // by hand from the documentation's examples and a calendar (2026-11-25 is a Wednesday), not from running the parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCron, CronSyntaxError } from '../hub-core/config/cron-schedule.js';
-import { nextRunAt } from '../hub-core/pipes/pump-scheduler.js';
-import { pumpConfigErrors } from '../hub-core/pipes/pump-config.js';
+import { parseCron, CronSyntaxError } from '../hub-core/config/index.js';
+import { nextRunAt } from '../hub-core/pipes/index.js';
+import { pumpConfigErrors } from '../hub-core/pipes/index.js';
 
 const WED = '2026-11-25T00:00:00Z';
 

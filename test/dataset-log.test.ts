@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hub } from '../hub-core/hub.js';
-import type { ReadOptions } from '../hub-core/storage/dataset-log.js';
+import type { ReadOptions } from '../hub-core/storage/index.js';
 import { removeDir, tempDir } from './helpers/hub-process.js';
 
 /** Run `body` on an in-process hub over a temp data folder, then close the hub and remove the folder. */

@@ -5,7 +5,7 @@
 // cases below are those the regular expression gave), in time linear in the text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileParser } from '../hub-core/dtl/datetime.js';
+import { compileParser } from '../hub-core/dtl/index.js';
 import { compileExpression, encode } from '../hub-core/dtl/index.js';
 
 const parse = (format: string, text: string): string | undefined => compileParser(format)(text)?.toString();

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, REPO } from './helpers/hub-process.js';
-import { registry } from '../hub-core/dtl/functions/index.js';
+import { registry } from '../hub-core/dtl/index.js';
 
 interface Result {
   status: number | null;

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
-import { compileExpression, compileRules } from '../hub-core/dtl/compiler.js';
-import { DtlCompileError, DtlRuntimeError } from '../hub-core/dtl/context.js';
-import { MemoryLookup, lookupKey } from '../hub-core/dtl/lookup.js';
-import { isPathString, parsePath, traverse } from '../hub-core/dtl/paths.js';
-import { compileTransform } from '../hub-core/dtl/transform.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/index.js';
+import { compileExpression, compileRules } from '../hub-core/dtl/index.js';
+import { DtlCompileError, DtlRuntimeError } from '../hub-core/dtl/index.js';
+import { MemoryLookup, lookupKey } from '../hub-core/dtl/index.js';
+import { isPathString, parsePath, traverse } from '../hub-core/dtl/index.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
 import {
   Bytes,
   DateTime,
@@ -26,7 +26,7 @@ import {
   typedOf,
   valuesEqual,
   type DtlValue,
-} from '../hub-core/dtl/values.js';
+} from '../hub-core/dtl/index.js';
 
 /** Evaluate an expression on a source and return the JSON (tagged) form of the result. */
 function ev(expr: JsonValue, source: DtlValue = {}, rules?: JsonObject): JsonValue {

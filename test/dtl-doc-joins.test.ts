@@ -10,11 +10,11 @@
 // - lookup-entity: "code-table" and "foo" are given without data; the entity is one we made with that id.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
-import { MemoryLookup } from '../hub-core/dtl/lookup.js';
-import { compileExpression } from '../hub-core/dtl/compiler.js';
-import { compileTransform } from '../hub-core/dtl/transform.js';
-import { encode } from '../hub-core/dtl/values.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/index.js';
+import { MemoryLookup } from '../hub-core/dtl/index.js';
+import { compileExpression } from '../hub-core/dtl/index.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
+import { encode } from '../hub-core/dtl/index.js';
 
 /** Evaluate one expression with `source` as _S against `datasets`; gives its JSON form. */
 function evaluate(expr: JsonValue, datasets: Record<string, JsonObject[]>, source: JsonObject = { _id: 's' }, rules?: JsonObject): JsonValue {

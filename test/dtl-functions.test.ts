@@ -12,14 +12,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonValue } from '../hub-core/base/json.js';
+import type { JsonValue } from '../hub-core/base/index.js';
 import { EXPRESSION_CASES, TRANSFORM_CASES } from './dtl-cases/index.js';
 import type { ExpressionCase, TransformCase } from './dtl-cases/types.js';
-import { functionCatalogue } from '../hub-core/dtl/catalogue.js';
-import { compileExpression } from '../hub-core/dtl/compiler.js';
-import { registry } from '../hub-core/dtl/functions/index.js';
-import { compileTransform } from '../hub-core/dtl/transform.js';
-import { encode } from '../hub-core/dtl/values.js';
+import { functionCatalogue } from '../hub-core/dtl/index.js';
+import { compileExpression } from '../hub-core/dtl/index.js';
+import { registry } from '../hub-core/dtl/index.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
+import { encode } from '../hub-core/dtl/index.js';
 
 
 type Outcome = { value: JsonValue } | { error: string };

@@ -4,10 +4,10 @@
 // whose only condition sits inside an "or" is not an error: every one of its entities is tried against the filter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryLookup } from '../hub-core/dtl/lookup.js';
-import { compileExpression } from '../hub-core/dtl/compiler.js';
-import { encode } from '../hub-core/dtl/values.js';
-import type { JsonValue } from '../hub-core/base/json.js';
+import { MemoryLookup } from '../hub-core/dtl/index.js';
+import { compileExpression } from '../hub-core/dtl/index.js';
+import { encode } from '../hub-core/dtl/index.js';
+import type { JsonValue } from '../hub-core/base/index.js';
 
 // Mappings from a project (and optionally a component) to a task; links from issues to components.
 const DATA = {

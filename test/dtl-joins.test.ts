@@ -4,13 +4,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hub } from '../hub-core/hub.js';
-import { DatasetLookup, indexExpressionOf, keySpellings } from '../hub-core/pipes/dataset-lookup.js';
-import { KeptSnapshots } from '../hub-core/pipes/lookup-snapshots.js';
-import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
-import { MemoryLookup, type DtlLookup } from '../hub-core/dtl/lookup.js';
-import { compileTransform } from '../hub-core/dtl/transform.js';
-import { compileExpression } from '../hub-core/dtl/compiler.js';
-import { encode } from '../hub-core/dtl/values.js';
+import { DatasetLookup, indexExpressionOf, keySpellings } from '../hub-core/pipes/index.js';
+import { KeptSnapshots } from '../hub-core/pipes/index.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/index.js';
+import { MemoryLookup, type DtlLookup } from '../hub-core/dtl/index.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
+import { compileExpression } from '../hub-core/dtl/index.js';
+import { encode } from '../hub-core/dtl/index.js';
 import { removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
 
 type Json = JsonValue;

@@ -15,9 +15,9 @@
 // it is (`path` "may be a single value or a list of values"; ["path", "age", {"age": 24}] "Returns 24").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileTransform } from '../hub-core/dtl/transform.js';
-import { MemoryLookup } from '../hub-core/dtl/lookup.js';
-import type { JsonObject } from '../hub-core/base/json.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
+import { MemoryLookup } from '../hub-core/dtl/index.js';
+import type { JsonObject } from '../hub-core/base/index.js';
 
 const rules = (...steps: unknown[]): unknown => ({ type: 'dtl', rules: { default: steps } });
 const DOC = { enabled: true, identityNamespace: 'foo', propertyNamespace: 'bar', pipeId: 'p' } as const;

@@ -3,8 +3,8 @@
 // with `"namespaces": {"identity": "foo", "property": "bar"}`), and is-changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileTransform } from '../hub-core/dtl/transform.js';
-import type { JsonObject } from '../hub-core/base/json.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
+import type { JsonObject } from '../hub-core/base/index.js';
 
 const rules = (...steps: unknown[]): unknown => ({ type: 'dtl', rules: { default: steps } });
 const DOC = { enabled: true, identityNamespace: 'foo', propertyNamespace: 'bar', pipeId: 'p' } as const;

@@ -3,13 +3,13 @@
 // branch an if/case took, the look-ups of joins, create, and the limits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/index.js';
 import { EXPRESSION_CASES, TRANSFORM_CASES } from './dtl-cases/index.js';
-import { compileTracedTransform, traceExpression } from '../hub-core/dtl/trace.js';
-import type { EntityTrace, TraceNode } from '../hub-core/dtl/trace-types.js';
-import { compileTransform } from '../hub-core/dtl/transform.js';
-import { MemoryLookup } from '../hub-core/dtl/lookup.js';
-import { encode } from '../hub-core/dtl/values.js';
+import { compileTracedTransform, traceExpression } from '../hub-core/dtl/index.js';
+import type { EntityTrace, TraceNode } from '../hub-core/dtl/index.js';
+import { compileTransform } from '../hub-core/dtl/index.js';
+import { MemoryLookup } from '../hub-core/dtl/index.js';
+import { encode } from '../hub-core/dtl/index.js';
 
 const BIG = { maxNodes: 100000, maxChildren: 100000, maxListItems: 100000, maxStringLength: 100000, maxValueDepth: 100, maxDepth: 1000 };
 

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, useHub, tempDir, removeDir } from './helpers/hub-process.js';
-import type { JsonObject, JsonValue } from '../hub-core/base/json.js';
+import type { JsonObject, JsonValue } from '../hub-core/base/index.js';
 
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'acme-outbound');
 const CLI = join(REPO, 'bin', 'datahub.js');

@@ -3,9 +3,9 @@
 // "*a*a*a*a*a*a*a*a*a*a*a*a*a*b" against a long text answers at once instead of running for ages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileWildcard, compileWildcards } from '../hub-core/dtl/wildcard.js';
-import { wildcardPattern } from '../hub-core/config/notification-rules.js';
-import { blacklistTest } from '../hub-core/project/project-test.js';
+import { compileWildcard, compileWildcards } from '../hub-core/dtl/index.js';
+import { wildcardPattern } from '../hub-core/config/index.js';
+import { blacklistTest } from '../hub-core/project/index.js';
 import { nameMatches } from '../main/cli/project.js';
 
 // The regular expressions as they were built before (hub-core/dtl/wildcard.ts, notification-rules.ts,

@@ -3,7 +3,7 @@
 // http_endpoint, and json"); every other sink keeps them, and remove_namespaces on the pipe or sink decides over it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removesNamespaces } from '../hub-core/pipes/namespaces.js';
+import { removesNamespaces } from '../hub-core/pipes/index.js';
 
 const DOCUMENTED = ['csv_endpoint', 'elasticsearch', 'mail', 'rest', 'sms', 'solr', 'kafka', 'sql', 'http_endpoint', 'json'];
 
@@ -21,7 +21,7 @@ test('remove_namespaces on the sink or the pipe overrides the default', () => {
 });
 
 test('names that collide once namespaces are removed: the property that comes last in the entity is kept (our reading; the docs are silent)', async () => {
-  const { removeNamespaces } = await import('../hub-core/pipes/namespaces.js');
+  const { removeNamespaces } = await import('../hub-core/pipes/index.js');
   assert.deepEqual(removeNamespaces({ _id: 'crm:1', 'crm:name': 'Ann', 'erp:name': 'Anne', 'erp:age': 3 }), { _id: '1', name: 'Anne', age: 3 });
   assert.deepEqual(removeNamespaces({ _id: 'crm:1', 'erp:name': 'Anne', 'crm:name': 'Ann' }), { _id: '1', name: 'Ann' });
 });

@@ -10,9 +10,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, useHub, tempDir, removeDir } from './helpers/hub-process.js';
 import { pushEntities, runPump } from './helpers/api.js';
-import type { JsonObject } from '../hub-core/base/json.js';
-import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/pipes/namespaces.js';
-import { MAINTAINED_PROPERTIES } from '../hub-core/base/entity.js';
+import type { JsonObject } from '../hub-core/base/index.js';
+import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from '../hub-core/pipes/index.js';
+import { MAINTAINED_PROPERTIES } from '../hub-core/base/index.js';
 
 const PROJECT = join(REPO, 'test', 'fixtures', 'projects', 'namespaces');
 /** Unqualified references (_S.x, _T.x, joins, a merge's equality, $ENV in a condition); expected files by hand. */

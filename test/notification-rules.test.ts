@@ -5,7 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { useHub } from './helpers/hub-process.js';
 import { pipePath, pumpOperation, runPump } from './helpers/api.js';
-import { evaluateRules, pipeRules, wildcardPattern, type NotificationRule, type PumpEvent, type ScheduleFacts } from '../hub-core/config/notification-rules.js';
+import { evaluateRules, pipeRules, wildcardPattern, type NotificationRule, type PumpEvent, type ScheduleFacts } from '../hub-core/config/index.js';
 
 type Json = Record<string, unknown>;
 const T0 = Date.parse('2026-01-05T10:00:00Z');

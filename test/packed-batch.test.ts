@@ -3,9 +3,9 @@
 // dependency of every entity in order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareEntity } from '../hub-core/base/entity.js';
-import { packEntities, unpackEntities } from '../hub-core/pipes/workers/packed-batch.js';
-import { DependencyPacker, unpackDependencies, type EntityDependencies, type PackedDependencies } from '../hub-core/pipes/packed-dependencies.js';
+import { prepareEntity } from '../hub-core/base/index.js';
+import { packEntities, unpackEntities } from '../hub-core/pipes/index.js';
+import { DependencyPacker, unpackDependencies, type EntityDependencies, type PackedDependencies } from '../hub-core/pipes/index.js';
 
 /** What the hops record for these entities, as the packer gets them. */
 function packDependencies(batch: readonly EntityDependencies[]): PackedDependencies {

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from './helpers/hub-process.js';
-import type { JsonObject } from '../hub-core/base/json.js';
+import type { JsonObject } from '../hub-core/base/index.js';
 
 interface Preview {
   'config-errors': { elements: string; level: string; msg: string }[];

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, tempDir, useHub, type HubProcess } from './helpers/hub-process.js';
 import { Hub } from '../hub-core/hub.js';
-import { workerRequest } from '../hub-core/pipes/workers/eligibility.js';
+import { workerRequest } from '../hub-core/pipes/index.js';
 import { pushEntities, runPump } from './helpers/api.js';
 
 type Json = Record<string, unknown>;

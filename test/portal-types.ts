@@ -3,7 +3,7 @@
 // through renderer/src/components/portal/portal.ts, whose own check (portal-types-check.ts, run by svelte-check) fails
 // when it declares a copy. `npm run build` and `npm run typecheck` fail here when the host's client stops answering
 // the shared shapes.
-import type * as Shared from '../hub-core/base/portal-types.js';
+import type * as Shared from '../hub-core/base/index.js';
 import type { PortalClient } from '../main/remote/portal-client.js';
 
 /** True only when A and B are the same type (also for readonly and optional members). */

@@ -41,7 +41,7 @@ test('every JSON file of a project may start with a byte order mark', () => {
 });
 
 test('a workspace edit written back to a file that starts with a byte order mark keeps the mark', async () => {
-  const { Workspace } = await import('../hub-core/project/workspace.js');
+  const { Workspace } = await import('../hub-core/project/index.js');
   const { Hub } = await import('../hub-core/hub.js');
   const dir = tempDir('datahub-bom-ws-');
   const data = tempDir('datahub-bom-data-');

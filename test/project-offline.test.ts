@@ -182,7 +182,7 @@ test('a single-file export (a JSON list of components) is a project: run, tested
   assert.match(r.stdout, /^✔ greet$/m);
   assert.match(r.stdout, /^1 passed, 0 failed$/m);
 
-  const { Workspace } = await import('../hub-core/project/workspace.js');
+  const { Workspace } = await import('../hub-core/project/index.js');
   const { Hub } = await import('../hub-core/hub.js');
   const data = tempDir('datahub-export-data-');
   dirs.push(data);
@@ -201,7 +201,7 @@ test('a single-file export (a JSON list of components) is a project: run, tested
 });
 
 test('a property that differs only by its namespace says so in the diff', async () => {
-  const { diffEntities, formatDiffs } = await import('../hub-core/project/project-test.js');
+  const { diffEntities, formatDiffs } = await import('../hub-core/project/index.js');
   // The expected file names "name"; the output kept the source's namespace ("crm:name"): the value is null on the
   // expected side's name only because of the namespace.
   const lines = formatDiffs(diffEntities([{ _id: 'p1', name: 'Ann', age: 3 }], [{ _id: 'p1', 'crm:name': 'Ann', age: 4 }]));

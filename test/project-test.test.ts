@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, startHub, tempDir, type HubProcess } from './helpers/hub-process.js';
-import { diffEntities, expectedFileText, formatDiffs, normaliseEntities, parseTestSpec } from '../hub-core/project/project-test.js';
-import { pipeRunOrder } from '../hub-core/project/project-runner.js';
-import { effectivePipeConfig, type EffectivePipe } from '../hub-core/pipes/pipe-config.js';
-import type { JsonObject } from '../hub-core/base/json.js';
+import { diffEntities, expectedFileText, formatDiffs, normaliseEntities, parseTestSpec } from '../hub-core/project/index.js';
+import { pipeRunOrder } from '../hub-core/project/index.js';
+import { effectivePipeConfig, type EffectivePipe } from '../hub-core/pipes/index.js';
+import type { JsonObject } from '../hub-core/base/index.js';
 
 const PROJECTS = join(REPO, 'test', 'fixtures', 'projects');
 

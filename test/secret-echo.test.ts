@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { useHub } from './helpers/hub-process.js';
 import { runPump } from './helpers/api.js';
-import { secretMask } from '../hub-core/security/secret-mask.js';
+import { secretMask } from '../hub-core/security/index.js';
 
 const hub = useHub();
 

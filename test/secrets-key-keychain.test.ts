@@ -9,7 +9,7 @@ import { startHub, removeDir, tempDir } from './helpers/hub-process.js';
 import { Hub } from '../hub-core/hub.js';
 import { OsKeychain } from '../main/secrets/keychain.js';
 import { secretsKeyAccount } from '../main/secrets/secrets-key.js';
-import { HubError } from '../hub-core/base/errors.js';
+import { HubError } from '../hub-core/base/index.js';
 
 const keychain = new OsKeychain();
 const folders: string[] = [];

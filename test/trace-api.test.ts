@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, REPO, useHub } from './helpers/hub-process.js';
 import { expectError, pushEntities, runPump } from './helpers/api.js';
-import type { JsonObject } from '../hub-core/base/json.js';
-import type { EntityTrace, TransformTrace } from '../hub-core/dtl/trace-types.js';
-import type { PipePreview } from '../hub-core/preview/pipe-stages.js';
+import type { JsonObject } from '../hub-core/base/index.js';
+import type { EntityTrace, TransformTrace } from '../hub-core/dtl/index.js';
+import type { PipePreview } from '../hub-core/preview/index.js';
 
 const hub = useHub();
 

@@ -10,8 +10,8 @@ import ts from 'typescript';
 import type { Browser, Page, Route } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
-import type { DatasetInfo } from '../hub-core/storage/dataset-log.js';
-import type { PipeInfo } from '../hub-core/pipes/pipes.js';
+import type { DatasetInfo } from '../hub-core/storage/index.js';
+import type { PipeInfo } from '../hub-core/pipes/index.js';
 import type * as FlowModelModule from '../renderer/src/lib/flow-model.js';
 
 let hub: HubProcess;

@@ -10,10 +10,10 @@
 //     warning while the scheduler is off and an error of the pipe's schedule otherwise (pump-config.ts).
 // `$SECRET(...)` is handled by config-variables.ts (system configuration only); nothing here reads secrets.
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import { substituteEnv } from './config-variables.js';
-import { floatLiteralText } from '../base/config-json.js';
-import type { ConfigError } from '../base/config-error.js';
+import { floatLiteralText } from '../base/index.js';
+import type { ConfigError } from '../base/index.js';
 import { PUMP_PROPERTIES, numberSettings } from './config-settings.js';
 
 /** An environment variable's value, or undefined when it is not set. */

@@ -3,7 +3,7 @@
 // the entity it is (a path of keys and list positions), so the workbench can open the config at that place.
 
 import { configKind, type ConfigEntity, type ConfigKind } from './config-store.js';
-import { isJsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonValue } from '../base/index.js';
 
 export const CONFIG_REFERENCE_KINDS = ['dataset', 'function', 'system', 'secret', 'env'] as const;
 export type ConfigReferenceKind = (typeof CONFIG_REFERENCE_KINDS)[number];

@@ -8,8 +8,8 @@
 // report unset variables. An integer setting takes a whole number that a JSON number holds exactly (at most
 // 2^53 - 1), so `1e308` is refused as the service refuses a float there.
 
-import type { Complain } from '../base/config-error.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import type { Complain } from '../base/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import { VARIABLE, bool, headers, int, num, str, type TypeOptions } from './schema-parts.js';
 
 /** The pump's settings (`$.pump.*`); unknown keys are flagged by the schema. */

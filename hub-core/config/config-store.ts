@@ -1,8 +1,8 @@
-import type { Db } from '../storage/database.js';
-import type { JsonObject } from '../base/json.js';
-import { badRequest, notFound } from '../base/errors.js';
-import { isJsonObject } from '../base/json.js';
-import { parseConfigText } from '../base/config-json.js';
+import type { Db } from '../storage/index.js';
+import type { JsonObject } from '../base/index.js';
+import { badRequest, notFound } from '../base/index.js';
+import { isJsonObject } from '../base/index.js';
+import { parseConfigText } from '../base/index.js';
 
 /** What a configuration entity is, by its `type`: pipes, systems and the node metadata live apart. */
 export type ConfigKind = 'pipe' | 'system' | 'metadata';

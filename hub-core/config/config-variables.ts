@@ -9,8 +9,8 @@
 // values, a sink's headers — stays the text it is, so no entity, preview or output can carry a secret's value.
 // What the hub shows or logs is passed through `ConfigVariables.mask` (the secret values, also URL-encoded, hidden).
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
-import { HubError } from '../base/errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { HubError } from '../base/index.js';
 
 /** Where variable values come from; the hub provides it. */
 export interface ConfigVariables {

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
 
 /** A pipe's configuration with every default filled in, as the hub runs it (see effectivePipeConfig). */
 export interface EffectivePipe extends JsonObject {

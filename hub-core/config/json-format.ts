@@ -3,7 +3,7 @@
 // on a line of its own (how DTL rules read). A file that already exists keeps its text where its content did not
 // change, so saving one edited property changes only the lines around it, whatever layout the user chose.
 
-import { canonicalJson, isJsonObject } from '../base/json.js';
+import { canonicalJson, isJsonObject } from '../base/index.js';
 
 /** Keys the service's tooling puts first, in this order; other keys follow in code point order. */
 const CONVENTIONAL_KEYS = [

@@ -11,9 +11,9 @@
 //     merged into it (event_count, last_event_timestamp);
 //   - "Pump started overdue" looks at the clock: it is evaluated when the alerts are read.
 
-import { anyChar, anyRun, caseInsensitiveAtom, compileGlob, literalAtom, type GlobAtom } from '../base/glob.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
-import type { Notification as PortalNotification } from '../base/portal-types.js';
+import { anyChar, anyRun, caseInsensitiveAtom, compileGlob, literalAtom, type GlobAtom } from '../base/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import type { Notification as PortalNotification } from '../base/index.js';
 
 export const NUMERIC_METRICS: Readonly<Record<string, string>> = {
   'Entities processed': 'processed_entities',

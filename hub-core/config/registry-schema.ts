@@ -1,4 +1,4 @@
-import type { JsonObject } from '../base/json.js';
+import type { JsonObject } from '../base/index.js';
 import { str, strings } from './schema-parts.js';
 
 /** Licences the editor offers (SPDX identifiers); any other text is accepted too. */

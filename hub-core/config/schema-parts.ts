@@ -1,6 +1,6 @@
 // Building blocks of the configuration schema (config-schema.ts), shared with the source and sink type modules.
 
-import type { JsonObject } from '../base/json.js';
+import type { JsonObject } from '../base/index.js';
 
 /** A source or sink type's options in the configuration schema. */
 export interface TypeOptions {

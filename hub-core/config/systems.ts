@@ -1,9 +1,9 @@
 import type { ConfigStore, ConfigEntity } from './config-store.js';
-import type { SecretStore } from '../security/kv-stores.js';
+import type { SecretStore } from '../security/index.js';
 import { asConfigEntity, refuseDuplicateIds } from './config-store.js';
-import { HubError, badRequest, notFound } from '../base/errors.js';
-import type { ConfigError } from '../base/config-error.js';
-import type { JsonObject } from '../base/json.js';
+import { HubError, badRequest, notFound } from '../base/index.js';
+import type { ConfigError } from '../base/index.js';
+import type { JsonObject } from '../base/index.js';
 import { COMPONENT_ID_RULE, SYSTEM_OPTIONS, checkNumberSettings, isComponentId } from './config-settings.js';
 
 export interface SystemInfo extends JsonObject {

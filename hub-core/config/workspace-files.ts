@@ -4,9 +4,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { asConfigEntity, configKind, type ConfigEntity } from './config-store.js';
-import { HubError } from '../base/errors.js';
-import { parseConfigText } from '../base/config-json.js';
-import { readTextFile } from '../base/text-file.js';
+import { HubError } from '../base/index.js';
+import { parseConfigText } from '../base/index.js';
+import { readTextFile } from '../base/index.js';
 
 export interface WorkspaceProblem {
   file: string;

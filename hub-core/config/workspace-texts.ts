@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { configKind, type ConfigEntity } from './config-store.js';
 import { updatedFileText } from './json-format.js';
-import { isJsonObject } from '../base/json.js';
+import { isJsonObject } from '../base/index.js';
 import { readConfigFiles } from './workspace-files.js';
-import { readTextFile } from '../base/text-file.js';
+import { readTextFile } from '../base/index.js';
 
 const keyOf = (e: { _id: string; type?: unknown }): string => `${configKind(e)}:${e._id}`;
 

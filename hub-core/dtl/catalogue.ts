@@ -1,7 +1,7 @@
 // The function catalogue as plain data, for the UI and the documentation. It is generated from the same registry
 // the compiler checks calls against, so the two cannot disagree.
 
-import type { JsonObject, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
 import { registry as defaultRegistry } from './functions/index.js';
 import { signatureOf, typeDoc, type Cardinality, type FunctionRegistry } from './registry.js';
 

@@ -5,9 +5,9 @@
 // Problems are collected as ConfigErrors whose `elements` is the JSON path of the element at fault, e.g.
 // "$.transform.rules.default[2][1]"; compilation goes on after an error so that all problems are reported at once.
 
-import { isJsonObject, type JsonObject } from '../base/json.js';
-import type { ConfigError } from '../base/config-error.js';
-import { floatLiteralText } from '../base/config-json.js';
+import { isJsonObject, type JsonObject } from '../base/index.js';
+import type { ConfigError } from '../base/index.js';
+import { floatLiteralText } from '../base/index.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, NOOP_TX, RunState, type Expr, type Tx } from './context.js';
 import { registry as defaultRegistry } from './functions/index.js';
 import { setRunNamespaces } from './functions/identifiers.js';

@@ -1,9 +1,9 @@
 // What a compiled DTL closure sees when it runs: the evaluation context (`_S`, `_T`, `_P`, `_R`, `_`, `_B`), the
 // per-run state, the stop signals of filter/discard, and the errors a run can raise.
 
-import type { JsonObject } from '../base/json.js';
-import { HubError } from '../base/errors.js';
-import type { ConfigError } from '../base/config-error.js';
+import type { JsonObject } from '../base/index.js';
+import { HubError } from '../base/index.js';
+import type { ConfigError } from '../base/index.js';
 import type { DtlLookup } from './lookup.js';
 import type { DtlDict, DtlValue } from './values.js';
 import { CHECK_EVERY, spend, type WorkState } from './work-limit.js';

@@ -13,3 +13,12 @@ export { compileTracedTransform, traceExpression, type TracedRun, type TracedTra
 export { DEFAULT_TRACE_LIMITS, type TraceLimits, type TransformTrace, type EntityTrace, type TraceNode, type TracePropertyEvent } from './trace-types.js';
 export { traceInWords } from './trace-words.js';
 export type { FunctionDoc, ExampleDoc } from './catalogue.js';
+
+// Used by the tests and the host beside the engine's entry points above.
+export { compileRules } from './compiler.js';
+export { compileParser } from './datetime.js';
+export { registry } from './functions/index.js';
+export { lookupKey } from './lookup.js';
+export { isPathString, parsePath } from './paths.js';
+export { Bytes, Ni, Uri, Uuid, asList, compareCompatible, compareValues, kindOf, toText, valuesEqual } from './values.js';
+export { compileWildcard, compileWildcards } from './wildcard.js';

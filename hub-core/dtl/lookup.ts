@@ -5,7 +5,7 @@
 // keys compare by `lookupKey`, the canonical JSON of the decoded value (so 1, 1.0 and "~f1.0" are one key, and two
 // spellings of the same instant are one key). Null values are never indexed and deleted entities never match.
 
-import type { JsonObject, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
 import { traverseLookupPath } from './paths.js';
 import { keyOf, type DtlValue } from './values.js';
 

@@ -21,7 +21,7 @@
 // The compile function runs once per call site; it compiles its arguments with the CompileContext and returns the
 // closure that runs per entity. Arguments arrive already checked for count and shape.
 
-import type { JsonObject, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
 import type { Expr, Tx } from './context.js';
 import type { NamespaceSettings } from './namespace-settings.js';
 

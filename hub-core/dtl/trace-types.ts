@@ -1,6 +1,6 @@
 // The shape of a DTL trace (trace.ts records it): plain JSON, shared by the API, the CLI and the workbench.
 
-import type { JsonValue } from '../base/json.js';
+import type { JsonValue } from '../base/index.js';
 
 /** How much a trace records; beyond these it says what it left out. */
 export interface TraceLimits {

@@ -1,7 +1,7 @@
 // A DTL trace (trace-types.ts) in words, for `datahub dtl run --trace`: per entity what became of it, where each
 // property came from, then the steps with their sub-expressions' values, branches, look-ups and created entities.
 
-import type { JsonValue } from '../base/json.js';
+import type { JsonValue } from '../base/index.js';
 import type { EntityTrace, TraceNode, TracePropertyEvent } from './trace-types.js';
 
 function short(v: JsonValue | undefined, truncated?: boolean): string {

@@ -7,8 +7,8 @@
 // branch an if/case/case-eq took, the look-ups of joins (through a wrapped DtlLookup), the entities `create` made,
 // the filter/discard that stopped the rules and why. Everything is bounded by TraceLimits.
 
-import type { JsonObject, JsonValue } from '../base/json.js';
-import type { ConfigError } from '../base/config-error.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
+import type { ConfigError } from '../base/index.js';
 import { compileExpression, childPath } from './compiler.js';
 import { DtlCompileError, DtlRuntimeError, STOP_DISCARD, STOP_FILTER, type Ctx, type Expr, type Stop, type Tx } from './context.js';
 import type { DtlLookup } from './lookup.js';

@@ -8,14 +8,14 @@
 //   - transforms of other types (http, rest, ...): they call outside services or are not built here; running one is
 //     an error that says so, in words.
 //
-import type { JsonObject } from '../base/json.js';
-import { isJsonObject } from '../base/json.js';
-import type { ConfigError } from '../base/config-error.js';
+import type { JsonObject } from '../base/index.js';
+import { isJsonObject } from '../base/index.js';
+import type { ConfigError } from '../base/index.js';
 import { compileRules, childPath } from './compiler.js';
 import { Ctx, DtlCompileError, DtlRuntimeError, RunState, STOP_DISCARD, STOP_FILTER, type Tx } from './context.js';
 import type { DtlLookup } from './lookup.js';
 import { DtlLimitError } from './work-limit.js';
-import { OfflineError } from '../base/offline.js';
+import { OfflineError } from '../base/index.js';
 import type { FunctionRegistry } from './registry.js';
 import type { TraceHooks } from './trace-hooks.js';
 import type { DtlDict } from './values.js';

@@ -18,7 +18,7 @@
 
 import { Buffer } from 'node:buffer';
 import { Decimal as DecimalJs } from 'decimal.js';
-import type { JsonObject, JsonPrimitive, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonPrimitive, JsonValue } from '../base/index.js';
 
 export type TypedKind = 'ni' | 'datetime' | 'decimal' | 'bytes' | 'uuid' | 'uri';
 

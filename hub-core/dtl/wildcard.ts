@@ -1,6 +1,6 @@
 // Wildcard patterns: "*" matches any run of characters, "?" exactly one; the pattern must match the whole name.
 
-import { anyChar, anyRun, compileGlob, literalAtom } from '../base/glob.js';
+import { anyChar, anyRun, compileGlob, literalAtom } from '../base/index.js';
 
 /** `tick`: told of the steps a long match takes (glob.ts), for the transform's time bound. */
 export type NameMatcher = (name: string, tick?: (steps: number) => void) => boolean;

@@ -6,7 +6,7 @@
 
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { HubError } from '../base/errors.js';
+import { HubError } from '../base/index.js';
 
 /** What a transform's run state keeps for the bound (RunState in context.ts). */
 export interface WorkState {

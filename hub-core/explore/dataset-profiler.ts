@@ -4,8 +4,8 @@
 
 import Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { DatasetStore } from '../storage/dataset-store.js';
-import { HubError, badRequest } from '../base/errors.js';
+import type { DatasetStore } from '../storage/index.js';
+import { HubError, badRequest } from '../base/index.js';
 import { ProfileState, type PropertyProfile } from './dataset-profile.js';
 import { WriteTimeline, type TimelineBucket } from './write-timeline.js';
 

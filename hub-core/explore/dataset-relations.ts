@@ -1,11 +1,11 @@
 // Where a property's namespaced identifiers point: `~:ns:id` names entity `ns:id` of the datasets behind namespace
 // `ns` (a dataset of that name, and the dataset the pipe of that id writes), and resolves when one of them holds it.
 
-import type { DatasetStore } from '../storage/dataset-store.js';
-import type { PipeRegistry } from '../pipes/pipes.js';
-import { effectivePipeConfig } from '../pipes/pipe-config.js';
+import type { DatasetStore } from '../storage/index.js';
+import type { PipeRegistry } from '../pipes/index.js';
+import { effectivePipeConfig } from '../pipes/index.js';
 import { parseTagged } from '../dtl/index.js';
-import { badRequest } from '../base/errors.js';
+import { badRequest } from '../base/index.js';
 
 export interface NamespaceRelation {
   namespace: string;

@@ -3,10 +3,10 @@
 // that compares a path with a plain string lets SQLite skip every entity whose stored text lacks that string.
 
 import { compileExpression, DtlRuntimeError, isTruthy, type DtlValue } from '../dtl/index.js';
-import type { Db } from '../storage/database.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
-import { storedEntityJson } from '../base/entity.js';
-import { badRequest } from '../base/errors.js';
+import type { Db } from '../storage/index.js';
+import type { DatasetStore } from '../storage/index.js';
+import { storedEntityJson } from '../base/index.js';
+import { badRequest } from '../base/index.js';
 
 export interface EntityFilter {
   /** The predicate as given, for messages. */

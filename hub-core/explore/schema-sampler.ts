@@ -1,4 +1,4 @@
-import type { JsonObject } from '../base/json.js';
+import type { JsonObject } from '../base/index.js';
 
 interface PropertyStats {
   types: Set<string>;

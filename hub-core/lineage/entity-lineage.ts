@@ -5,16 +5,16 @@
 // says how. Bounded by depth, fan-in and fan-out; the answer says where it was cut.
 
 import type { Hub } from '../hub.js';
-import type { EffectivePipe } from '../pipes/pipe-config.js';
-import { pipeDependencies } from '../pipes/pipe-config.js';
-import { trackedDatasets } from '../pipes/dependency-tracking.js';
+import type { EffectivePipe } from '../pipes/index.js';
+import { pipeDependencies } from '../pipes/index.js';
+import { trackedDatasets } from '../pipes/index.js';
 import { lookupKeys, traverseLookupPath } from '../dtl/index.js';
-import type { JsonObject } from '../base/json.js';
-import { notFound } from '../base/errors.js';
-import type { LineageRow } from '../pipes/lineage-store.js';
+import type { JsonObject } from '../base/index.js';
+import { notFound } from '../base/index.js';
+import type { LineageRow } from '../pipes/index.js';
 import type { DownstreamStep, EntityRef, LineageAnswer, LineageStep, ProcessedReason, PropertyOrigin } from './lineage-types.js';
 import { traceStep } from './lineage-trace.js';
-import type { PipeRuntime } from '../pipes/pipe-runtime.js';
+import type { PipeRuntime } from '../pipes/index.js';
 
 export const LINEAGE_MAX_DEPTH = 10;
 export const LINEAGE_DEFAULT_DEPTH = 5;

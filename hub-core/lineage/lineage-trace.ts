@@ -2,10 +2,10 @@
 // (the trace of the preview, pipe-trace.ts): the look-ups it made, the emit_children parent, and per output property
 // the step that set it and the source property it was taken from.
 
-import type { PipeRuntime } from '../pipes/pipe-runtime.js';
+import type { PipeRuntime } from '../pipes/index.js';
 import type { EntityTrace, TraceNode, TransformTrace } from '../dtl/index.js';
-import { chainSteps } from '../preview/pipe-stages.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { chainSteps } from '../preview/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import type { EntityRef, JoinedRef, PropertyOrigin } from './lineage-types.js';
 
 export interface StepTrace {

@@ -1,7 +1,7 @@
 // The answer of GET /datasets/<id>/entities/<entity-id>/lineage (entity-lineage.ts): plain JSON, shared by the API
 // and the workbench.
 
-import type { JsonObject, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
 
 /** One entity version. */
 export interface EntityRef {

@@ -2,14 +2,14 @@
 // does, so that its command-line client can print which pipe or system is wrong and why:
 // {"validation_errors": [{"posted-config": {...}, "config-errors": [{"level", "msg", "elements"}]}]}.
 
-import type { ConfigEntity } from '../config/config-store.js';
-import { configKind } from '../config/config-store.js';
-import { HubError } from '../base/errors.js';
+import type { ConfigEntity } from '../config/index.js';
+import { configKind } from '../config/index.js';
+import { HubError } from '../base/index.js';
 import type { ConfigError } from './pipe-config.js';
 import { pipeConfigErrors } from './pipes.js';
-import { checkSystemConfig } from '../config/systems.js';
-import type { JsonObject } from '../base/json.js';
-import type { EnvLookup } from '../config/config-env.js';
+import { checkSystemConfig } from '../config/index.js';
+import type { JsonObject } from '../base/index.js';
+import type { EnvLookup } from '../config/index.js';
 
 export interface ValidationError extends JsonObject {
   'posted-config': ConfigEntity;

@@ -3,13 +3,13 @@
 // sink type that the schema does not know are allowed, but misspelled top-level keys of a pipe or pump are flagged,
 // since the hub would silently ignore them. The hub's own checks (pipe-config.ts, systems.ts) stay authoritative.
 
-import type { JsonObject, JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
 import { SINK_TYPES, SOURCE_TYPES } from './pipe-config.js';
 import { SOURCE_TYPE_LIST } from './sources/index.js';
 import { SINK_TYPE_LIST } from './sinks/index.js';
-import { bool, ref, str, strings, type TypeOptions } from '../config/schema-parts.js';
-import { COMPONENT_ID_PATTERN, PIPE_NUMBER_PROPERTIES, PUMP_PROPERTIES, SYSTEM_OPTIONS } from '../config/config-settings.js';
-import { nodeMetadataSchema, pipeRegistrySchema } from '../config/registry-schema.js';
+import { bool, ref, str, strings, type TypeOptions } from '../config/index.js';
+import { COMPONENT_ID_PATTERN, PIPE_NUMBER_PROPERTIES, PUMP_PROPERTIES, SYSTEM_OPTIONS } from '../config/index.js';
+import { nodeMetadataSchema, pipeRegistrySchema } from '../config/index.js';
 
 /** Options of every source type (from its module in sources/); a type's other options are allowed. */
 const SOURCE_OPTIONS: Record<string, TypeOptions> = Object.fromEntries(SOURCE_TYPE_LIST.map((t) => [t.type, t.options]));

@@ -20,10 +20,10 @@
 //   indexed in memory by DTL's rules, kept while the dataset's `version` stays the same.
 // - A dataset that does not exist has no entities.
 
-import { parseIndexExpression } from '../storage/dataset-index.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
+import { parseIndexExpression } from '../storage/index.js';
+import type { DatasetStore } from '../storage/index.js';
 import { LookupSnapshots, type KeptSnapshots } from './lookup-snapshots.js';
-import { canonicalJson, type JsonObject, type JsonValue } from '../base/json.js';
+import { canonicalJson, type JsonObject, type JsonValue } from '../base/index.js';
 import { isNamespacedPath, lookupKeys, traverse, traverseLookupPath, DateTime, keyOf, typedOf, type DtlLookup } from '../dtl/index.js';
 
 /** The index expression of a property path, or undefined when it has no exact one. */

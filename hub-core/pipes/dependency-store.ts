@@ -9,7 +9,7 @@
 // - Trackers are read per batch, never cached: a batch rolled back takes its new trackers with it.
 // - Data folders of older versions kept one wide row per dependency (pump_dependencies); they are moved over on open.
 
-import type { Db } from '../storage/database.js';
+import type { Db } from '../storage/index.js';
 import { unpackDependencies, type EntityDependencies, type PackedDependencies } from './packed-dependencies.js';
 
 /** Rows per multi-row insert. */

@@ -9,9 +9,9 @@
 // - The lookup cannot see the hops spec it serves, so `track-dependencies: false` is read from the transform's
 //   configuration: a dataset is not tracked when every hops spec that names it says so.
 
-import type { Dataset } from '../storage/dataset-log.js';
+import type { Dataset } from '../storage/index.js';
 import type { DependencyPacker } from './packed-dependencies.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import { lookupKeys, traverseLookupPath, keyOf, type DtlLookup } from '../dtl/index.js';
 
 export class TrackingLookup implements DtlLookup {

@@ -1,13 +1,13 @@
-import type { Db } from '../storage/database.js';
+import type { Db } from '../storage/index.js';
 import type { PipeRegistry } from './pipes.js';
-import { prepareEntity, PreparedEntities, type PreparedEntity } from '../base/entity.js';
+import { prepareEntity, PreparedEntities, type PreparedEntity } from '../base/index.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
-import type { ConfigStore } from '../config/config-store.js';
+import type { ConfigStore } from '../config/index.js';
 import { DtlRuntimeError } from '../dtl/index.js';
-import type { JsonObject } from '../base/json.js';
-import { HubError, badRequest, conflict } from '../base/errors.js';
-import { CircuitBreakerTripped, type WriteResult } from '../storage/dataset-log.js';
-import { PushSpool } from '../storage/push-spool.js';
+import type { JsonObject } from '../base/index.js';
+import { HubError, badRequest, conflict } from '../base/index.js';
+import { CircuitBreakerTripped, type WriteResult } from '../storage/index.js';
+import { PushSpool } from '../storage/index.js';
 
 /** Entities per write of a staged push. */
 const STAGED_BATCH = 10_000;

@@ -3,7 +3,7 @@
 // batch's records travel as one JSON text (cheap to hand from a pipe worker to the hub's thread) and are written by
 // LineageStore with the batch, in its transaction.
 
-import type { JsonObject } from '../base/json.js';
+import type { JsonObject } from '../base/index.js';
 
 /** One member of a merged source entity: dataset, id, offset. */
 export type Contributor = readonly [dataset: string, id: string, offset: number];

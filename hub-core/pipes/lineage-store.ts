@@ -3,9 +3,9 @@
 // entity is found through its offset: the first batch row whose `until` is at or past it wrote it. One row per batch
 // keeps recording cheap (issue 36: under 10 % of a run); lookups parse one batch's text.
 
-import type { Db } from '../storage/database.js';
+import type { Db } from '../storage/index.js';
 import { SOURCE_CHANGED, SOURCE_DELETED, SOURCE_NEW, unpackLineage, type LineageEntry } from './lineage-record.js';
-import type { JsonObject } from '../base/json.js';
+import type { JsonObject } from '../base/index.js';
 
 /** Why a source entity was processed in a run. */
 export type ProcessReason = 'new' | 'changed' | 'deleted' | 'read' | 'rescan' | 'dependency';

@@ -20,10 +20,10 @@
 // - Per join path, the keys are the same as the dataset index's (`indexKeys`: the canonical JSON of each value at the
 //   path, nulls left out), so a lookup through a snapshot finds exactly what the index would have found.
 
-import type { Dataset, DatasetRow, LiveRow } from '../storage/dataset-log.js';
-import { storedEntity } from '../base/entity.js';
-import { indexKeys } from '../storage/dataset-index.js';
-import type { JsonObject } from '../base/json.js';
+import type { Dataset, DatasetRow, LiveRow } from '../storage/index.js';
+import { storedEntity } from '../base/index.js';
+import { indexKeys } from '../storage/index.js';
+import type { JsonObject } from '../base/index.js';
 
 const MIN_LOOKUPS = 1000;
 const MAX_ENTITIES = 500_000;

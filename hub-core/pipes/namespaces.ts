@@ -7,7 +7,7 @@
 // Both defaults apply only with namespaced identifiers on (the node's `namespaced_identifiers`, or the pipe's own);
 // the pipe's `add_namespaces`/`remove_namespaces` (or the source's/sink's) override them.
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import type { NamespaceSettings } from '../dtl/index.js';
 
 /** Source types whose documented `add_namespaces` default is true. */

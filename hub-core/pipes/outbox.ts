@@ -3,10 +3,10 @@
 // It is part of the pipe's pump state: bounded to the last `keep_runs` runs that sent something, and cleared when
 // the pump is reset (run-all's reset, a node reset, update-last-seen back to the start) or the pipe goes.
 
-import type { Db } from '../storage/database.js';
-import type { JsonObject, JsonValue } from '../base/json.js';
-import { badRequest, notFound } from '../base/errors.js';
-import { maskJson, type Mask } from '../security/secret-mask.js';
+import type { Db } from '../storage/index.js';
+import type { JsonObject, JsonValue } from '../base/index.js';
+import { badRequest, notFound } from '../base/index.js';
+import { maskJson, type Mask } from '../security/index.js';
 
 /** One entity as the sink would have sent it. */
 export interface OutboxRecord extends JsonObject {

@@ -1,18 +1,18 @@
-import type { ConfigEntity } from '../config/config-store.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
-import { parseIndexExpression } from '../storage/dataset-index.js';
-import { compactionProblems } from '../storage/dataset-compaction.js';
+import type { ConfigEntity } from '../config/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { parseIndexExpression } from '../storage/index.js';
+import { compactionProblems } from '../storage/index.js';
 import { compileTransform } from '../dtl/index.js';
-import { HubError } from '../base/errors.js';
+import { HubError } from '../base/index.js';
 
-import { hasErrors, type ConfigError } from '../base/config-error.js';
-import type { EffectivePipe } from '../config/effective-pipe.js';
+import { hasErrors, type ConfigError } from '../base/index.js';
+import type { EffectivePipe } from '../config/index.js';
 import { SOURCE_TYPE_LIST, sourceType } from './sources/index.js';
 import { embeddedEntityProblems } from './sources/embedded.js';
 import { SINK_TYPE_LIST, sinkType } from './sinks/index.js';
-import { pipeSecretReferences } from '../config/config-variables.js';
-import { COMPONENT_ID_RULE, PIPE_NUMBER_PROPERTIES, checkNumberSettings, isComponentId } from '../config/config-settings.js';
-import type { EnvLookup } from '../config/config-env.js';
+import { pipeSecretReferences } from '../config/index.js';
+import { COMPONENT_ID_RULE, PIPE_NUMBER_PROPERTIES, checkNumberSettings, isComponentId } from '../config/index.js';
+import type { EnvLookup } from '../config/index.js';
 
 export { hasErrors, type ConfigError };
 

@@ -1,7 +1,7 @@
 // A pipe's `runtime.state` in pipe information, in the hosted service's vocabulary. The service's command-line client
 // waits while any pipe is "Deploying"; this hub deploys a configuration when it is saved, so no pipe is ever in that
 // state here.
-import { isJsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonValue } from '../base/index.js';
 
 export type PipeRuntimeState = 'running' | 'disabled' | 'finished' | 'failed' | 'stopped' | null;
 

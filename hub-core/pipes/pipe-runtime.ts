@@ -14,10 +14,10 @@
 // PipeRuntimes keeps one runtime per stored pipe and drops it when what it was built from changes: the pipe's
 // configuration, the node metadata (namespaces), a system, the environment variables or the secrets.
 
-import type { ConfigEntity } from '../config/config-store.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
+import type { ConfigEntity } from '../config/index.js';
+import type { DatasetStore } from '../storage/index.js';
 import { checkPipeConfig, effectivePipeConfig, pipeNumberErrors, type EffectivePipe } from './pipe-config.js';
-import { hasErrors, type ConfigError } from '../base/config-error.js';
+import { hasErrors, type ConfigError } from '../base/index.js';
 import { pumpConfigErrors } from './pump-config.js';
 import {
   compileTracedTransform,
@@ -32,14 +32,14 @@ import {
 } from '../dtl/index.js';
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
-import { hasDtlKeySecret, substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from '../config/config-variables.js';
-import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, unsetEnvWarnings, withSetEnv, type EnvLookup } from '../config/config-env.js';
-import { MAINTAINED_PROPERTIES, stripInternal } from '../base/entity.js';
+import { hasDtlKeySecret, substituteDtlKeySecrets, substituteEnv, substituteVariables, type ConfigVariables } from '../config/index.js';
+import { pipeWithEnv, pumpWithEnv, resolveSource, transformWithEnv, unsetEnvWarnings, withSetEnv, type EnvLookup } from '../config/index.js';
+import { MAINTAINED_PROPERTIES, stripInternal } from '../base/index.js';
 import { SOURCES, type PumpSource } from './sources/index.js';
 import type { SinkContext } from './sinks/json-push-sink.js';
 import { sinkType } from './sinks/index.js';
-import { HubError, badRequest } from '../base/errors.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { HubError, badRequest } from '../base/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 
 export type SinkStep = (entity: JsonObject) => JsonObject;
 

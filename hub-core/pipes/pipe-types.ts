@@ -3,11 +3,11 @@
 // operations it supports. The schema, the config checks, the pump's operations and the "new pipe" templates are all
 // made from these.
 
-import type { JsonObject } from '../base/json.js';
-import type { TypeOptions } from '../config/schema-parts.js';
+import type { JsonObject } from '../base/index.js';
+import type { TypeOptions } from '../config/index.js';
 import type { SourceFactory } from './sources/source.js';
 import type { SinkOpener } from './sinks/sink.js';
-import type { Complain } from '../base/config-error.js';
+import type { Complain } from '../base/index.js';
 
 export type PublishFormat = 'entities' | 'csv' | 'excel' | 'xml';
 

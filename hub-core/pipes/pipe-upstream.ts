@@ -1,7 +1,7 @@
 // Which pipes feed which: a pipe is upstream of another when its dataset sink writes a dataset the other reads (its
 // source) or joins (hops and other `datasets` lists in its transform).
 import { pipeDependencies, type EffectivePipe } from './pipe-config.js';
-import { isJsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonValue } from '../base/index.js';
 
 function joinedDatasets(value: JsonValue | undefined): string[] {
   const out: string[] = [];

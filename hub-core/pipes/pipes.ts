@@ -1,15 +1,15 @@
-import type { ConfigStore, ConfigEntity } from '../config/config-store.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
-import type { Dataset } from '../storage/dataset-log.js';
-import { asConfigEntity, refuseDuplicateIds } from '../config/config-store.js';
+import type { ConfigStore, ConfigEntity } from '../config/index.js';
+import type { DatasetStore } from '../storage/index.js';
+import type { Dataset } from '../storage/index.js';
+import { asConfigEntity, refuseDuplicateIds } from '../config/index.js';
 import { IDS_INDEX, PUBLISHER_SINKS, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
-import { hasErrors, type ConfigError } from '../base/config-error.js';
-import { HubError, badRequest, notFound } from '../base/errors.js';
-import { parseIndexExpression } from '../storage/dataset-index.js';
-import { compactionSettings } from '../storage/dataset-compaction.js';
-import { isJsonObject, type JsonObject } from '../base/json.js';
+import { hasErrors, type ConfigError } from '../base/index.js';
+import { HubError, badRequest, notFound } from '../base/index.js';
+import { parseIndexExpression } from '../storage/index.js';
+import { compactionSettings } from '../storage/index.js';
+import { isJsonObject, type JsonObject } from '../base/index.js';
 import { pipeConfigErrors, scheduledPipe } from './pump-config.js';
-import type { VariableContext } from '../config/config-env.js';
+import type { VariableContext } from '../config/index.js';
 import type { LastRun } from './pump-state.js';
 import { pipeRuntimeState, type PipeRuntimeState } from './pipe-runtime-state.js';
 

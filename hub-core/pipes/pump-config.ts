@@ -1,12 +1,12 @@
 // The checks of a pipe's `pump` settings, and the configuration problems of a pipe as its pipe information reports them.
 
-import { parseCron } from '../config/cron-schedule.js';
-import type { ConfigEntity } from '../config/config-store.js';
+import { parseCron } from '../config/index.js';
+import type { ConfigEntity } from '../config/index.js';
 import { checkPipeConfig, effectivePipeConfig, pipeNumberErrors, type EffectivePipe } from './pipe-config.js';
-import { PUMP_PROPERTIES, checkNumberSettings } from '../config/config-settings.js';
-import type { ConfigError } from '../base/config-error.js';
-import { isJsonObject, type JsonObject } from '../base/json.js';
-import { pipeWithEnv, pumpWithEnv, unsetEnvReference, unsetEnvWarnings, type EnvLookup, type VariableContext } from '../config/config-env.js';
+import { PUMP_PROPERTIES, checkNumberSettings } from '../config/index.js';
+import type { ConfigError } from '../base/index.js';
+import { isJsonObject, type JsonObject } from '../base/index.js';
+import { pipeWithEnv, pumpWithEnv, unsetEnvReference, unsetEnvWarnings, type EnvLookup, type VariableContext } from '../config/index.js';
 
 const MODES = ['scheduled', 'manual', 'off'];
 

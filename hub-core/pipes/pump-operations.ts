@@ -3,10 +3,10 @@
 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
-import type { ConfigEntity, ConfigStore } from '../config/config-store.js';
-import type { Db } from '../storage/database.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
-import type { Dataset } from '../storage/dataset-log.js';
+import type { ConfigEntity, ConfigStore } from '../config/index.js';
+import type { Db } from '../storage/index.js';
+import type { DatasetStore } from '../storage/index.js';
+import type { Dataset } from '../storage/index.js';
 import type { EffectivePipe } from './pipe-config.js';
 import { PumpStateStore } from './pump-state.js';
 import { trackedDatasets } from './dependency-tracking.js';
@@ -15,13 +15,13 @@ import { pipeWorkerCount, workerMemoryMb, workerNice } from './workers/worker-co
 import { PumpRunner, executionLogName, isPumpable, parseOffset, type PumpPipes } from './pump-runner.js';
 import { PumpScheduler } from './pump-scheduler.js';
 import { scheduledPipe } from './pump-config.js';
-import type { EnvLookup, VariableContext } from '../config/config-env.js';
+import type { EnvLookup, VariableContext } from '../config/index.js';
 import { sourceType } from './sources/index.js';
 import { sinkType } from './sinks/index.js';
-import { systemClock, type Clock } from '../base/clock.js';
+import { systemClock, type Clock } from '../base/index.js';
 import { PipeRuntimes, type PipeRuntimeContext, type RuntimeChanges } from './pipe-runtime.js';
-import { badRequest, notFound } from '../base/errors.js';
-import type { JsonObject } from '../base/json.js';
+import { badRequest, notFound } from '../base/index.js';
+import type { JsonObject } from '../base/index.js';
 
 export const PUMP_OPERATIONS = [
   'start',

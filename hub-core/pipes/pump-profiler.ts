@@ -5,7 +5,7 @@
 import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { conflict } from '../base/errors.js';
+import { conflict } from '../base/index.js';
 
 interface CallFrame {
   functionName: string;

@@ -4,26 +4,26 @@
 // throws is recorded and never escapes.
 
 import { randomUUID } from 'node:crypto';
-import type { ConfigEntity } from '../config/config-store.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
-import { DEFAULT_COMPACTION } from '../storage/dataset-compaction.js';
-import type { Dataset } from '../storage/dataset-log.js';
-import { CircuitBreakerTripped } from '../storage/dataset-log.js';
+import type { ConfigEntity } from '../config/index.js';
+import type { DatasetStore } from '../storage/index.js';
+import { DEFAULT_COMPACTION } from '../storage/index.js';
+import type { Dataset } from '../storage/index.js';
+import { CircuitBreakerTripped } from '../storage/index.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { PumpStateStore, PumpState, LastRun } from './pump-state.js';
 import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from '../dtl/index.js';
-import type { JsonObject } from '../base/json.js';
-import { HubError } from '../base/errors.js';
-import { isOfflineError } from '../base/offline.js';
+import type { JsonObject } from '../base/index.js';
+import { HubError } from '../base/index.js';
+import { isOfflineError } from '../base/index.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, SinkWriteError, idsOf, isPumpedSink, sinkType, type LocalSink, type RemoteSink, type Sink } from './sinks/index.js';
 import { changedKeys } from './dependency-tracking.js';
 import { RunProfiler } from './pump-profiler.js';
-import { maskJson } from '../security/secret-mask.js';
+import { maskJson } from '../security/index.js';
 import { maskedOutboxWriter } from './outbox.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
-import type { PreparedEntity } from '../base/entity.js';
+import type { PreparedEntity } from '../base/index.js';
 import { transformBatchTurning } from './workers/transform-batch.js';
 import type { PackedDependencies } from './packed-dependencies.js';
 import { workerMayRun, workerRequest } from './workers/eligibility.js';

@@ -4,18 +4,18 @@
 // schedule never keeps the process alive.
 
 import { join } from 'node:path';
-import { parseCron } from '../config/cron-schedule.js';
-import type { ConfigEntity, ConfigStore } from '../config/config-store.js';
+import { parseCron } from '../config/index.js';
+import type { ConfigEntity, ConfigStore } from '../config/index.js';
 import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
-import type { EnvLookup } from '../config/config-env.js';
-import { hasErrors } from '../base/config-error.js';
+import type { EnvLookup } from '../config/index.js';
+import { hasErrors } from '../base/index.js';
 import { pipeConfigErrors, scheduledPipe } from './pump-config.js';
 import type { PumpStateStore } from './pump-state.js';
 import { isPumpable, type PumpRunner } from './pump-runner.js';
-import { isJsonObject } from '../base/json.js';
-import { systemClock, type Clock, type TimerHandle } from '../base/clock.js';
+import { isJsonObject } from '../base/index.js';
+import { systemClock, type Clock, type TimerHandle } from '../base/index.js';
 import { isUpstreamOf, upstreamPipes } from './pipe-upstream.js';
-import { readTextFile } from '../base/text-file.js';
+import { readTextFile } from '../base/index.js';
 
 /** How often a first run that waits for its upstream pipes looks again. */
 const FIRST_RUN_RETRY_MS = 500;

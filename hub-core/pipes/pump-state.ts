@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../storage/database.js';
-import type { JsonObject } from '../base/json.js';
+import type { Db } from '../storage/index.js';
+import type { JsonObject } from '../base/index.js';
 import type { PackedDependencies } from './packed-dependencies.js';
 import { LineageStore } from './lineage-store.js';
 import { DependencyStore } from './dependency-store.js';

@@ -6,14 +6,14 @@
 
 import { randomUUID } from 'node:crypto';
 import type { PipeRegistry } from './pipes.js';
-import type { DatasetStore } from '../storage/dataset-store.js';
-import type { EnvStore } from '../security/kv-stores.js';
+import type { DatasetStore } from '../storage/index.js';
+import type { EnvStore } from '../security/index.js';
 import type { PumpService } from './pump-operations.js';
 import { checkPipeConfig, effectivePipeConfig, pipeDependencies, type EffectivePipe } from './pipe-config.js';
 import { isPumpable } from './pump-runner.js';
 import { SOURCES } from './sources/index.js';
-import { conflict } from '../base/errors.js';
-import { isJsonObject, type JsonValue } from '../base/json.js';
+import { conflict } from '../base/index.js';
+import { isJsonObject, type JsonValue } from '../base/index.js';
 
 export interface RunAllOptions {
   /** Rounds in a row that change nothing before the run counts as finished (at least 1). */

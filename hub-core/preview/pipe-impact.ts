@@ -7,17 +7,17 @@
 // give the sink are deleted.
 
 import type { Hub } from '../hub.js';
-import type { ConfigEntity } from '../config/config-store.js';
-import type { Dataset } from '../storage/dataset-log.js';
-import type { PipeRuntime } from '../pipes/pipe-runtime.js';
-import type { EffectivePipe } from '../config/effective-pipe.js';
-import { effectivePipeConfig, pipeDependencies } from '../pipes/pipe-config.js';
-import { transformDatasets } from '../pipes/run-all-pipes.js';
-import { prepareEntity, EntityError, MAINTAINED_PROPERTIES, type PreparedEntity } from '../base/entity.js';
-import { isPumpable } from '../pipes/pump-runner.js';
+import type { ConfigEntity } from '../config/index.js';
+import type { Dataset } from '../storage/index.js';
+import type { PipeRuntime } from '../pipes/index.js';
+import type { EffectivePipe } from '../config/index.js';
+import { effectivePipeConfig, pipeDependencies } from '../pipes/index.js';
+import { transformDatasets } from '../pipes/index.js';
+import { prepareEntity, EntityError, MAINTAINED_PROPERTIES, type PreparedEntity } from '../base/index.js';
+import { isPumpable } from '../pipes/index.js';
 import { DtlRuntimeError } from '../dtl/index.js';
-import { HubError, badRequest } from '../base/errors.js';
-import { isJsonObject, type JsonObject } from '../base/json.js';
+import { HubError, badRequest } from '../base/index.js';
+import { isJsonObject, type JsonObject } from '../base/index.js';
 
 export const IMPACT_DEFAULT_SAMPLE = 20;
 export const IMPACT_MAX_SAMPLE = 200;

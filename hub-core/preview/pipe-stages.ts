@@ -4,16 +4,16 @@
 // GET /pipes/<id>/entities?stage=, `datahub test`, and the preview of a draft configuration on sample entities.
 
 import type { Hub } from '../hub.js';
-import type { ConfigEntity } from '../config/config-store.js';
-import type { PipeRuntime } from '../pipes/pipe-runtime.js';
-import { parseOffset } from '../pipes/sources/basic-sources.js';
-import { pipeConfigErrors } from '../pipes/pump-config.js';
-import { hasErrors, type ConfigError } from '../base/config-error.js';
+import type { ConfigEntity } from '../config/index.js';
+import type { PipeRuntime } from '../pipes/index.js';
+import { parseOffset } from '../pipes/index.js';
+import { pipeConfigErrors } from '../pipes/index.js';
+import { hasErrors, type ConfigError } from '../base/index.js';
 import { DtlRuntimeError, type CompiledTransform, type TransformTrace } from '../dtl/index.js';
 import { sourceEntityOf, traceSample } from './pipe-trace.js';
-import { HubError, badRequest } from '../base/errors.js';
-import { isJsonObject, type JsonObject } from '../base/json.js';
-import { maskJson } from '../security/secret-mask.js';
+import { HubError, badRequest } from '../base/index.js';
+import { isJsonObject, type JsonObject } from '../base/index.js';
+import { maskJson } from '../security/index.js';
 
 export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
 export type PipeStage = (typeof PIPE_STAGES)[number];

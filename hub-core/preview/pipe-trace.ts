@@ -2,10 +2,10 @@
 // which source entity made a given output entity (`"source-of"`), so an entity of a pipe's output can be traced by
 // re-running its source entity.
 
-import type { PipeRuntime } from '../pipes/pipe-runtime.js';
+import type { PipeRuntime } from '../pipes/index.js';
 import type { TransformTrace } from '../dtl/index.js';
-import { HubError } from '../base/errors.js';
-import type { JsonObject } from '../base/json.js';
+import { HubError } from '../base/index.js';
+import type { JsonObject } from '../base/index.js';
 
 /** Source entities looked at to find the one that makes an output entity. */
 export const SOURCE_OF_MAX_SCAN = 100_000;

@@ -2,14 +2,14 @@
 // This is what a publisher serves; the HTTP route turns the pages into JSON, CSV, a workbook or XML.
 
 import type { Hub } from '../hub.js';
-import type { Dataset, ReadOptions } from '../storage/dataset-log.js';
-import type { EffectivePipe } from '../pipes/pipe-config.js';
-import type { PipeRuntime } from '../pipes/pipe-runtime.js';
+import type { Dataset, ReadOptions } from '../storage/index.js';
+import type { EffectivePipe } from '../pipes/index.js';
+import type { PipeRuntime } from '../pipes/index.js';
 import { DtlCompileError } from '../dtl/index.js';
-import { badRequest, notFound } from '../base/errors.js';
-import type { JsonObject } from '../base/json.js';
-import type { PublishFormat } from '../pipes/pipe-types.js';
-import { SINK_TYPE_LIST } from '../pipes/sinks/index.js';
+import { badRequest, notFound } from '../base/index.js';
+import type { JsonObject } from '../base/index.js';
+import type { PublishFormat } from '../pipes/index.js';
+import { SINK_TYPE_LIST } from '../pipes/index.js';
 
 export type { PublishFormat };
 

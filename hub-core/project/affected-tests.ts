@@ -11,13 +11,13 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { asConfigEntity, configKind, type ConfigEntity } from '../config/config-store.js';
-import { parseConfigText } from '../base/config-json.js';
-import { canonicalJson, isJsonObject, type JsonValue } from '../base/json.js';
-import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from '../pipes/pipe-config.js';
+import { asConfigEntity, configKind, type ConfigEntity } from '../config/index.js';
+import { parseConfigText } from '../base/index.js';
+import { canonicalJson, isJsonObject, type JsonValue } from '../base/index.js';
+import { effectivePipeConfig, pipeDependencies, type EffectivePipe } from '../pipes/index.js';
 import { readTestSpecs, type TestSpec } from './project-test.js';
-import { configFiles, readConfigFiles } from '../config/workspace-files.js';
-import { transformDatasets } from '../pipes/run-all-pipes.js';
+import { configFiles, readConfigFiles } from '../config/index.js';
+import { transformDatasets } from '../pipes/index.js';
 
 export interface ProjectChange {
   /** The changed files (added, edited or deleted), relative to the node folder, "/"-separated. */

@@ -4,15 +4,15 @@
 // workspace's files and once with the draft in place of the pipe's file.
 
 import type { Hub } from '../hub.js';
-import type { ConfigEntity } from '../config/config-store.js';
+import type { ConfigEntity } from '../config/index.js';
 import { runProject, DEFAULT_MAX_ROUNDS } from './project-runner.js';
 import { readTestSpecs, runTest, type TestSpec } from './project-test.js';
-import { readConfigFiles } from '../config/workspace-files.js';
+import { readConfigFiles } from '../config/index.js';
 import { workspaceNodeDir } from './workspace.js';
-import { downstreamPipes, type ImpactTest, type ImpactTests, type TestStatus } from '../preview/pipe-impact.js';
+import { downstreamPipes, type ImpactTest, type ImpactTests, type TestStatus } from '../preview/index.js';
 
 export type { ImpactTest, ImpactTests };
-import { HubError } from '../base/errors.js';
+import { HubError } from '../base/index.js';
 
 function message(e: unknown): string {
   if (e instanceof HubError) return e.detail ? `${e.message}: ${e.detail}` : e.message;

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hub } from '../hub.js';
 import { Workspace, type WorkspaceLoad } from './workspace.js';
-import { HubError } from '../base/errors.js';
-import type { ConfigEntity } from '../config/config-store.js';
-import { RUN_ALL_DEFAULTS, type PipeRunSummary, type RunAllOptions } from '../pipes/run-all-pipes.js';
+import { HubError } from '../base/index.js';
+import type { ConfigEntity } from '../config/index.js';
+import { RUN_ALL_DEFAULTS, type PipeRunSummary, type RunAllOptions } from '../pipes/index.js';
 
-export { pipeRunOrder, type PipeRunSummary } from '../pipes/run-all-pipes.js';
+export { pipeRunOrder, type PipeRunSummary } from '../pipes/index.js';
 
 export const DEFAULT_MAX_ROUNDS = 20;
 

@@ -13,12 +13,12 @@
 
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { badRequest } from '../base/errors.js';
-import { anyChar, anyRun, compileGlob, literalAtom, type GlobAtom, type TextMatcher } from '../base/glob.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
-import { PIPE_STAGES, pipeStageEntities, type PipeStage } from '../preview/pipe-stages.js';
+import { badRequest } from '../base/index.js';
+import { anyChar, anyRun, compileGlob, literalAtom, type GlobAtom, type TextMatcher } from '../base/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { PIPE_STAGES, pipeStageEntities, type PipeStage } from '../preview/index.js';
 import type { Hub } from '../hub.js';
-import { readTextFile } from '../base/text-file.js';
+import { readTextFile } from '../base/index.js';
 
 export interface TestSpec {
   /** The test's name: the expected file name without ".test.json". */

@@ -6,8 +6,8 @@
 // digits. Once a value is scrubbed, it is replaced wherever else it occurs in the sample too (an `_id` made of an SSN).
 
 import { createHmac } from 'node:crypto';
-import { caseInsensitiveAtom, compileGlob, anyChar, anyRun, type GlobAtom, type TextMatcher } from '../base/glob.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { caseInsensitiveAtom, compileGlob, anyChar, anyRun, type GlobAtom, type TextMatcher } from '../base/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 
 /** The patterns of a `--scrub` value: comma-separated, blanks around them ignored. */
 export function parseScrubPatterns(text: string): string[] {

@@ -4,10 +4,10 @@
 // "prod" and "test", condition "$ENV(node-env)") and that its client's `sesam init` writes. The file keeps its own
 // layout everywhere else (json-format.ts `updatedFileText`); test-env.json gets `"node-env": "test"` when it lacks it.
 
-import { badRequest } from '../base/errors.js';
-import { updatedFileText } from '../config/json-format.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
-import { withoutBom } from '../base/text-file.js';
+import { badRequest } from '../base/index.js';
+import { updatedFileText } from '../config/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { withoutBom } from '../base/index.js';
 
 export const SAMPLE_CONDITION = '$ENV(node-env)';
 export const TEST_ALTERNATIVE = 'test';

@@ -5,9 +5,9 @@
 // gets the layout `--update` writes. The Tests view also accepts one property of an entity, and ignores a property
 // from then on by adding it to the test's `blacklist` (its `.test.json` keeps its layout).
 
-import { badRequest } from '../base/errors.js';
-import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
-import { updatedFileText } from '../config/json-format.js';
+import { badRequest } from '../base/index.js';
+import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { updatedFileText } from '../config/index.js';
 import { expectedFileText, normaliseEntities, type TestSpec } from './project-test.js';
 
 /** An entity's id as diffs name it (ids that are not strings by their JSON). */

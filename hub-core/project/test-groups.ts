@@ -5,8 +5,8 @@
 // lookup-entity), and any dataset another pipe writes whose name appears anywhere in its source or transform.
 
 import { pipeReads } from './affected-tests.js';
-import { upstreamClosure } from '../pipes/run-all-pipes.js';
-import type { EffectivePipe } from '../pipes/pipe-config.js';
+import { upstreamClosure } from '../pipes/index.js';
+import type { EffectivePipe } from '../pipes/index.js';
 import type { TestSpec } from './project-test.js';
 
 export interface TestGroup {

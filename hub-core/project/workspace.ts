@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Hub } from '../hub.js';
-import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from '../config/config-store.js';
-import { configFilePath } from '../config/workspace-layout.js';
-import { updatedFileText } from '../config/json-format.js';
-import { configFiles, readConfigFiles, type WorkspaceProblem } from '../config/workspace-files.js';
-import { HubError } from '../base/errors.js';
-import { canonicalJson, isJsonObject } from '../base/json.js';
-import { BOM, readTextFile, startsWithBom } from '../base/text-file.js';
+import { configKind, type ConfigChange, type ConfigEntity, type ConfigKind } from '../config/index.js';
+import { configFilePath } from '../config/index.js';
+import { updatedFileText } from '../config/index.js';
+import { configFiles, readConfigFiles, type WorkspaceProblem } from '../config/index.js';
+import { HubError } from '../base/index.js';
+import { canonicalJson, isJsonObject } from '../base/index.js';
+import { BOM, readTextFile, startsWithBom } from '../base/index.js';
 
 export type { WorkspaceProblem };
 

@@ -1,9 +1,9 @@
 import type { Hub } from '../hub.js';
-import type { Dataset } from '../storage/dataset-log.js';
-import type { ConfigEntity } from '../config/config-store.js';
-import { effectivePipeConfig } from '../pipes/pipe-config.js';
-import { notFound } from '../base/errors.js';
-import { isJsonObject, type JsonObject } from '../base/json.js';
+import type { Dataset } from '../storage/index.js';
+import type { ConfigEntity } from '../config/index.js';
+import { effectivePipeConfig } from '../pipes/index.js';
+import { notFound } from '../base/index.js';
+import { isJsonObject, type JsonObject } from '../base/index.js';
 
 /**
  * The hub as a dataset registry (instance-api.md §1.5–1.7): which datasets it publishes and what it says about them.

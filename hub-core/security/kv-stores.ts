@@ -1,7 +1,7 @@
 import { SecretCipher } from './secret-cipher.js';
-import type { Db } from '../storage/database.js';
-import { badRequest, notFound } from '../base/errors.js';
-import { checkVariableNames } from '../base/variable-names.js';
+import type { Db } from '../storage/index.js';
+import { badRequest, notFound } from '../base/index.js';
+import { checkVariableNames } from '../base/index.js';
 import { secretMask, type Mask } from './secret-mask.js';
 
 /** Environment variables: plain values, readable, used by `$ENV(...)` in config. */

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HubError } from '../base/errors.js';
+import { HubError } from '../base/index.js';
 
 const PREFIX = 'aes256gcm:';
 /** In a data folder whose key was moved to the OS keychain: names the keychain entry (main/secrets/secrets-key.ts). */

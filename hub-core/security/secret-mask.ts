@@ -2,7 +2,7 @@
 // A value is hidden as written and in the forms a URL or a JSON string gives it, so a URL built from a secret
 // (system base_url, an error that quotes a request) is masked too.
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../base/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 
 export const MASKED = '********';
 /**

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { Db } from '../storage/database.js';
-import { badRequest, notFound } from '../base/errors.js';
+import type { Db } from '../storage/index.js';
+import { badRequest, notFound } from '../base/index.js';
 
 export interface User {
   email: string;

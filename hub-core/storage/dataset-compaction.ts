@@ -17,7 +17,7 @@
 // `compaction.automatic` is on. It runs when the log has grown by `growth_threshold` (new offsets since the last
 // compaction, relative to the offsets then) and walks, in small steps, every entity written since then.
 
-import { isJsonObject } from '../base/json.js';
+import { isJsonObject } from '../base/index.js';
 
 export interface CompactionSettings {
   /** Versions of every entity to keep; 1 keeps only the latest (never removed); 0 keeps versions by age alone. */

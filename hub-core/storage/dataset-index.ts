@@ -1,5 +1,5 @@
-import { canonicalJson, type JsonValue } from '../base/json.js';
-import { badRequest } from '../base/errors.js';
+import { canonicalJson, type JsonValue } from '../base/index.js';
+import { badRequest } from '../base/index.js';
 
 /** An index expression `_S.<property>[.<property>...]`, as declared in a dataset sink's `indexes`. */
 export interface IndexExpression {

@@ -1,8 +1,8 @@
 import type { Db } from './database.js';
-import type { JsonObject } from '../base/json.js';
+import type { JsonObject } from '../base/index.js';
 import type Database from 'better-sqlite3';
-import { prepareEntity, storedEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from '../base/entity.js';
-import { HubError, conflict, notFound } from '../base/errors.js';
+import { prepareEntity, storedEntity, storedEntityJson, EntityError, type PreparedEntity, type StoredEntity } from '../base/index.js';
+import { HubError, conflict, notFound } from '../base/index.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
 import { backgroundFromVersions, type DiskUsageCounter } from './disk-usage.js';
 import { ageCutoff, compactChain, compactsWhole, expiresByAge, UNPIPED_COMPACTION, type CompactionInfo, type CompactionSettings } from './dataset-compaction.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from './database.js';
 import { Dataset, type DatasetRow } from './dataset-log.js';
 import { DiskUsageCounter } from './disk-usage.js';
-import { badRequest, notFound } from '../base/errors.js';
+import { badRequest, notFound } from '../base/index.js';
 
 /** All datasets of a hub, by name. Dataset objects are cached: they hold prepared statements. */
 export class DatasetStore {

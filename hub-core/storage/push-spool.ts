@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { PreparedEntity } from '../base/entity.js';
+import type { PreparedEntity } from '../base/index.js';
 
 const READ_CHUNK = 1024 * 1024;
 const NEWLINE = 0x0a;

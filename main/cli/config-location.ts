@@ -1,7 +1,7 @@
 // Where a pipe's problem sits in its file: the pipe's file (relative to the project) and the line of the first JSON
 // path the message names ("$.transform.rules.default[1][2]"), for `datahub test`/`run` to print as `file:line`.
 import { findNodeAtLocation, parseTree, type Node, type Segment } from 'jsonc-parser';
-import { readTextFile } from '../../hub-core/base/text-file.js';
+import { readTextFile } from '../../hub-core/base/index.js';
 
 /** The first hub JSON path in a message, or undefined. */
 export function firstConfigPath(message: string): string | undefined {

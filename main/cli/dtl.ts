@@ -12,8 +12,8 @@
 import { functionsText } from './dtl-functions.js';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/base/json.js';
-import type { ConfigError } from '../../hub-core/base/config-error.js';
+import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/base/index.js';
+import type { ConfigError } from '../../hub-core/base/index.js';
 import {
   compileExpression,
   compileTracedTransform,
@@ -24,8 +24,8 @@ import {
   traceInWords,
   type CompiledExpression,
 } from '../../hub-core/dtl/index.js';
-import { readTextFile } from '../../hub-core/base/text-file.js';
-import { parseConfigText } from '../../hub-core/base/config-json.js';
+import { readTextFile } from '../../hub-core/base/index.js';
+import { parseConfigText } from '../../hub-core/base/index.js';
 
 export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
   datahub dtl eval --batch

@@ -4,8 +4,8 @@
 // really changed count (hub-core/project/affected-tests.ts).
 
 import { execFileSync } from 'node:child_process';
-import type { ConfigEntity } from '../../hub-core/config/config-store.js';
-import { configEntitiesOfText } from '../../hub-core/project/affected-tests.js';
+import type { ConfigEntity } from '../../hub-core/config/index.js';
+import { configEntitiesOfText } from '../../hub-core/project/index.js';
 
 export class GitError extends Error {}
 

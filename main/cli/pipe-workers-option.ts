@@ -1,5 +1,5 @@
 // The CLI's --workers option: how many pipe worker threads the hub uses (hub-core/pipes/workers/worker-count.ts).
-import { parseWorkerCount, WORKERS_ENV } from '../../hub-core/pipes/workers/worker-count.js';
+import { parseWorkerCount, WORKERS_ENV } from '../../hub-core/pipes/index.js';
 
 /** Sets the pipe worker count for hubs this process opens; throws a usage message for a bad value. */
 export function setPipeWorkers(value: string): void {

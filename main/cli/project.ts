@@ -4,22 +4,22 @@
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { workspaceNodeDir } from '../../hub-core/project/workspace.js';
-import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project/project-runner.js';
-import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, type TestResult, type TestSpec } from '../../hub-core/project/project-test.js';
-import { effectivePipeConfig } from '../../hub-core/pipes/pipe-config.js';
+import { workspaceNodeDir } from '../../hub-core/project/index.js';
+import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project/index.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, type TestResult, type TestSpec } from '../../hub-core/project/index.js';
+import { effectivePipeConfig } from '../../hub-core/pipes/index.js';
 import { planGroups, projectPipes, runIsolated, testPipes, type GroupOutcome, type IsolatedRun } from './test-isolated.js';
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
-import { HubError } from '../../hub-core/base/errors.js';
-import { compileGlob, literalAtom, type CharTest, type GlobAtom } from '../../hub-core/base/glob.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { compileGlob, literalAtom, type CharTest, type GlobAtom } from '../../hub-core/base/index.js';
 import { setPipeWorkers } from './pipe-workers-option.js';
 import { problemLine } from './config-location.js';
-import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/project/affected-tests.js';
+import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/project/index.js';
 import { changedSince, GitError } from './git-changes.js';
 import { watchTests } from './test-watch.js';
-import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/project/test-accept.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/base/json.js';
+import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/project/index.js';
+import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]

@@ -3,9 +3,9 @@
 // answers each with its pipes, rounds and test results. Groups share no pipe or written dataset, so running them one
 // after another in this hub gives each the result it would have alone.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadProject, projectRunOptions } from '../../hub-core/project/project-runner.js';
-import { projectChecks, runTest, type TestSpec } from '../../hub-core/project/project-test.js';
-import { HubError } from '../../hub-core/base/errors.js';
+import { loadProject, projectRunOptions } from '../../hub-core/project/index.js';
+import { projectChecks, runTest, type TestSpec } from '../../hub-core/project/index.js';
+import { HubError } from '../../hub-core/base/index.js';
 import { publishedOutput } from '../server/published-output.js';
 import type { GroupAnswer, GroupTask, WorkerSetup } from './test-isolated.js';
 

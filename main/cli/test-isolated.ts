@@ -3,13 +3,13 @@
 // fails only its tests. Groups come from hub-core/project/test-groups.ts; the largest start first.
 
 import { Worker } from 'node:worker_threads';
-import { HubError } from '../../hub-core/base/errors.js';
-import { effectivePipeConfig, type EffectivePipe } from '../../hub-core/pipes/pipe-config.js';
-import type { PipeRunSummary } from '../../hub-core/pipes/run-all-pipes.js';
-import type { ProjectCheck, TestResult, TestSpec } from '../../hub-core/project/project-test.js';
-import { testClosure, testGroups, type TestGroup } from '../../hub-core/project/test-groups.js';
-import { readConfigFiles } from '../../hub-core/config/workspace-files.js';
-import { pipeWorkerCount, WORKERS_ENV } from '../../hub-core/pipes/workers/worker-count.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { effectivePipeConfig, type EffectivePipe } from '../../hub-core/pipes/index.js';
+import type { PipeRunSummary } from '../../hub-core/pipes/index.js';
+import type { ProjectCheck, TestResult, TestSpec } from '../../hub-core/project/index.js';
+import { testClosure, testGroups, type TestGroup } from '../../hub-core/project/index.js';
+import { readConfigFiles } from '../../hub-core/config/index.js';
+import { pipeWorkerCount, WORKERS_ENV } from '../../hub-core/pipes/index.js';
 
 export interface WorkerSetup {
   dir: string;

@@ -6,11 +6,11 @@
 
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts, type AffectedSelection } from '../../hub-core/project/affected-tests.js';
-import { parseConfigText } from '../../hub-core/base/config-json.js';
-import type { ConfigEntity } from '../../hub-core/config/config-store.js';
-import { HubError } from '../../hub-core/base/errors.js';
-import type { TestSpec } from '../../hub-core/project/project-test.js';
+import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts, type AffectedSelection } from '../../hub-core/project/index.js';
+import { parseConfigText } from '../../hub-core/base/index.js';
+import type { ConfigEntity } from '../../hub-core/config/index.js';
+import { HubError } from '../../hub-core/base/index.js';
+import type { TestSpec } from '../../hub-core/project/index.js';
 
 /** Quiet time after a file event before the change is looked at (editors write a file in several steps). */
 const DEBOUNCE_MS = 60;

@@ -3,15 +3,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '../../hub-core/config/config-store.js';
-import { configFilePath, configFileText } from '../../hub-core/config/workspace-layout.js';
-import { updatedFileText } from '../../hub-core/config/json-format.js';
-import { workspaceNodeDir } from '../../hub-core/project/workspace.js';
-import { readConfigFiles } from '../../hub-core/config/workspace-files.js';
+import { asConfigEntity, configKind, type ConfigEntity, type ConfigKind } from '../../hub-core/config/index.js';
+import { configFilePath, configFileText } from '../../hub-core/config/index.js';
+import { updatedFileText } from '../../hub-core/config/index.js';
+import { workspaceNodeDir } from '../../hub-core/project/index.js';
+import { readConfigFiles } from '../../hub-core/config/index.js';
 import type { DownloadResult } from '../../hub-core/desktop-types.js';
-import { canonicalJson, isJsonObject } from '../../hub-core/base/json.js';
-import { HubError, badRequest } from '../../hub-core/base/errors.js';
-import { readTextFile } from '../../hub-core/base/text-file.js';
+import { canonicalJson, isJsonObject } from '../../hub-core/base/index.js';
+import { HubError, badRequest } from '../../hub-core/base/index.js';
+import { readTextFile } from '../../hub-core/base/index.js';
 
 /** Remote env variables and the names of its secrets; kept beside the config, never loaded into the local hub. */
 export const REMOTE_ENV_FILE = 'remote-env.json';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { Connection, ConnectionKind } from '../../hub-core/desktop-types.js';
-import { readTextFile } from '../../hub-core/base/text-file.js';
+import { readTextFile } from '../../hub-core/base/index.js';
 
 export type { Connection, ConnectionKind };
 

@@ -17,7 +17,7 @@ import type {
   Subscription,
   SubscriptionUpdate,
   SummaryEntry,
-} from '../../hub-core/base/portal-types.js';
+} from '../../hub-core/base/index.js';
 
 export const SUBSCRIPTION_CONFLICT = 'Someone else changed this subscription since you opened it; reload to see their change';
 export const MEMBER_CONFLICT = 'Someone else changed this member since you opened it; reload to see their change';

@@ -1,8 +1,8 @@
 // Another hub's dataset registry (its address is http://<host>:<port>/registry), read by the host for the Registry
 // view and the enrich flow. A registry may need no token (a shared one) or the instance's token. Every failure is a
 // HubError in words: a 4xx when what the user typed or chose is wrong, a 502 when the registry misbehaves.
-import { HubError } from '../../hub-core/base/errors.js';
-import { isJsonObject } from '../../hub-core/base/json.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { isJsonObject } from '../../hub-core/base/index.js';
 import { messageOf } from './config-sync.js';
 
 /** The registry address from what a user typed: a hub's address, its /api root or its /registry address. */

@@ -3,7 +3,7 @@
 // so the host holds one page at a time however large the dataset is.
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { HubError, notFound } from '../../hub-core/base/errors.js';
+import { HubError, notFound } from '../../hub-core/base/index.js';
 import { COLUMN_LOOKAHEAD, cellValue, inferColumns, isDeleted, propertyOf, type CellValue, type EntityObject } from '../server/formats/columns.js';
 import { InstanceClient, messageOf } from './config-sync.js';
 import { forward } from './instance-proxy.js';

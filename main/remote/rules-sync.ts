@@ -3,8 +3,8 @@
 // rule only here is created, one whose parameters differ is updated (its recipients kept), one whose type differs is
 // replaced (removed and created: a rule's type cannot change), and a subscription rule of one of these pipes that the
 // workspace no longer has is removed. Nothing is removed, and nothing is replaced, unless the caller confirms.
-import type { NotificationRule as LocalRule } from '../../hub-core/config/notification-rules.js';
-import type { NotificationRule as PortalRule, PortalRecord } from '../../hub-core/base/portal-types.js';
+import type { NotificationRule as LocalRule } from '../../hub-core/config/index.js';
+import type { NotificationRule as PortalRule, PortalRecord } from '../../hub-core/base/index.js';
 import type { RuleSyncChange, RuleSyncResult } from '../../hub-core/desktop-types.js';
 
 export type { RuleSyncChange, RuleSyncResult };

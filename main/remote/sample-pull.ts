@@ -3,9 +3,9 @@
 // (merge, union, an outside system) is read as the remote pipe's own source stage (GET /pipes/<id>/entities?stage=source).
 // A DTL filter is applied here, on each entity as `_S`, so it works against any instance.
 
-import { HubError } from '../../hub-core/base/errors.js';
-import { compileEntityFilter, type EntityFilter } from '../../hub-core/explore/entity-filter.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/base/json.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { compileEntityFilter, type EntityFilter } from '../../hub-core/explore/index.js';
+import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
 import { InstanceClient, messageOf } from './config-sync.js';
 
 export interface SampleRequest {

@@ -1,7 +1,7 @@
 // The notification summary of each portal connection, kept in the host's memory and refreshed incrementally: each
 // read pulls only the entries changed since the last one (JSON Pull `since`), so frequent badge refreshes stay cheap.
 import type { PortalClient } from './portal-client.js';
-import type { SummaryEntry } from '../../hub-core/base/portal-types.js';
+import type { SummaryEntry } from '../../hub-core/base/index.js';
 
 interface State {
   since: number | undefined;

@@ -3,8 +3,8 @@
 // user chose has changed on either side since, or a deletion lacks its confirmation, the whole batch is refused and
 // nothing is written, so the user decides again with the full, current picture. The writes themselves are one
 // instance call per item (the instance API has no multi-entity transaction), and each result is reported.
-import { HubError, badRequest, conflict } from '../../hub-core/base/errors.js';
-import { configKind } from '../../hub-core/config/config-store.js';
+import { HubError, badRequest, conflict } from '../../hub-core/base/index.js';
+import { configKind } from '../../hub-core/config/index.js';
 import { type DiffItem, type InstanceClient, type LocalFolder, type SyncKind, diff, key, messageOf, type RemoteSnapshot } from './config-sync.js';
 
 export interface UploadChoice {

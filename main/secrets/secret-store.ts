@@ -1,6 +1,6 @@
 // The one place remote tokens are kept: the OS keychain (macOS Keychain, Windows Credential Manager,
 // the Secret Service on Linux). Callers name a secret by an account string; values never leave main/.
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 
 export interface SecretStore {
   /** Human-readable name of the backend, for diagnostics ("Secret Service", "macOS Keychain", ...). */

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { KEYCHAIN_MARKER } from '../../hub-core/security/secret-cipher.js';
+import { KEYCHAIN_MARKER } from '../../hub-core/security/index.js';
 import { SecretStoreUnavailable, type SecretStore } from './secret-store.js';
 
 /** The keychain account of a data folder's key (the folder's absolute path tells two hubs apart). */

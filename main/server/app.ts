@@ -29,9 +29,9 @@ import { configSearchRoutes } from './routes/config-search.js';
 import { nodeRoutes } from './routes/node.js';
 import { registryRoutes } from './routes/registry.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
-import { HubError } from '../../hub-core/base/errors.js';
-import { jsonTextProblem } from '../../hub-core/base/json.js';
-import { parseConfigText } from '../../hub-core/base/config-json.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { jsonTextProblem } from '../../hub-core/base/index.js';
+import { parseConfigText } from '../../hub-core/base/index.js';
 
 import { decodeContentEncoding } from './content-encoding.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';

@@ -1,10 +1,10 @@
 import { zipSync, unzipSync, strToU8, strFromU8 } from 'fflate';
-import type { ConfigEntity } from '../../hub-core/config/config-store.js';
-import { configFileName } from '../../hub-core/config/workspace-layout.js';
-import { fileTextKeepingLayout, workspaceFileTexts } from '../../hub-core/config/workspace-texts.js';
-import { workspaceNodeDir } from '../../hub-core/project/workspace.js';
-import { badRequest } from '../../hub-core/base/errors.js';
-import { parseConfigText } from '../../hub-core/base/config-json.js';
+import type { ConfigEntity } from '../../hub-core/config/index.js';
+import { configFileName } from '../../hub-core/config/index.js';
+import { fileTextKeepingLayout, workspaceFileTexts } from '../../hub-core/config/index.js';
+import { workspaceNodeDir } from '../../hub-core/project/index.js';
+import { badRequest } from '../../hub-core/base/index.js';
+import { parseConfigText } from '../../hub-core/base/index.js';
 
 /**
  * One `.conf.json` file per entity. With the open workspace folder, an entity whose file is there keeps that file's

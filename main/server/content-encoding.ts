@@ -1,6 +1,6 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 
 /**
  * The request body decoded by its Content-Encoding (gzip, deflate, br); an encoding we cannot decode is a 415 rather

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import sjson from 'secure-json-parse';
-import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/base/entity.js';
-import { HubError } from '../../hub-core/base/errors.js';
-import { jsonTextProblem } from '../../hub-core/base/json.js';
+import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/base/index.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { jsonTextProblem } from '../../hub-core/base/index.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
-import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipes/workers/packed-batch.js';
+import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipes/index.js';
 
 export interface ParseFailure {
   status: number;

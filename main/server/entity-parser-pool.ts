@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import { PreparedEntities } from '../../hub-core/base/entity.js';
+import { PreparedEntities } from '../../hub-core/base/index.js';
 import { outcomeToBatch, parseEntityBody, unpackOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
 import { splitEntityArray } from './entity-array-split.js';
 

@@ -1,4 +1,4 @@
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 
 const SPACE = 0x20;
 const TAB = 0x09;

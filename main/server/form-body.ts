@@ -3,7 +3,7 @@
  * bodies are (json-bytes.ts): bytes that are not UTF-8, raw or percent-encoded (`%FF`, `%ED%A0%80`), are a 400
  * naming the field instead of becoming U+FFFD or staying as the literal text "%FF".
  */
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 import { utf8Problem } from './json-bytes.js';
 
 export type FormFields = Record<string, string | string[]>;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HubError } from '../../hub-core/base/errors.js';
-import { EntityError } from '../../hub-core/base/entity.js';
-import { ConfigRejected } from '../../hub-core/pipes/config-rejection.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { EntityError } from '../../hub-core/base/index.js';
+import { ConfigRejected } from '../../hub-core/pipes/index.js';
 
 export interface ErrorBody {
   error: string;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { Dataset } from '../../hub-core/storage/dataset-log.js';
+import type { Dataset } from '../../hub-core/storage/index.js';
 
 /** Set the JSON Pull headers that describe the dataset behind a stream. */
 export function setPullHeaders(reply: FastifyReply, dataset: Dataset, filtered = false): void {

@@ -1,4 +1,4 @@
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 
 /**
  * Limits password checks for POST /api/jwt: a few at a time (each costs scrypt's memory and CPU), and a number of

@@ -2,9 +2,9 @@
 // formatting the publisher routes use (/publishers/<pipe>/csv and /xml).
 import type { Readable } from 'node:stream';
 import type { Hub } from '../../hub-core/hub.js';
-import { publication } from '../../hub-core/preview/publishers.js';
-import { badRequest } from '../../hub-core/base/errors.js';
-import type { JsonObject } from '../../hub-core/base/json.js';
+import { publication } from '../../hub-core/preview/index.js';
+import { badRequest } from '../../hub-core/base/index.js';
+import type { JsonObject } from '../../hub-core/base/index.js';
 import { csvReadable } from './formats/csv.js';
 import { xmlReadable } from './formats/xml.js';
 import { ROW_STREAM_PAGE } from './formats/columns.js';

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { EntityParserPool } from './entity-parser-pool.js';
 import { EntitySplitter } from './entity-splitter.js';
-import { HubError } from '../../hub-core/base/errors.js';
-import type { PreparedEntities } from '../../hub-core/base/entity.js';
-import type { StagedPush } from '../../hub-core/pipes/json-push.js';
+import { HubError } from '../../hub-core/base/index.js';
+import type { PreparedEntities } from '../../hub-core/base/index.js';
+import type { StagedPush } from '../../hub-core/pipes/index.js';
 
 /** Bodies up to this size (or the body limit, when lower) are read whole and parsed at once; larger ones stream. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hub } from '../../hub-core/hub.js';
-import type { DatasetRegistry } from '../../hub-core/registry/registry.js';
-import type { ConfigEntity } from '../../hub-core/config/config-store.js';
-import { HubError, badRequest, conflict } from '../../hub-core/base/errors.js';
-import { isComponentId } from '../../hub-core/config/config-settings.js';
+import type { DatasetRegistry } from '../../hub-core/registry/index.js';
+import type { ConfigEntity } from '../../hub-core/config/index.js';
+import { HubError, badRequest, conflict } from '../../hub-core/base/index.js';
+import { isComponentId } from '../../hub-core/config/index.js';
 import type { RegistryClient } from '../remote/registry-client.js';
 
 export interface EnrichRequest {

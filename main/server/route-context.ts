@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub-core/hub.js';
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 import { ADMIN } from './auth.js';
 import type { TokenService } from './auth.js';
 import type { EntityParserPool } from './entity-parser-pool.js';

@@ -1,5 +1,5 @@
 /** Shared JSON schemas for route declarations (and the OpenAPI reference generated from them). */
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 export const bool = { type: 'boolean' } as const;
 export const int = { type: 'integer' } as const;
 /** A boolean query parameter as Python's requests sends it ("True"/"False", the service's own client) or as others do. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ADMIN, type TokenService } from './auth.js';
-import { HubError } from '../../hub-core/base/errors.js';
+import { HubError } from '../../hub-core/base/index.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
 /** The session cookie's name for one hub: `datahub_session_<hub id>`, so hubs on one host keep separate sessions. */

@@ -3,10 +3,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Hub } from '../../hub-core/hub.js';
-import { HubError } from '../../hub-core/base/errors.js';
-import { configKind } from '../../hub-core/config/config-store.js';
-import { Workspace, workspaceNodeDir, type WorkspaceLoad, type WorkspaceProblem } from '../../hub-core/project/workspace.js';
-import { readConfigFiles } from '../../hub-core/config/workspace-files.js';
+import { HubError } from '../../hub-core/base/index.js';
+import { configKind } from '../../hub-core/config/index.js';
+import { Workspace, workspaceNodeDir, type WorkspaceLoad, type WorkspaceProblem } from '../../hub-core/project/index.js';
+import { readConfigFiles } from '../../hub-core/config/index.js';
 
 /** What opening a folder would do (a dry run) or did. */
 export interface WorkspaceOpening {

@@ -6,12 +6,12 @@
 // result against the file as written.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project/project-runner.js';
-import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project/project-test.js';
-import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../hub-core/project/test-accept.js';
-import { workspaceNodeDir } from '../../hub-core/project/workspace.js';
-import { HubError, badRequest } from '../../hub-core/base/errors.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/base/json.js';
+import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project/index.js';
+import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project/index.js';
+import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../hub-core/project/index.js';
+import { workspaceNodeDir } from '../../hub-core/project/index.js';
+import { HubError, badRequest } from '../../hub-core/base/index.js';
+import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
 import { publishedOutput } from './published-output.js';
 import type { WorkspaceTestResult } from '../../hub-core/desktop-types.js';
 

@@ -27,11 +27,11 @@ import { join } from 'node:path';
 import { rawInsertBaseline } from './baseline.js';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
-import { executionLogName } from '../../hub-core/pipes/pump-runner.js';
-import { resetPump } from '../../hub-core/pipes/run-all-pipes.js';
-import type { JsonObject } from '../../hub-core/base/json.js';
+import { executionLogName } from '../../hub-core/pipes/index.js';
+import { resetPump } from '../../hub-core/pipes/index.js';
+import type { JsonObject } from '../../hub-core/base/index.js';
 import { generateBenchEntities } from './dtl-bench.js';
-import { entityLineage } from '../../hub-core/lineage/entity-lineage.js';
+import { entityLineage } from '../../hub-core/lineage/index.js';
 
 export const CHAIN_TARGET_RATIO = 0.25;
 /** The `hops` join pipe against the raw baseline (issue 22.2). */

@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
-import { DEFAULT_COMPACTION } from '../../hub-core/storage/dataset-compaction.js';
-import type { JsonObject } from '../../hub-core/base/json.js';
+import { DEFAULT_COMPACTION } from '../../hub-core/storage/index.js';
+import type { JsonObject } from '../../hub-core/base/index.js';
 import { generateBenchEntities } from './dtl-bench.js';
 import { folderBytes } from './hub-stats.js';
 

@@ -11,8 +11,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { JsonObject } from '../../hub-core/base/json.js';
-import { compileTransform } from '../../hub-core/dtl/transform.js';
+import type { JsonObject } from '../../hub-core/base/index.js';
+import { compileTransform } from '../../hub-core/dtl/index.js';
 import { benchEntityStream } from './bench-data.js';
 
 export const DTL_TARGET_RATIO = 0.3;

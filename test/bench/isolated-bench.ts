@@ -17,8 +17,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { planGroups, runIsolated } from '../../main/cli/test-isolated.js';
-import { readTestSpecs } from '../../hub-core/project/project-test.js';
-import { WORKERS_ENV } from '../../hub-core/pipes/workers/worker-count.js';
+import { readTestSpecs } from '../../hub-core/project/index.js';
+import { WORKERS_ENV } from '../../hub-core/pipes/index.js';
 
 export const ISOLATED_TARGET_RATIO = 1.5;
 const GROUPS = 4;

@@ -22,9 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hub } from '../../hub-core/hub.js';
-import { RUN_ALL_DEFAULTS, resetPump } from '../../hub-core/pipes/run-all-pipes.js';
-import { WORKERS_ENV } from '../../hub-core/pipes/workers/worker-count.js';
-import type { JsonObject } from '../../hub-core/base/json.js';
+import { RUN_ALL_DEFAULTS, resetPump } from '../../hub-core/pipes/index.js';
+import { WORKERS_ENV } from '../../hub-core/pipes/index.js';
+import type { JsonObject } from '../../hub-core/base/index.js';
 import { generateBenchEntities } from './dtl-bench.js';
 
 export const PARALLEL_TARGET_RATIO = 1.6;

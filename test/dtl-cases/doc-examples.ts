@@ -23,8 +23,8 @@
 //   The page's list example nests the two hashes of ["combine", "abc", 123, "def"] in a second list; so do we.
 // - The examples with "_S.<path>" and no data ("count" of "_S.orders", ...) describe rather than give a result and
 //   are not cases.
-import type { JsonValue } from '../../hub-core/base/json.js';
-import { parseConfigText } from '../../hub-core/base/config-json.js';
+import type { JsonValue } from '../../hub-core/base/index.js';
+import { parseConfigText } from '../../hub-core/base/index.js';
 import type { ExpressionTable } from './types.js';
 
 /** An expression as written in a pipe's transform (float literals kept). */

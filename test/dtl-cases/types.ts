@@ -1,5 +1,5 @@
 // Shapes of the DTL function test tables (see test/dtl-functions.test.ts for how they run).
-import type { JsonObject, JsonValue } from '../../hub-core/base/json.js';
+import type { JsonObject, JsonValue } from '../../hub-core/base/index.js';
 
 export interface ExpressionCase {
   expr: JsonValue;

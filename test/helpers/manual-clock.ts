@@ -1,5 +1,5 @@
 // A clock a test moves by hand (hub-core/base/clock.ts): timers fire, in order, when `advance` passes their time.
-import type { Clock, TimerHandle } from '../../hub-core/base/clock.js';
+import type { Clock, TimerHandle } from '../../hub-core/base/index.js';
 
 export class ManualClock implements Clock {
   private time: number;

@@ -30,7 +30,7 @@
 //   whose path shares a value with <value>. `track-dependencies` (default true) is honoured by the pump runner's
 //   dependency tracking (hub-core/pipes/dependency-tracking.ts); `trace` is accepted and checked but collects nothing.
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../../base/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../base/index.js';
 import { DtlRuntimeError, childContext, Ctx, type Expr } from '../context.js';
 import { lookupKeys, type DtlLookup } from '../lookup.js';
 import { isPathString, namespacedElement, splitPathElements, traverseLookupPath } from '../paths.js';

@@ -4,7 +4,7 @@
 import { Buffer } from 'node:buffer';
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
-import type { JsonObject } from '../../base/json.js';
+import type { JsonObject } from '../../base/index.js';
 import type { Ctx, RunState } from '../context.js';
 import { isPathString } from '../paths.js';
 import { expression, one, optional, zeroOrMore, type ArgNode, type CompileContext, type FunctionSpec } from '../registry.js';

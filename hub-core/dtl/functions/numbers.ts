@@ -5,7 +5,7 @@
 // values other than decimals (URIs, datetimes, ...) and booleans are never numbers.
 
 import type { Expr } from '../context.js';
-import { floatLiteralText } from '../../base/config-json.js';
+import { floatLiteralText } from '../../base/index.js';
 import { expression, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { Decimal, firstOf, isPlainString, kindOf, mapValues, typedOf, type DtlValue, type ValueKind } from '../values.js';
 import { withCurrent } from './util.js';

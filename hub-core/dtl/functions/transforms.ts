@@ -1,6 +1,6 @@
 // Transform functions: they change the target entity `_T` (or stop the rule set) and return no value.
 
-import type { JsonObject, JsonValue } from '../../base/json.js';
+import type { JsonObject, JsonValue } from '../../base/index.js';
 import { propertyGetter, propertySetter } from '../access.js';
 import { DtlRuntimeError, NOOP_TX, STOP_DISCARD, STOP_FILTER, type Ctx, type Expr, type Tx } from '../context.js';
 import { one, oneOrMore, optional, transform, zeroOrMore, type BoundArgs, type CompileContext, type FunctionSpec } from '../registry.js';

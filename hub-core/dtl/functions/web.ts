@@ -17,7 +17,7 @@ import {
   typedOf,
   type DtlValue,
 } from '../values.js';
-import type { JsonValue } from '../../base/json.js';
+import type { JsonValue } from '../../base/index.js';
 import { withCurrent } from './util.js';
 
 const FAMILY = 'web';

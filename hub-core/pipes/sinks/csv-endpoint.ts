@@ -1,7 +1,7 @@
 // The csv_endpoint sink type.
 
 import type { SinkType } from '../pipe-types.js';
-import { str, strings } from '../../config/schema-parts.js';
+import { str, strings } from '../../config/index.js';
 
 export const csvEndpointType: SinkType = {
   type: 'csv_endpoint',

@@ -2,8 +2,8 @@
 // as it writes is the dataset's own, see dataset-log.ts); a full run remembers the ids it wrote and, at its end,
 // deletes what it did not write (deletion tracking, unless the sink sets "deletion_tracking": false).
 
-import type { EffectivePipe } from '../../config/effective-pipe.js';
-import type { WriteRun } from '../../storage/dataset-log.js';
+import type { EffectivePipe } from '../../config/index.js';
+import type { WriteRun } from '../../storage/index.js';
 import { idsOf, type LocalSink, type SinkRun } from './sink.js';
 
 export function openDatasetSink(pipe: EffectivePipe, run: SinkRun): LocalSink {

@@ -1,7 +1,7 @@
 // The dataset sink type.
 
 import type { SinkType } from '../pipe-types.js';
-import { str, bool, num, strings } from '../../config/schema-parts.js';
+import { str, bool, num, strings } from '../../config/index.js';
 import { openDatasetSink } from './dataset-sink.js';
 
 export const datasetType: SinkType = {

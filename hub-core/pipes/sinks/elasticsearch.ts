@@ -2,7 +2,7 @@
 // Run offline: each request is recorded in the pipe's outbox.
 
 import type { SinkType } from '../pipe-types.js';
-import { str } from '../../config/schema-parts.js';
+import { str } from '../../config/index.js';
 import { contentOf, defined, isDeleted, option, recordOffline } from './outbound.js';
 
 export const elasticsearchType: SinkType = {

@@ -3,11 +3,11 @@
 // is_last (with is_full on runs that read the source whole, so the receiver deletes what the sequence did not send).
 
 import { randomUUID } from 'node:crypto';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 import { SinkWriteError, type RemoteSink, type SinkContext, type SinkRun } from './sink.js';
-import { isJsonObject, type JsonObject } from '../../base/json.js';
-import { HubError } from '../../base/errors.js';
-import { substituteEnv, substituteVariables, substituteVariablesLeniently } from '../../config/config-variables.js';
+import { isJsonObject, type JsonObject } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
+import { substituteEnv, substituteVariables, substituteVariablesLeniently } from '../../config/index.js';
 import { httpPost, type PostResponse } from './http-post.js';
 import { reachable } from './reachable.js';
 

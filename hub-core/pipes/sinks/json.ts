@@ -1,7 +1,7 @@
 // The json sink type.
 
 import type { SinkType } from '../pipe-types.js';
-import { str, int, headers } from '../../config/schema-parts.js';
+import { str, int, headers } from '../../config/index.js';
 import { jsonPushSink } from './json-push-sink.js';
 
 export const jsonType: SinkType = {

@@ -2,7 +2,7 @@
 // flushed after every batch. Run offline: each batch is recorded in the pipe's outbox.
 
 import type { SinkType } from '../pipe-types.js';
-import { str } from '../../config/schema-parts.js';
+import { str } from '../../config/index.js';
 import { defined, isDeleted, option, recordOffline } from './outbound.js';
 
 export const kafkaType: SinkType = {

@@ -8,7 +8,7 @@
 // error.
 
 import type { SinkType } from '../pipe-types.js';
-import { str } from '../../config/schema-parts.js';
+import { str } from '../../config/index.js';
 import { openMailOffline } from './message-sinks.js';
 
 const PAIRS: readonly (readonly [string, string])[] = [

@@ -2,7 +2,7 @@
 // defines them and run offline, each batch recorded in the pipe's outbox.
 
 import type { SinkType } from '../pipe-types.js';
-import { str } from '../../config/schema-parts.js';
+import { str } from '../../config/index.js';
 import { contentOf, defined, isDeleted, option, recordOffline, type OutboundShape } from './outbound.js';
 
 /** One message per entity: what it would say is the entity's own properties. */

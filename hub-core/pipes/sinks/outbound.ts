@@ -4,7 +4,7 @@
 // sent, to which target, under which key and operation. Each type says how it batches and what it sends for an
 // entity, following its documentation page.
 
-import type { JsonObject, JsonValue } from '../../base/json.js';
+import type { JsonObject, JsonValue } from '../../base/index.js';
 import type { OutboxRecord } from '../outbox.js';
 import type { LocalSink, SinkContext, SinkOpener } from './sink.js';
 

@@ -2,8 +2,8 @@
 // properties and payload. Run offline: each request is recorded in the pipe's outbox.
 
 import type { SinkType } from '../pipe-types.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../base/json.js';
-import { str } from '../../config/schema-parts.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../base/index.js';
+import { str } from '../../config/index.js';
 import { defined, isDeleted, option, recordOffline } from './outbound.js';
 
 /** The entity's value, else the sink's default (the entity's wins, as the rest sink's page says). */

@@ -3,12 +3,12 @@
 // the SQLite transaction that also moves the pump's position, so a batch and its position commit together; a remote
 // sink (JSON Push) is written outside it, and its refused entities go to the pump's retries.
 
-import type { EffectivePipe } from '../../config/effective-pipe.js';
-import type { JsonObject, JsonValue } from '../../base/json.js';
-import type { ConfigVariables } from '../../config/config-variables.js';
-import type { Dataset } from '../../storage/dataset-log.js';
+import type { EffectivePipe } from '../../config/index.js';
+import type { JsonObject, JsonValue } from '../../base/index.js';
+import type { ConfigVariables } from '../../config/index.js';
+import type { Dataset } from '../../storage/index.js';
 import type { OutboxWriter } from '../outbox.js';
-import type { PreparedEntity } from '../../base/entity.js';
+import type { PreparedEntity } from '../../base/index.js';
 
 /** What a sink may use of the hub. */
 export interface SinkContext {

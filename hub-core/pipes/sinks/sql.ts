@@ -2,8 +2,8 @@
 // sink's batch_size rows: 100, or 1000 with bulk operations) is recorded in the pipe's outbox.
 
 import type { SinkType } from '../pipe-types.js';
-import type { JsonObject, JsonValue } from '../../base/json.js';
-import { bool, int, str } from '../../config/schema-parts.js';
+import type { JsonObject, JsonValue } from '../../base/index.js';
+import { bool, int, str } from '../../config/index.js';
 import { contentOf, countOption, defined, isDeleted, option, recordOffline } from './outbound.js';
 
 /** The primary key's column names: the option as a list; without it the table's own key, shown here as `_id`. */

@@ -1,7 +1,7 @@
 // The xml_endpoint sink type.
 
 import type { SinkType } from '../pipe-types.js';
-import { str } from '../../config/schema-parts.js';
+import { str } from '../../config/index.js';
 
 export const xmlEndpointType: SinkType = {
   type: 'xml_endpoint',

@@ -1,7 +1,7 @@
-import type { JsonObject } from '../../base/json.js';
-import { isJsonObject } from '../../base/json.js';
+import type { JsonObject } from '../../base/index.js';
+import { isJsonObject } from '../../base/index.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 
 /**
  * A dataset source: latest versions (deletes included) after the last-seen offset, page by page; every version with

@@ -1,7 +1,7 @@
-import { isJsonObject, type JsonObject } from '../../base/json.js';
-import { HubError } from '../../base/errors.js';
+import { isJsonObject, type JsonObject } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
 import type { PumpSource, SourceContext, SourceFactory } from './source.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 
 /**
  * The chosen alternative's position, stored with the condition it belongs to: after the condition changes, the newly

@@ -1,7 +1,7 @@
 // The conditional source type.
 
 import type { SourceType } from '../pipe-types.js';
-import { str, ref } from '../../config/schema-parts.js';
+import { str, ref } from '../../config/index.js';
 import { conditionalSource } from './conditional-source.js';
 import type { SourceFactory } from './source.js';
 

@@ -1,7 +1,7 @@
 // The csv source type: kept in configuration, not read by this hub.
 
 import type { SourceType } from '../pipe-types.js';
-import { str, bool, strings } from '../../config/schema-parts.js';
+import { str, bool, strings } from '../../config/index.js';
 
 export const csvType: SourceType = {
   type: 'csv',

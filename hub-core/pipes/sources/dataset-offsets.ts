@@ -1,9 +1,9 @@
 // Helpers of the sources that read several datasets: their position is a JSON object of per-dataset offsets.
-import type { JsonObject } from '../../base/json.js';
-import { isJsonObject } from '../../base/json.js';
-import { HubError } from '../../base/errors.js';
-import type { Dataset } from '../../storage/dataset-log.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { JsonObject } from '../../base/index.js';
+import { isJsonObject } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
+import type { Dataset } from '../../storage/index.js';
+import type { EffectivePipe } from '../../config/index.js';
 
 export type Offsets = Record<string, number>;
 

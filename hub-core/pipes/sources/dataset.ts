@@ -1,7 +1,7 @@
 // The dataset source type.
 
 import type { SourceType } from '../pipe-types.js';
-import { str, bool } from '../../config/schema-parts.js';
+import { str, bool } from '../../config/index.js';
 import { datasetSource } from './basic-sources.js';
 
 export const datasetType: SourceType = {

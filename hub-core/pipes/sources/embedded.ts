@@ -2,7 +2,7 @@
 
 import type { SourceType } from '../pipe-types.js';
 import { embeddedSource } from './basic-sources.js';
-import { isJsonObject, type JsonValue } from '../../base/json.js';
+import { isJsonObject, type JsonValue } from '../../base/index.js';
 
 export const embeddedType: SourceType = {
   type: 'embedded',

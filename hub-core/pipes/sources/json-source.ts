@@ -1,10 +1,10 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isJsonObject, type JsonObject } from '../../base/json.js';
-import { HubError } from '../../base/errors.js';
-import { OfflineError, isUnreachable } from '../../base/offline.js';
+import { isJsonObject, type JsonObject } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
+import { OfflineError, isUnreachable } from '../../base/index.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 
 /**
  * The json source: entities from a JSON Pull endpoint of a `system:url` system. With `supports_since` (off unless

@@ -1,7 +1,7 @@
 // The json source type.
 
 import type { SourceType } from '../pipe-types.js';
-import { str, bool, int, headers } from '../../config/schema-parts.js';
+import { str, bool, int, headers } from '../../config/index.js';
 import { jsonSource } from './json-source.js';
 
 export const jsonType: SourceType = {

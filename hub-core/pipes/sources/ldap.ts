@@ -1,7 +1,7 @@
 // The ldap source type: kept in configuration, not read by this hub (it reads a directory server).
 
 import type { SourceType } from '../pipe-types.js';
-import { str, strings } from '../../config/schema-parts.js';
+import { str, strings } from '../../config/index.js';
 
 export const ldapType: SourceType = {
   type: 'ldap',

@@ -1,7 +1,7 @@
-import type { JsonObject } from '../../base/json.js';
-import { HubError } from '../../base/errors.js';
+import type { JsonObject } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 import { datasetIds, encodeOffsets, parseOffsets, readPage } from './dataset-offsets.js';
 
 /**

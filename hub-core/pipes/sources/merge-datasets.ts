@@ -1,7 +1,7 @@
 // The merge_datasets source type.
 
 import type { SourceType } from '../pipe-types.js';
-import { datasetList } from '../../config/schema-parts.js';
+import { datasetList } from '../../config/index.js';
 import { mergeDatasetsSource } from './merge-datasets-source.js';
 
 export const mergeDatasetsType: SourceType = {

@@ -1,9 +1,9 @@
-import type { JsonObject, JsonValue } from '../../base/json.js';
-import { HubError } from '../../base/errors.js';
+import type { JsonObject, JsonValue } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
 import { compileExpression, decode, keyOf, type CompiledExpression, type DtlValue } from '../../dtl/index.js';
 import type { NamespaceSettings } from '../../dtl/index.js';
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 import { readPage } from './dataset-offsets.js';
 import { mergeContributors } from '../lineage-record.js';
 

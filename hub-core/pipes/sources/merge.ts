@@ -1,7 +1,7 @@
 // The merge source type.
 
 import type { SourceType } from '../pipe-types.js';
-import { bool, datasetList } from '../../config/schema-parts.js';
+import { bool, datasetList } from '../../config/index.js';
 import { mergeSource } from './merge-source.js';
 
 export const mergeType: SourceType = {

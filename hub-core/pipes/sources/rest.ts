@@ -1,7 +1,7 @@
 // The rest source type: kept in configuration, not read by this hub.
 
 import type { SourceType } from '../pipe-types.js';
-import { str } from '../../config/schema-parts.js';
+import { str } from '../../config/index.js';
 
 export const restType: SourceType = {
   type: 'rest',

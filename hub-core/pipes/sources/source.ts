@@ -1,6 +1,6 @@
-import type { DatasetStore } from '../../storage/dataset-store.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
-import type { JsonObject } from '../../base/json.js';
+import type { DatasetStore } from '../../storage/index.js';
+import type { EffectivePipe } from '../../config/index.js';
+import type { JsonObject } from '../../base/index.js';
 import type { NamespaceSettings } from '../../dtl/index.js';
 
 /** One batch read from a source; `position` is where the next read continues (incremental sources). */

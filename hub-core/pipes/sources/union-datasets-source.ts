@@ -1,5 +1,5 @@
 import type { PumpSource, SourceContext } from './source.js';
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 import { datasetIds, encodeOffsets, parseOffsets, readPage } from './dataset-offsets.js';
 
 /**

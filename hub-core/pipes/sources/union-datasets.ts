@@ -1,7 +1,7 @@
 // The union_datasets source type.
 
 import type { SourceType } from '../pipe-types.js';
-import { bool, datasetList } from '../../config/schema-parts.js';
+import { bool, datasetList } from '../../config/index.js';
 import { unionDatasetsSource } from './union-datasets-source.js';
 
 export const unionDatasetsType: SourceType = {

@@ -9,7 +9,7 @@
 // - pipes whose source or transform reads their own sink dataset (a worker reads ahead of the writes it would see);
 // - runs started with the CPU profiler (it profiles the hub's thread).
 
-import type { EffectivePipe } from '../../config/effective-pipe.js';
+import type { EffectivePipe } from '../../config/index.js';
 import type { PipeRuntime, PipeRuntimes } from '../pipe-runtime.js';
 import type { JobRequest } from './pool.js';
 

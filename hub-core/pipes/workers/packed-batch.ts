@@ -4,7 +4,7 @@
 // thousands of small objects, and the hub's thread (the one writer every run waits for) is the side that pays most of
 // the cloning.
 
-import type { PreparedEntity } from '../../base/entity.js';
+import type { PreparedEntity } from '../../base/index.js';
 
 export interface PackedEntities {
   /** id, then body, of every entity in order. */

@@ -5,9 +5,9 @@
 // the next batches while the hub writes the one before.
 
 import { Worker } from 'node:worker_threads';
-import type { DatasetStore } from '../../storage/dataset-store.js';
+import type { DatasetStore } from '../../storage/index.js';
 import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../../dtl/index.js';
-import { HubError } from '../../base/errors.js';
+import { HubError } from '../../base/index.js';
 import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
 import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerError, WorkerInit, WorkerRun } from './protocol.js';

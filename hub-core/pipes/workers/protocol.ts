@@ -3,7 +3,7 @@
 // (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
 // write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
 
-import type { PreparedEntity } from '../../base/entity.js';
+import type { PreparedEntity } from '../../base/index.js';
 import type { PackedEntities } from './packed-batch.js';
 import type { PackedDependencies } from '../packed-dependencies.js';
 import type { NamespaceSettings } from '../../dtl/index.js';

@@ -4,7 +4,7 @@
 // would write it, and the pump's position moves to each range's end. What is written to the source after the run
 // began is read after the parts, as by any run.
 
-import { HubError } from '../../base/errors.js';
+import { HubError } from '../../base/index.js';
 import type { RemoteBatch, WorkerRun } from './protocol.js';
 
 /** Ranges a share of a run needs at least for cutting the run up to be worth a second worker. */

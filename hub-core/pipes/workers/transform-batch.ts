@@ -2,7 +2,7 @@
 // entity what its hops looked up when the pipe does dependency tracking. The pump runs it on its own thread or in a
 // pipe worker (pipe-workers/worker.ts): the same code either way.
 
-import type { JsonObject } from '../../base/json.js';
+import type { JsonObject } from '../../base/index.js';
 import { DependencyPacker, type PackedDependencies } from '../packed-dependencies.js';
 import type { PipeRuntime } from '../pipe-runtime.js';
 import type { LineagePacker } from '../lineage-record.js';

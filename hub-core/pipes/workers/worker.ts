@@ -5,17 +5,17 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { DatasetStore } from '../../storage/dataset-store.js';
+import { DatasetStore } from '../../storage/index.js';
 import { DatasetLookup } from '../dataset-lookup.js';
 import { KeptSnapshots } from '../lookup-snapshots.js';
-import type { Dataset } from '../../storage/dataset-log.js';
+import type { Dataset } from '../../storage/index.js';
 import { PipeRuntime } from '../pipe-runtime.js';
-import { parseConfigText } from '../../base/config-json.js';
-import type { ConfigEntity } from '../../config/config-store.js';
-import { prepareEntity, type PreparedEntity } from '../../base/entity.js';
+import { parseConfigText } from '../../base/index.js';
+import type { ConfigEntity } from '../../config/index.js';
+import { prepareEntity, type PreparedEntity } from '../../base/index.js';
 import { DtlRuntimeError, heapExhausted, memoryLimitError } from '../../dtl/index.js';
-import { HubError } from '../../base/errors.js';
-import type { JsonObject } from '../../base/json.js';
+import { HubError } from '../../base/index.js';
+import type { JsonObject } from '../../base/index.js';
 import type { PumpSource, SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
 import { LineagePacker } from '../lineage-record.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { anyObject, replies } from '../schemas.js';
-import { configSchema } from '../../../hub-core/pipes/config-schema.js';
-import { pipeTemplates } from '../../../hub-core/pipes/sources/index.js';
+import { configSchema } from '../../../hub-core/pipes/index.js';
+import { pipeTemplates } from '../../../hub-core/pipes/index.js';
 
 export async function configSchemaRoutes(app: FastifyInstance): Promise<void> {
   app.get('/config-schema', {

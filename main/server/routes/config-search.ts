@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { bool, replies } from '../schemas.js';
-import { CONFIG_REFERENCE_KINDS, searchConfigs, type ConfigReferenceKind } from '../../../hub-core/config/config-search.js';
+import { CONFIG_REFERENCE_KINDS, searchConfigs, type ConfigReferenceKind } from '../../../hub-core/config/index.js';
 import { functionCatalogue } from '../../../hub-core/dtl/index.js';
 
 const kindList = `^(${CONFIG_REFERENCE_KINDS.join('|')})(,(${CONFIG_REFERENCE_KINDS.join('|')}))*$`;

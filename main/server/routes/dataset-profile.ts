@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { bool, int, replies, str } from '../schemas.js';
-import { namespaceRelations } from '../../../hub-core/explore/dataset-relations.js';
+import { namespaceRelations } from '../../../hub-core/explore/index.js';
 
 const params = {
   type: 'object',

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
-import type { PreparedEntities } from '../../../hub-core/base/entity.js';
+import type { PreparedEntities } from '../../../hub-core/base/index.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
-import { HubError, notFound, badRequest } from '../../../hub-core/base/errors.js';
-import { sampleSchema } from '../../../hub-core/explore/schema-sampler.js';
-import type { JsonObject } from '../../../hub-core/base/json.js';
-import type { Dataset, DatasetInfo } from '../../../hub-core/storage/dataset-log.js';
-import { DatasetRegistry, isSystemDataset } from '../../../hub-core/registry/registry.js';
+import { HubError, notFound, badRequest } from '../../../hub-core/base/index.js';
+import { sampleSchema } from '../../../hub-core/explore/index.js';
+import type { JsonObject } from '../../../hub-core/base/index.js';
+import type { Dataset, DatasetInfo } from '../../../hub-core/storage/index.js';
+import { DatasetRegistry, isSystemDataset } from '../../../hub-core/registry/index.js';
 
 const datasetParams = {
   type: 'object',

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop-context.js';
 import { replies } from '../schemas.js';
-import { HubError } from '../../../hub-core/base/errors.js';
-import { workspaceNodeDir } from '../../../hub-core/project/workspace.js';
-import { readConfigFiles } from '../../../hub-core/config/workspace-files.js';
-import { configFilePath } from '../../../hub-core/config/workspace-layout.js';
-import { sesamLayout, updatedFileText } from '../../../hub-core/config/json-format.js';
-import { configKind, type ConfigKind } from '../../../hub-core/config/config-store.js';
-import { isJsonObject } from '../../../hub-core/base/json.js';
-import { readTextFile } from '../../../hub-core/base/text-file.js';
+import { HubError } from '../../../hub-core/base/index.js';
+import { workspaceNodeDir } from '../../../hub-core/project/index.js';
+import { readConfigFiles } from '../../../hub-core/config/index.js';
+import { configFilePath } from '../../../hub-core/config/index.js';
+import { sesamLayout, updatedFileText } from '../../../hub-core/config/index.js';
+import { configKind, type ConfigKind } from '../../../hub-core/config/index.js';
+import { isJsonObject } from '../../../hub-core/base/index.js';
+import { readTextFile } from '../../../hub-core/base/index.js';
 
 const fileSchema = {
   type: 'object',

@@ -3,7 +3,7 @@
 // no answer ever carries it.
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop-context.js';
-import { HubError } from '../../../hub-core/base/errors.js';
+import { HubError } from '../../../hub-core/base/index.js';
 import type { Connection, NewConnection } from '../../remote/connections.js';
 import { PortalClient, PortalError } from '../../remote/portal-client.js';
 import { addVerified } from '../../remote/verify-connection.js';

@@ -11,12 +11,12 @@ import { bool, replies, str } from '../schemas.js';
 import { eager, jsonArrayReadable } from '../json-pull.js';
 import { csvReadable } from '../formats/csv.js';
 import { ROW_STREAM_PAGE } from '../formats/columns.js';
-import type { Dataset, ReadOptions } from '../../../hub-core/storage/dataset-log.js';
-import { HubError, notFound } from '../../../hub-core/base/errors.js';
+import type { Dataset, ReadOptions } from '../../../hub-core/storage/index.js';
+import { HubError, notFound } from '../../../hub-core/base/index.js';
 import { DownloadTickets, type DownloadRequest, type DownloadTicket } from '../download-tickets.js';
 import { instanceOf } from './desktop-remote.js';
 import { checkRemoteDownload, remoteCsv, remoteJson, type RemoteDownload, type RemoteTarget } from '../../remote/remote-download.js';
-import { DatasetRegistry } from '../../../hub-core/registry/registry.js';
+import { DatasetRegistry } from '../../../hub-core/registry/index.js';
 import { LOCAL_REGISTRY, remoteRegistry } from './desktop-registries.js';
 
 interface DownloadQuery {

@@ -3,10 +3,10 @@
 // shown to the user once; storing it as an instance connection happens here, without sending it back.
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop-context.js';
-import { HubError } from '../../../hub-core/base/errors.js';
+import { HubError } from '../../../hub-core/base/index.js';
 import { PortalClient, checkTransport, instanceUrlOf } from '../../remote/portal-client.js';
 import { SummaryCache } from '../../remote/summary-cache.js';
-import type { NewApiToken, NewApiTokenRequest, NotificationRule, PortalAlerts, SubscriptionUpdate } from '../../../hub-core/base/portal-types.js';
+import type { NewApiToken, NewApiTokenRequest, NotificationRule, PortalAlerts, SubscriptionUpdate } from '../../../hub-core/base/index.js';
 import { anyObject, bool, int, replies, str } from '../schemas.js';
 import { addVerifiedConnection, connectionRoutes, connectionSchema, moreErrors, upstream } from './desktop-connections.js';
 

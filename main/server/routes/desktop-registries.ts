@@ -9,8 +9,8 @@
 //   POST   /desktop/registries/<reg>/enrich              the system, json source and DTL pipe of §1.7: all or none
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DesktopContext } from '../desktop-context.js';
-import { DatasetRegistry } from '../../../hub-core/registry/registry.js';
-import { HubError, notFound } from '../../../hub-core/base/errors.js';
+import { DatasetRegistry } from '../../../hub-core/registry/index.js';
+import { HubError, notFound } from '../../../hub-core/base/index.js';
 import { RegistryClient, registryAddress } from '../../remote/registry-client.js';
 import { checkTransport } from '../../remote/portal-client.js';
 import { upstream } from './desktop-connections.js';

@@ -8,7 +8,7 @@ import type { Connection } from '../../remote/connections.js';
 import { forward } from '../../remote/instance-proxy.js';
 import { InstanceClient, diff, fetchRemote, readLocal, syncFolder, writeDownload } from '../../remote/config-sync.js';
 import { upload, type UploadChoice } from '../../remote/sync-upload.js';
-import { HubError, badRequest, notFound } from '../../../hub-core/base/errors.js';
+import { HubError, badRequest, notFound } from '../../../hub-core/base/index.js';
 import { bool, replies, str } from '../schemas.js';
 import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
 

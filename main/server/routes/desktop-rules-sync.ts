@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from '../desktop-context.js';
 import { PortalClient } from '../../remote/portal-client.js';
 import { syncRules } from '../../remote/rules-sync.js';
-import { pipeRules, type NotificationRule } from '../../../hub-core/config/notification-rules.js';
+import { pipeRules, type NotificationRule } from '../../../hub-core/config/index.js';
 import { bool, int, replies, str } from '../schemas.js';
 import { moreErrors, upstream } from './desktop-connections.js';
 

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, replies } from '../schemas.js';
 import { functionCatalogue, DtlRuntimeError } from '../../../hub-core/dtl/index.js';
-import { chainSteps } from '../../../hub-core/preview/pipe-stages.js';
-import { MAX_TRACED_ENTITIES } from '../../../hub-core/preview/pipe-trace.js';
-import { isJsonObject } from '../../../hub-core/base/json.js';
-import { badRequest } from '../../../hub-core/base/errors.js';
-import type { ConfigEntity } from '../../../hub-core/config/config-store.js';
+import { chainSteps } from '../../../hub-core/preview/index.js';
+import { MAX_TRACED_ENTITIES } from '../../../hub-core/preview/index.js';
+import { isJsonObject } from '../../../hub-core/base/index.js';
+import { badRequest } from '../../../hub-core/base/index.js';
+import type { ConfigEntity } from '../../../hub-core/config/index.js';
 
 const MAX_PREVIEW = 1000;
 

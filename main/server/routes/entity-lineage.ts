@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, int, replies, str } from '../schemas.js';
-import { entityLineage, LINEAGE_DEFAULT_DEPTH, LINEAGE_MAX_DEPTH } from '../../../hub-core/lineage/entity-lineage.js';
-import type { JsonObject } from '../../../hub-core/base/json.js';
+import { entityLineage, LINEAGE_DEFAULT_DEPTH, LINEAGE_MAX_DEPTH } from '../../../hub-core/lineage/index.js';
+import type { JsonObject } from '../../../hub-core/base/index.js';
 
 const params = {
   type: 'object',

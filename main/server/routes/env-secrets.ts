@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { str, replies, emptyReply, anyObject, stringValuesOnly } from '../schemas.js';
-import { badRequest, notFound } from '../../../hub-core/base/errors.js';
-import { isJsonObject } from '../../../hub-core/base/json.js';
+import { badRequest, notFound } from '../../../hub-core/base/index.js';
+import { isJsonObject } from '../../../hub-core/base/index.js';
 
 /** Accepts `{"name": "value", ...}`, `{"name": ..., "value": ...}`, or a list of either. */
 function envVariables(body: unknown): Record<string, string> {

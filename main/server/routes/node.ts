@@ -3,9 +3,9 @@ import { decodeJwt } from 'jose';
 import type { RouteContext } from '../route-context.js';
 import { requireAdmin } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
-import { badRequest, HubError } from '../../../hub-core/base/errors.js';
+import { badRequest, HubError } from '../../../hub-core/base/index.js';
 import { NODE_VERSION } from '../../../hub-core/hub.js';
-import { isJsonObject, type JsonObject } from '../../../hub-core/base/json.js';
+import { isJsonObject, type JsonObject } from '../../../hub-core/base/index.js';
 import { DEVELOPER } from '../auth.js';
 import { LoginLimiter } from '../login-limiter.js';
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, emptyReply, int, replies, str } from '../schemas.js';
-import { MAX_KEEP_RUNS } from '../../../hub-core/pipes/outbox.js';
+import { MAX_KEEP_RUNS } from '../../../hub-core/pipes/index.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
 const runParams = { type: 'object', required: ['pipe_id', 'run_id'], properties: { pipe_id: str, run_id: str } } as const;

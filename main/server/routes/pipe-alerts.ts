@@ -7,11 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import type { Hub } from '../../../hub-core/hub.js';
 import { bool, int, str, replies } from '../schemas.js';
-import { effectivePipeConfig } from '../../../hub-core/pipes/pipe-config.js';
-import { executionLogName } from '../../../hub-core/pipes/pump-runner.js';
-import { parseCron } from '../../../hub-core/config/cron-schedule.js';
-import { isJsonObject, type JsonObject } from '../../../hub-core/base/json.js';
-import { RULE_TYPE_IDS, evaluateRules, pipeRules, pumpEvents, type LocalAlert, type ScheduleFacts } from '../../../hub-core/config/notification-rules.js';
+import { effectivePipeConfig } from '../../../hub-core/pipes/index.js';
+import { executionLogName } from '../../../hub-core/pipes/index.js';
+import { parseCron } from '../../../hub-core/config/index.js';
+import { isJsonObject, type JsonObject } from '../../../hub-core/base/index.js';
+import { RULE_TYPE_IDS, evaluateRules, pipeRules, pumpEvents, type LocalAlert, type ScheduleFacts } from '../../../hub-core/config/index.js';
 
 const anyObj = { type: 'object', additionalProperties: true } as const;
 const alertSchema = {

@@ -3,9 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { PIPE_STAGES, pipeStageEntities, pipeStageStream, type PipeStage } from '../../../hub-core/preview/pipe-stages.js';
+import { PIPE_STAGES, pipeStageEntities, pipeStageStream, type PipeStage } from '../../../hub-core/preview/index.js';
 import { sendJsonStream } from '../json-pull.js';
-import { sampleSchema } from '../../../hub-core/explore/schema-sampler.js';
+import { sampleSchema } from '../../../hub-core/explore/index.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
 const DEFAULT_SAMPLE_SIZE = 1000;

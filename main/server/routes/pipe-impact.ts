@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { HubError, conflict, notFound } from '../../../hub-core/base/errors.js';
+import { HubError, conflict, notFound } from '../../../hub-core/base/index.js';
 import {
   IMPACT_DEFAULT_SAMPLE,
   IMPACT_MAX_SAMPLE,
@@ -16,11 +16,11 @@ import {
   computeImpact,
   impactDraft,
   type ImpactJob,
-} from '../../../hub-core/preview/pipe-impact.js';
-import { testsToJudge, type ImpactTests } from '../../../hub-core/project/impact-tests.js';
-import type { ConfigEntity } from '../../../hub-core/config/config-store.js';
-import type { JsonObject } from '../../../hub-core/base/json.js';
-import { maskJson } from '../../../hub-core/security/secret-mask.js';
+} from '../../../hub-core/preview/index.js';
+import { testsToJudge, type ImpactTests } from '../../../hub-core/project/index.js';
+import type { ConfigEntity } from '../../../hub-core/config/index.js';
+import type { JsonObject } from '../../../hub-core/base/index.js';
+import { maskJson } from '../../../hub-core/security/index.js';
 
 export type { ImpactJob };
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
-import { PIPE_STAGES, PREVIEW_DEFAULT_LIMIT, PREVIEW_MAX_ENTITIES, previewPipe, type PreviewRequest } from '../../../hub-core/preview/pipe-stages.js';
+import { PIPE_STAGES, PREVIEW_DEFAULT_LIMIT, PREVIEW_MAX_ENTITIES, previewPipe, type PreviewRequest } from '../../../hub-core/preview/index.js';
 
 const entities = { type: 'array', items: anyObject } as const;
 const configError = {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply } from '../schemas.js';
-import { badRequest, conflict } from '../../../hub-core/base/errors.js';
-import { isJsonObject } from '../../../hub-core/base/json.js';
+import { badRequest, conflict } from '../../../hub-core/base/index.js';
+import { isJsonObject } from '../../../hub-core/base/index.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } } as const;
 const forceQuery = { type: 'object', properties: { force: bool } } as const;

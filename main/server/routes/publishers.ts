@@ -6,7 +6,7 @@ import { csvReadable } from '../formats/csv.js';
 import { ROW_STREAM_PAGE } from '../formats/columns.js';
 import { xlsxReadable, linkedXlsxReadable } from '../formats/xlsx.js';
 import { xmlReadable } from '../formats/xml.js';
-import { publication, type PublishFormat, type PublishQuery } from '../../../hub-core/preview/publishers.js';
+import { publication, type PublishFormat, type PublishQuery } from '../../../hub-core/preview/index.js';
 
 interface PublisherQuery extends PublishQuery {
   linked_excel_file?: string;

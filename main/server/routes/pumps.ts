@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText } from '../json-pull.js';
-import { executionLogName } from '../../../hub-core/pipes/pump-runner.js';
-import { PUMP_OPERATIONS } from '../../../hub-core/pipes/pump-operations.js';
-import { badRequest } from '../../../hub-core/base/errors.js';
-import { isJsonObject } from '../../../hub-core/base/json.js';
+import { executionLogName } from '../../../hub-core/pipes/index.js';
+import { PUMP_OPERATIONS } from '../../../hub-core/pipes/index.js';
+import { badRequest } from '../../../hub-core/base/index.js';
+import { isJsonObject } from '../../../hub-core/base/index.js';
 
 const pipeParams = { type: 'object', required: ['pipe_id'], properties: { pipe_id: { type: 'string', description: 'pipe id (may contain ":")' } } } as const;
 

@@ -3,7 +3,7 @@ import type { RouteContext } from '../route-context.js';
 import { PushBody, pushBodyValidator, readPushBody, usePushBodyParser, DEFAULT_PUSH_LIMIT } from '../push-body.js';
 import { anyObject, bool, str, replies } from '../schemas.js';
 import { entitiesBody } from './datasets.js';
-import type { PushParams } from '../../../hub-core/pipes/json-push.js';
+import type { PushParams } from '../../../hub-core/pipes/index.js';
 
 interface PushQuery {
   sequence_id?: string;

@@ -4,8 +4,8 @@ import { ADMIN } from '../auth.js';
 import { anyObject, bool, int, str, replies, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { sessionCookieName, sessionToken } from '../ui.js';
-import { DatasetRegistry, PREVIEW_SIZE } from '../../../hub-core/registry/registry.js';
-import { notFound } from '../../../hub-core/base/errors.js';
+import { DatasetRegistry, PREVIEW_SIZE } from '../../../hub-core/registry/index.js';
+import { notFound } from '../../../hub-core/base/index.js';
 
 const tags = ['registry'];
 

@@ -4,9 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, int, isTrue, pyBool, str, replies } from '../schemas.js';
-import { badRequest, notFound } from '../../../hub-core/base/errors.js';
-import { RUN_ALL_DEFAULTS, type RunAll, type RunAllOptions } from '../../../hub-core/pipes/run-all-pipes.js';
-import type { JsonObject } from '../../../hub-core/base/json.js';
+import { badRequest, notFound } from '../../../hub-core/base/index.js';
+import { RUN_ALL_DEFAULTS, type RunAll, type RunAllOptions } from '../../../hub-core/pipes/index.js';
+import type { JsonObject } from '../../../hub-core/base/index.js';
 
 
 interface RunAllQuery {

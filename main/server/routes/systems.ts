@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
 import { anyObject, bool, str, replies, emptyReply, stringValuesOnly } from '../schemas.js';
-import { badRequest, conflict } from '../../../hub-core/base/errors.js';
-import { isJsonObject } from '../../../hub-core/base/json.js';
+import { badRequest, conflict } from '../../../hub-core/base/index.js';
+import { isJsonObject } from '../../../hub-core/base/index.js';
 
 const systemParams = { type: 'object', required: ['system_id'], properties: { system_id: str } } as const;
 const secretsBody = { type: 'object', additionalProperties: { type: 'string' } } as const;

@@ -3,7 +3,7 @@
 // up) shows one notification, once the user has allowed them (a button on a pipe's Alerts section asks: browsers and
 // Electron only ask on a click). What was seen is remembered, so a restart does not notify again, while an alert
 // raised while the app was closed is notified once it starts.
-import type { LocalAlert } from '../../../hub-core/config/notification-rules';
+import type { LocalAlert } from '../../../hub-core/config/index';
 import { api } from './api';
 
 interface PipeAlerts {

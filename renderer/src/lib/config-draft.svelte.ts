@@ -1,8 +1,8 @@
 // An unsaved draft of one stored configuration entity (a pipe or a system): its text, the saved text, the hub's
 // verdict, and saving with the hub's config-errors ("Save anyway" when the hub refuses them). Editors bind to a
 // draft instead of holding the text themselves, so that several views of one entity share the same unsaved edits.
-import type { ConfigError } from '../../../hub-core/pipes/pipe-config';
-import type { JsonObject } from '../../../hub-core/base/json';
+import type { ConfigError } from '../../../hub-core/pipes/index';
+import type { JsonObject } from '../../../hub-core/base/index';
 import { HubRequestError } from './api';
 import { errorText } from './format';
 import { fileText, ifHolds, storedFileText } from './config-file';

@@ -1,8 +1,8 @@
 // The flow graph as data: every pipe and dataset a node, an edge from each dataset a pipe reads to the pipe, from the
 // pipe to the dataset its sink writes, and a dashed edge for each dataset its transform joins (hops, apply-hops,
 // lookup-entity). Pure: no DOM, no layout, so it is tested on its own and shared with the layout worker.
-import type { DatasetInfo } from '../../../hub-core/storage/dataset-log.js';
-import type { PipeInfo } from '../../../hub-core/pipes/pipes.js';
+import type { DatasetInfo } from '../../../hub-core/storage/index.js';
+import type { PipeInfo } from '../../../hub-core/pipes/index.js';
 
 export type PipeStatus = 'ok' | 'running' | 'failed' | 'config-error' | 'disabled';
 

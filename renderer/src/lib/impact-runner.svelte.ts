@@ -1,6 +1,6 @@
 // The "Impact" of a pipe's unsaved draft: POST /pipes/<id>/impact starts the hub's computation (nothing is written),
 // GET follows its progress until it ends, DELETE cancels it. One per pipe page.
-import type { ImpactJob } from '../../../hub-core/preview/pipe-impact';
+import type { ImpactJob } from '../../../hub-core/preview/index';
 import { api, json } from './api';
 import { encode, errorText } from './format';
 

@@ -2,7 +2,7 @@
 // rules) and hover documentation on function names, both from the hub's function catalogue.
 import { getLocation, type Location, type Node } from 'jsonc-parser';
 import type * as Monaco from 'monaco-editor/editor/editor.api';
-import type { ExampleDoc, FunctionDoc } from '../../../hub-core/dtl/catalogue';
+import type { ExampleDoc, FunctionDoc } from '../../../hub-core/dtl/index';
 
 type MonacoApi = typeof Monaco;
 

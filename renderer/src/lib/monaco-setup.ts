@@ -8,7 +8,7 @@ import 'monaco-editor/languages/features/json/jsonMode';
 import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
-import type { FunctionDoc } from '../../../hub-core/dtl/catalogue';
+import type { FunctionDoc } from '../../../hub-core/dtl/index';
 import { localApi } from './api';
 import { registerDtlLanguageFeatures } from './monaco-dtl';
 import { isDark, THEME_EVENT } from './theme.svelte';

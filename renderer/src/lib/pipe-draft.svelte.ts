@@ -3,9 +3,9 @@
 // one draft, which lives as long as the pipe page: switching tabs loses nothing, the dirty guard covers it, and
 // saving stores it from wherever Ctrl/Cmd+S was pressed.
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
-import type { ConfigError } from '../../../hub-core/pipes/pipe-config';
-import type { JsonObject } from '../../../hub-core/base/json';
-import type { PipeStage } from '../../../hub-core/preview/pipe-stages';
+import type { ConfigError } from '../../../hub-core/pipes/index';
+import type { JsonObject } from '../../../hub-core/base/index';
+import type { PipeStage } from '../../../hub-core/preview/index';
 import { api, json } from './api';
 import { encode } from './format';
 import { ConfigDraft, type LoadedConfig } from './config-draft.svelte';

@@ -2,7 +2,7 @@
 // itself. The host reads the portal's notification summary incrementally (JSON Pull, keeping `since`), so the
 // badges can be refreshed often without reading the whole summary each time.
 import { hostApi } from './api';
-import type { PortalAlerts } from '../../../hub-core/base/portal-types';
+import type { PortalAlerts } from '../../../hub-core/base/index';
 
 /** How often badges are refreshed while a remote instance's pipes are on screen. */
 export const ALERTS_REFRESH_MS = 10_000;

@@ -1,6 +1,6 @@
 // Asks the hub for the preview of a pipe draft (POST /pipes/<id>/preview), debounced while typing: only the answer
 // to the latest request is kept (a slower, older answer is dropped), and `computing` says a newer one is on its way.
-import type { PipePreview } from '../../../hub-core/preview/pipe-stages';
+import type { PipePreview } from '../../../hub-core/preview/index';
 import { api, json } from './api';
 import { encode, errorText } from './format';
 

@@ -1,7 +1,7 @@
 // Two profiles side by side: the properties one has and the other lacks, and those whose coverage or mix of kinds
 // changed. Pure, so it is the same for "another dataset" and "this dataset at an earlier offset".
-import type { DatasetProfile } from '../../../hub-core/explore/dataset-profiler.js';
-import type { PropertyProfile } from '../../../hub-core/explore/dataset-profile.js';
+import type { DatasetProfile } from '../../../hub-core/explore/index.js';
+import type { PropertyProfile } from '../../../hub-core/explore/index.js';
 
 export interface PropertyChange {
   path: string;

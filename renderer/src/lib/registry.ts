@@ -1,5 +1,5 @@
 // What the Registry view reads from the host's /desktop/registries routes (shapes of hub-core/registry/registry.ts).
-import type { RegistryEntry } from '../../../hub-core/registry/registry';
+import type { RegistryEntry } from '../../../hub-core/registry/index';
 import type { StoredEntity } from './types';
 
 export type { RegistryEntry };

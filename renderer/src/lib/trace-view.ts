@@ -1,6 +1,6 @@
 // Reading a DTL trace (hub-core/dtl/trace-types.ts) for the Preview tab: which entity trace made which output
 // entity, the steps by id or by a clicked place in the transform, and the properties a step touched.
-import type { EntityTrace, TraceNode, TransformTrace } from '../../../hub-core/dtl/trace-types';
+import type { EntityTrace, TraceNode, TransformTrace } from '../../../hub-core/dtl/index';
 
 /** One output entity of a sample entity: the trace of the transform run that made it, and `created` for a `create`. */
 export interface OutputRef {

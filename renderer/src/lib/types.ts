@@ -1,7 +1,7 @@
 // Shapes of hub responses the UI reads. Types only: the renderer never imports hub-core code.
-export type { DatasetInfo } from '../../../hub-core/storage/dataset-log.js';
-export type { PipeInfo } from '../../../hub-core/pipes/pipes.js';
-export type { StoredEntity } from '../../../hub-core/base/entity.js';
+export type { DatasetInfo } from '../../../hub-core/storage/index.js';
+export type { PipeInfo } from '../../../hub-core/pipes/index.js';
+export type { StoredEntity } from '../../../hub-core/base/index.js';
 
 /** GET /desktop/scheduler: whether pumps start by themselves (paused from the workbench, or disabled by the node). */
 /** A workspace file the hub could not load (GET /desktop/workspace/problems). */

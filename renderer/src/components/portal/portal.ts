@@ -20,7 +20,7 @@ import type {
   RuleType,
   Subscription,
   VpnConnection,
-} from '../../../../hub-core/base/portal-types';
+} from '../../../../hub-core/base/index';
 
 // The record shapes are the host's own (hub-core/base/portal-types.ts); a few go by shorter names here.
 export type { ApiToken, Connection, License, Member, NewApiToken, NewApiTokenRequest, Notification, PortalInfo, Profile, Role, RuleType, Subscription, VpnConnection };

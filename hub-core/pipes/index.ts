@@ -1,0 +1,35 @@
+// Pipes and pumps: a pipe's configuration checks and runtime, the source and sink types, pump runs and
+// the scheduler, the pipe workers, dependency tracking, lookups, JSON push and the outbox.
+export { ConfigRejected, configValidationErrors } from './config-rejection.js';
+export { configSchema } from './config-schema.js';
+export { DatasetLookup, indexExpressionOf, keySpellings } from './dataset-lookup.js';
+export { trackedDatasets } from './dependency-tracking.js';
+export { JsonPushReceiver } from './json-push.js';
+export type { PushParams, StagedPush } from './json-push.js';
+export type { LineageRow } from './lineage-store.js';
+export { KeptSnapshots } from './lookup-snapshots.js';
+export { SOURCES_ADDING_NAMESPACES, addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
+export { MAX_KEEP_RUNS } from './outbox.js';
+export type { OutboxBatch, OutboxDiff, OutboxRecord, OutboxRun } from './outbox.js';
+export { DependencyPacker, unpackDependencies } from './packed-dependencies.js';
+export type { EntityDependencies, PackedDependencies } from './packed-dependencies.js';
+export { effectivePipeConfig, pipeDependencies } from './pipe-config.js';
+export type { ConfigError, EffectivePipe } from './pipe-config.js';
+export { PipeRuntime } from './pipe-runtime.js';
+export type { PipeTemplate, PublishFormat } from './pipe-types.js';
+export { PipeRegistry } from './pipes.js';
+export type { PipeInfo } from './pipes.js';
+export { pipeConfigErrors, pumpConfigErrors } from './pump-config.js';
+export { PUMP_OPERATIONS, PumpService } from './pump-operations.js';
+export { executionLogName, isPumpable } from './pump-runner.js';
+export { nextRunAt } from './pump-scheduler.js';
+export { RUN_ALL_DEFAULTS, RunAll, RunAllService, pipeRunOrder, resetPump, transformDatasets, upstreamClosure } from './run-all-pipes.js';
+export type { PipeRunSummary, RunAllOptions } from './run-all-pipes.js';
+export { SINK_TYPE_LIST } from './sinks/index.js';
+export { parseOffset } from './sources/basic-sources.js';
+export { pipeTemplates } from './sources/index.js';
+export { workerRequest } from './workers/eligibility.js';
+export { packEntities, unpackEntities } from './workers/packed-batch.js';
+export type { PackedEntities } from './workers/packed-batch.js';
+export type { PipeWorkersStatus } from './workers/pool.js';
+export { WORKERS_ENV, parseWorkerCount, pipeWorkerCount } from './workers/worker-count.js';
