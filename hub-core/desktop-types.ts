@@ -60,7 +60,7 @@ export interface WorkspaceTestReport {
 
 export type { EntityDiff, PipeRunSummary };
 
-// "Add test" on a pipe (POST /desktop/workspace/tests, main/server/workspace-test-add.ts).
+// "Add test" on a pipe (POST /desktop/workspace/tests, main/server/desktop/workspace-test-add.ts).
 export interface NewTestRequest {
   name: string;
   pipe: string;

@@ -2,7 +2,7 @@
 // must be exactly the preload's. `npm run build` and `npm run typecheck` fail here when a member, a
 // parameter, a view name or a menu command differs between the two.
 import type { DesktopApi as ShellApi, MenuCommand, RecentWorkspaceInfo as ShellRecent, UpdateStatus as ShellUpdateStatus, WorkbenchView } from '../main/electron/channels.js';
-import type { connectionSchema } from '../main/server/routes/desktop-connections.js';
+import type { connectionSchema } from '../main/server/desktop/desktop-connections.js';
 import type { Connection } from '../hub-core/desktop-types.js';
 import type { DesktopApi as RendererApi, DesktopMenuCommand, DesktopView, RecentWorkspaceInfo as RendererRecent, UpdateStatus as RendererUpdateStatus } from '../renderer/src/lib/desktop-bridge.js';
 

@@ -7,7 +7,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { useHub, tempDir, removeDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { expectError, pipePath, pumpOperation, pushEntities, runPump, waitFor } from './helpers/api.js';
-import type { ImpactJob } from '../main/server/routes/pipe-impact.js';
+import type { ImpactJob } from '../main/server/api/pipe-impact.js';
 
 type Json = Record<string, unknown>;
 type Snapshot = Map<string, { hash: string; deleted: boolean }>;

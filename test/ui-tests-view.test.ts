@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
 import { axeViolations, describeFindings } from './helpers/axe.js';
-import type { WorkspaceTestReport } from '../main/server/workspace-test-run.js';
+import type { WorkspaceTestReport } from '../main/server/desktop/workspace-test-run.js';
 
 let hub: HubProcess;
 let dir: string;

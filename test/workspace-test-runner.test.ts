@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from './helpers/hub-process.js';
 import { launchChromium, signIn } from './helpers/browser.js';
-import type { WorkspaceTestReport } from '../main/server/workspace-test-run.js';
+import type { WorkspaceTestReport } from '../main/server/desktop/workspace-test-run.js';
 
 const PROJECTS = join(REPO, 'test', 'fixtures', 'projects');
 

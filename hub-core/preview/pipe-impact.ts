@@ -122,7 +122,7 @@ export interface ImpactTests {
   tests: ImpactTest[];
 }
 
-/** A computation of the impact as the API reports it (main/server/routes/pipe-impact.ts). */
+/** A computation of the impact as the API reports it (main/server/api/pipe-impact.ts). */
 export interface ImpactJob {
   id: string;
   pipe: string;

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Hub } from '../../hub-core/hub.js';
 import type { Workspace } from '../../hub-core/project/index.js';
-import { WorkspaceHost } from '../server/workspace-host.js';
+import { WorkspaceHost } from '../server/desktop/workspace-host.js';
 import { TokenService } from '../server/auth.js';
 import { buildServer } from '../server/app.js';
 import { ConnectionStore } from '../remote/connections.js';

@@ -1,4 +1,4 @@
-// What GET /desktop/workspace and POST /desktop/workspace/test answer (main/server/routes/desktop-workspace.ts). The
+// What GET /desktop/workspace and POST /desktop/workspace/test answer (main/server/desktop/desktop-workspace.ts). The
 // test report's types are declared once, in hub-core/desktop-types.ts, for the host and the workbench.
 
 export interface WorkspaceInfo {

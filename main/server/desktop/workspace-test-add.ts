@@ -4,12 +4,12 @@
 // are written (the expected file by the same code as `datahub test --update`).
 import { existsSync, mkdirSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project/index.js';
-import { parseTestSpec, runTest, testSpecFileText } from '../../hub-core/project/index.js';
-import { workspaceNodeDir } from '../../hub-core/project/index.js';
-import { HubError, badRequest, conflict } from '../../hub-core/base/index.js';
-import type { NewTestRequest, NewTestResult } from '../../hub-core/desktop-types.js';
-import type { JsonObject } from '../../hub-core/base/index.js';
+import { DEFAULT_MAX_ROUNDS, runProject } from '../../../hub-core/project/index.js';
+import { parseTestSpec, runTest, testSpecFileText } from '../../../hub-core/project/index.js';
+import { workspaceNodeDir } from '../../../hub-core/project/index.js';
+import { HubError, badRequest, conflict } from '../../../hub-core/base/index.js';
+import type { NewTestRequest, NewTestResult } from '../../../hub-core/desktop-types.js';
+import type { JsonObject } from '../../../hub-core/base/index.js';
 
 export type { NewTestRequest, NewTestResult };
 

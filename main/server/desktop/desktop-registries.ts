@@ -8,7 +8,7 @@
 //   GET    /desktop/registries/<reg>/entries/<iid>/<ds>  one entry with its preview
 //   POST   /desktop/registries/<reg>/enrich              the system, json source and DTL pipe of §1.7: all or none
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { DatasetRegistry } from '../../../hub-core/registry/index.js';
 import { HubError, notFound } from '../../../hub-core/base/index.js';
 import { RegistryClient, registryAddress } from '../../remote/registry-client.js';
@@ -17,7 +17,7 @@ import { upstream } from './desktop-connections.js';
 import { SecretStoreUnavailable } from '../../secrets/secret-store.js';
 import { anyObject, replies, str } from '../schemas.js';
 import { enrich, type EnrichRequest } from '../registry-enrich.js';
-import type { ListQuery } from './registry.js';
+import type { ListQuery } from '../api/registry.js';
 
 export const LOCAL_REGISTRY = 'local';
 

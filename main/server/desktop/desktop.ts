@@ -3,18 +3,18 @@
 // Same authentication as /api (see app.ts); none of these is part of the instance API.
 import type { FastifyInstance } from 'fastify';
 import type { DesktopContext } from './desktop-context.js';
-import { portalRoutes } from './routes/desktop-portal.js';
-import { remoteRoutes } from './routes/desktop-remote.js';
-import { workspaceRoutes } from './routes/desktop-workspace.js';
-import { downloadRoutes } from './routes/desktop-download.js';
-import { rulesSyncRoutes } from './routes/desktop-rules-sync.js';
-import { configFileRoutes } from './routes/desktop-config-files.js';
-import { registryConnectionRoutes } from './routes/desktop-registries.js';
-import { workspaceOpenRoutes } from './routes/desktop-workspace-open.js';
-import { schedulerRoutes } from './routes/desktop-scheduler.js';
+import { portalRoutes } from './desktop-portal.js';
+import { remoteRoutes } from './desktop-remote.js';
+import { workspaceRoutes } from './desktop-workspace.js';
+import { downloadRoutes } from './desktop-download.js';
+import { rulesSyncRoutes } from './desktop-rules-sync.js';
+import { configFileRoutes } from './desktop-config-files.js';
+import { registryConnectionRoutes } from './desktop-registries.js';
+import { workspaceOpenRoutes } from './desktop-workspace-open.js';
+import { schedulerRoutes } from './desktop-scheduler.js';
 
 export type { DesktopContext };
-import { workspaceReviewRoutes } from './routes/desktop-workspace-review.js';
+import { workspaceReviewRoutes } from './desktop-workspace-review.js';
 import { WorkspaceTestTasks } from './workspace-test-tasks.js';
 import { WorkspaceTestLoop } from './workspace-test-loop.js';
 

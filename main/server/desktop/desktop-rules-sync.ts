@@ -2,7 +2,7 @@
 // rules kept with this hub's pipes (main/remote/rules-sync.ts). Without `apply` it answers the diff; with `apply` it
 // creates and updates, and removes (or replaces) only with `confirmRemove` as well.
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { PortalClient } from '../../remote/portal-client.js';
 import { syncRules } from '../../remote/rules-sync.js';
 import { pipeRules, type NotificationRule } from '../../../hub-core/config/index.js';

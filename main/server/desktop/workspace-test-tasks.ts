@@ -2,7 +2,7 @@
 // holds up the host's event loop, one at a time: a second while one goes on is a 409. Shared by the test routes and
 // the "re-run affected tests on save" loop.
 import { Worker } from 'node:worker_threads';
-import { HubError } from '../../hub-core/base/index.js';
+import { HubError } from '../../../hub-core/base/index.js';
 import type { WorkspaceTestFailure } from './workspace-test-run.js';
 import type { WorkspaceTask } from './workspace-test-worker.js';
 

@@ -6,10 +6,10 @@
 import type { DesktopContext } from './desktop.js';
 import type { WorkspaceTestReport } from './workspace-test-run.js';
 import type { WorkspaceTestTasks } from './workspace-test-tasks.js';
-import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts } from '../../hub-core/project/index.js';
-import type { ConfigEntity } from '../../hub-core/config/index.js';
-import { HubError } from '../../hub-core/base/index.js';
-import { workspaceNodeDir } from '../../hub-core/project/index.js';
+import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts } from '../../../hub-core/project/index.js';
+import type { ConfigEntity } from '../../../hub-core/config/index.js';
+import { HubError } from '../../../hub-core/base/index.js';
+import { workspaceNodeDir } from '../../../hub-core/project/index.js';
 
 /** Quiet time after a change before it is looked at (a save may write several files). */
 const DEBOUNCE_MS = 150;

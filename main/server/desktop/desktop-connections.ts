@@ -2,7 +2,7 @@
 // (GET /api/profile) or instance (GET /api/status) before it is stored, and only in the OS keychain;
 // no answer ever carries it.
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { HubError } from '../../../hub-core/base/index.js';
 import type { Connection, NewConnection } from '../../remote/connections.js';
 import { PortalClient, PortalError } from '../../remote/portal-client.js';

@@ -6,14 +6,14 @@
 // result against the file as written.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project/index.js';
-import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../hub-core/project/index.js';
-import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../hub-core/project/index.js';
-import { workspaceNodeDir } from '../../hub-core/project/index.js';
-import { HubError, badRequest } from '../../hub-core/base/index.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
-import { publishedOutput } from './published-output.js';
-import type { WorkspaceTestResult } from '../../hub-core/desktop-types.js';
+import { DEFAULT_MAX_ROUNDS, runProject } from '../../../hub-core/project/index.js';
+import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../../hub-core/project/index.js';
+import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../../hub-core/project/index.js';
+import { workspaceNodeDir } from '../../../hub-core/project/index.js';
+import { HubError, badRequest } from '../../../hub-core/base/index.js';
+import { isJsonObject, type JsonObject } from '../../../hub-core/base/index.js';
+import { publishedOutput } from '../published-output.js';
+import type { WorkspaceTestResult } from '../../../hub-core/desktop-types.js';
 
 export interface AcceptRequest {
   test: string;

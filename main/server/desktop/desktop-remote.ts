@@ -3,7 +3,7 @@
 // configuration between the instance and a local workspace folder.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import type { Connection } from '../../remote/connections.js';
 import { forward } from '../../remote/instance-proxy.js';
 import { InstanceClient, diff, fetchRemote, readLocal, syncFolder, writeDownload } from '../../remote/config-sync.js';

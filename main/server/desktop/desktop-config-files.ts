@@ -2,7 +2,7 @@
 // the files the hub could not load (not JSON, not a configuration), with where the problem is.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { replies } from '../schemas.js';
 import { HubError } from '../../../hub-core/base/index.js';
 import { workspaceNodeDir } from '../../../hub-core/project/index.js';

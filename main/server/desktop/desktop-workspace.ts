@@ -3,15 +3,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { bool, replies } from '../schemas.js';
 import { HubError } from '../../../hub-core/base/index.js';
 import { workspaceNodeDir } from '../../../hub-core/project/index.js';
 import { readTestSpecs } from '../../../hub-core/project/index.js';
-import type { WorkspaceTestReport } from '../workspace-test-run.js';
-import type { WorkspaceTestTasks } from '../workspace-test-tasks.js';
-import type { NewTestRequest, NewTestResult } from '../workspace-test-add.js';
-import type { WorkspaceTask } from '../workspace-test-worker.js';
+import type { WorkspaceTestReport } from './workspace-test-run.js';
+import type { WorkspaceTestTasks } from './workspace-test-tasks.js';
+import type { NewTestRequest, NewTestResult } from './workspace-test-add.js';
+import type { WorkspaceTask } from './workspace-test-worker.js';
 import { PIPE_STAGES } from '../../../hub-core/preview/index.js';
 
 export const conflict = { $ref: 'Error#' } as const;

@@ -1,12 +1,12 @@
 // One `datahub test` run as data instead of printed lines: the same project runner and test comparison as the CLI
 // (main/cli/project.ts), returning per-test results with their per-entity diffs. Runs in a worker thread
 // (workspace-test-worker.ts) so a run of several seconds never holds up the host's event loop.
-import { DEFAULT_MAX_ROUNDS, runProject } from '../../hub-core/project/index.js';
-import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestSpec } from '../../hub-core/project/index.js';
-import { publishedOutput } from './published-output.js';
-import { workspaceNodeDir } from '../../hub-core/project/index.js';
-import { HubError, badRequest } from '../../hub-core/base/index.js';
-import type { WorkspaceTestReport, WorkspaceTestResult } from '../../hub-core/desktop-types.js';
+import { DEFAULT_MAX_ROUNDS, runProject } from '../../../hub-core/project/index.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestSpec } from '../../../hub-core/project/index.js';
+import { publishedOutput } from '../published-output.js';
+import { workspaceNodeDir } from '../../../hub-core/project/index.js';
+import { HubError, badRequest } from '../../../hub-core/base/index.js';
+import type { WorkspaceTestReport, WorkspaceTestResult } from '../../../hub-core/desktop-types.js';
 
 export type { WorkspaceTestReport, WorkspaceTestResult };
 

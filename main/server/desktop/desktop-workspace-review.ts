@@ -2,12 +2,12 @@
 // expected file, ignore a property from now on (its .test.json's blacklist), and the "re-run affected tests on save"
 // switch with the last run it made. Every accept writes one file of the workspace and nothing else.
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { bool, replies } from '../schemas.js';
 import { conflict, reportSchema, requireWorkspace, testResultSchema } from './desktop-workspace.js';
-import type { WorkspaceTestTasks } from '../workspace-test-tasks.js';
-import type { WorkspaceTestLoop } from '../workspace-test-loop.js';
-import type { AcceptAnswer, AcceptRequest, IgnoreRequest } from '../workspace-test-accept.js';
+import type { WorkspaceTestTasks } from './workspace-test-tasks.js';
+import type { WorkspaceTestLoop } from './workspace-test-loop.js';
+import type { AcceptAnswer, AcceptRequest, IgnoreRequest } from './workspace-test-accept.js';
 
 
 const propertyPath = {

@@ -2,7 +2,7 @@
 // token stays in the OS keychain. The one exception is the `jwt_string` of a newly created API token,
 // shown to the user once; storing it as an instance connection happens here, without sending it back.
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { HubError } from '../../../hub-core/base/index.js';
 import { PortalClient, checkTransport, instanceUrlOf } from '../../remote/portal-client.js';
 import { SummaryCache } from '../../remote/summary-cache.js';

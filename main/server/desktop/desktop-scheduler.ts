@@ -4,7 +4,7 @@
 // and tests work as ever. `disabled` is the node's own switch (task_manager.disable_pump_scheduler in the metadata or
 // startup_options.json), which the toggle does not change.
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { bool, replies } from '../schemas.js';
 
 const stateSchema = {

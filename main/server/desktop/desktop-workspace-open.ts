@@ -2,9 +2,9 @@
 // the desktop app's native folder dialog restarts the hub on the folder instead). A folder that does not exist, is not
 // a folder or not a project is a 4xx; one with files the hub cannot load is a 422 listing them, unless opened anyway.
 import type { FastifyInstance } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { bool, replies } from '../schemas.js';
-import { WorkspaceProblemsError } from '../workspace-host.js';
+import { WorkspaceProblemsError } from './workspace-host.js';
 
 const problemsSchema = {
   type: 'array',

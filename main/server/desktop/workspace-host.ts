@@ -2,11 +2,11 @@
 // configuration becomes the new folder's, files are watched and written back there. One folder at a time.
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Hub } from '../../hub-core/hub.js';
-import { HubError } from '../../hub-core/base/index.js';
-import { configKind } from '../../hub-core/config/index.js';
-import { Workspace, workspaceNodeDir, type WorkspaceLoad, type WorkspaceProblem } from '../../hub-core/project/index.js';
-import { readConfigFiles } from '../../hub-core/config/index.js';
+import type { Hub } from '../../../hub-core/hub.js';
+import { HubError } from '../../../hub-core/base/index.js';
+import { configKind } from '../../../hub-core/config/index.js';
+import { Workspace, workspaceNodeDir, type WorkspaceLoad, type WorkspaceProblem } from '../../../hub-core/project/index.js';
+import { readConfigFiles } from '../../../hub-core/config/index.js';
 
 /** What opening a folder would do (a dry run) or did. */
 export interface WorkspaceOpening {

@@ -6,7 +6,7 @@
 //                                            so far and any failure in words (the explorer shows both).
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { DesktopContext } from '../desktop-context.js';
+import type { DesktopContext } from './desktop-context.js';
 import { bool, replies, str } from '../schemas.js';
 import { eager, jsonArrayReadable } from '../json-pull.js';
 import { csvReadable } from '../formats/csv.js';
