@@ -4,7 +4,7 @@
 import type { DatasetInfo, PipeInfo } from './types';
 import type { View } from './nav.svelte';
 import { VIEW_LIST, shortcutText } from './views';
-import { PUMP_OPERATIONS, type PumpOperation } from '../components/pipe-pump';
+import { PUMP_OPERATIONS, type PumpOperation } from '../components/pipe/pipe-pump';
 
 export interface PaletteItem {
   /** Stable across reloads: remembered as a recent item. */

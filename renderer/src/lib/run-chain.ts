@@ -2,7 +2,7 @@
 // end, and says what each run did in words.
 import { localApi as api } from './api';
 import { countText, encode } from './format';
-import type { LastRun, PumpInfo } from '../components/pipe-pump';
+import type { LastRun, PumpInfo } from '../components/pipe/pipe-pump';
 
 const POLL_MS = 250;
 const TIMEOUT_MS = 120_000;
