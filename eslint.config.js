@@ -3,7 +3,7 @@
 //   main      (host process, Node)    -> hub-core; never renderer/; only main/electron/ may import electron
 //   renderer  (browser)               -> types only from hub-core; nothing of main/ or Node
 // Inside hub-core, the folders below, lowest first: a folder imports only the ones before it, and another folder
-// only through its index.ts (docs/architecture.md draws them). test/layering.test.ts checks that these rules bite.
+// only through its index.ts (docs/architecture.md draws them). test/architecture/layering.test.ts checks that these rules bite.
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import svelteParser from 'svelte-eslint-parser';

@@ -1,6 +1,6 @@
 // Shapes of the account portal API (../shared/spec/portal-api.md), in one place for the desktop host (main/remote,
 // main/server/desktop/desktop-portal.ts) and the workbench (renderer/src/components/portal/portal.ts, which may
-// import types from hub-core only); test/portal-types.ts fails the build when either side declares its own. Only the
+// import types from hub-core only); test/architecture/portal-types.ts fails the build when either side declares its own. Only the
 // fields the desktop reads are typed; every record keeps the rest as it came, so nothing is lost when a record is
 // sent back in a PUT.
 export type PortalRecord = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // The one map of IPC channels between the main process and the preload script. Both sides are typed from
 // it (main/electron/ipc.ts, preload.cts), so a channel name or payload cannot drift between them.
 // renderer/src/lib/desktop-bridge.ts repeats DesktopApi because the renderer may not import main/;
-// test/desktop-api-types.ts makes the build fail when the two copies differ.
+// test/architecture/desktop-api-types.ts makes the build fail when the two copies differ.
 
 export const VIEWS = ['pipes', 'datasets', 'graph', 'systems', 'env', 'secrets', 'config', 'tests', 'remote', 'registry', 'settings'] as const;
 export type WorkbenchView = (typeof VIEWS)[number];

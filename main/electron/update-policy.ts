@@ -1,5 +1,5 @@
 // When and how the app looks for updates, and what the window is told: everything about updates that needs no
-// Electron, so plain Node tests cover it (test/update-policy.test.ts). updates.ts wires it to electron-updater.
+// Electron, so plain Node tests cover it (test/main/electron/update-policy.test.ts). updates.ts wires it to electron-updater.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { UpdateStatus } from './channels.js';

@@ -1,6 +1,6 @@
 // What the Electron shell's preload script exposes as `window.datahubDesktop` (main/electron/channels.ts
 // holds the original; the renderer may not import main/, so the shape is repeated here and
-// test/desktop-api-types.ts fails the build when the copies differ). In a plain browser it is absent and
+// test/architecture/desktop-api-types.ts fails the build when the copies differ). In a plain browser it is absent and
 // the session cookie authenticates instead.
 
 export type DesktopView = 'pipes' | 'datasets' | 'graph' | 'systems' | 'env' | 'secrets' | 'config' | 'tests' | 'remote' | 'registry' | 'settings';

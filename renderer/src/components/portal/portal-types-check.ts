@@ -1,6 +1,6 @@
 // A compile-time check, no code to run (svelte-check, part of `npm run typecheck`, fails here): the portal record
 // shapes this workbench uses are the host's, from their one home hub-core/base/portal-types.ts, never copies declared here
-// (test/portal-types.ts checks the host's side the same way).
+// (test/architecture/portal-types.ts checks the host's side the same way).
 import type * as Shared from '../../../../hub-core/base/index';
 import type * as Renderer from './portal';
 

@@ -1,0 +1,55 @@
+// Counts and state that follow the hub without a reload: the sidebar's pipe count, the Datasets view's "Populated",
+// and a run that changed nothing (not written to the execution log by default) still shown on the log tab.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
+import { launchChromium, signIn } from '../helpers/browser.js';
+import { runPump, waitFor } from '../helpers/api.js';
+
+let hub: HubProcess;
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  hub = await startHub();
+  browser = await launchChromium();
+  page = await browser.newPage();
+  await signIn(page, hub);
+});
+
+after(async () => {
+  await browser?.close();
+  await hub?.stop();
+  if (hub) removeDir(hub.dataDir);
+});
+
+test('a pipe added through the API shows in the sidebar count without a reload', async () => {
+  await page.goto(`${hub.url}/#/datasets`);
+  await page.getByTestId('count-pipes').filter({ hasText: /^0$/ }).waitFor();
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'filled', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 'a' }] }, pump: { mode: 'manual' } }] });
+  await page.getByTestId('count-pipes').filter({ hasText: /^1$/ }).waitFor({ timeout: 15_000 });
+});
+
+test('a dataset a pump wrote reads "Populated: yes"', async () => {
+  await runPump(hub, 'filled');
+  await page.goto(`${hub.url}/#/pipes`);
+  await page.goto(`${hub.url}/#/datasets`);
+  const cells = page.locator('tr[data-dataset="filled"] td');
+  await cells.nth(1).filter({ hasText: '1' }).waitFor();
+  // The column is found by its header: the table's columns change (versions and size on disk were added).
+  const headers = (await page.locator('table:has(tr[data-dataset="filled"]) thead th').allTextContents()).map((t) => t.trim());
+  const populated = headers.indexOf('Populated');
+  assert.ok(populated > 0, `a Populated column among ${JSON.stringify(headers)}`);
+  assert.equal((await cells.nth(populated).textContent())?.trim(), 'yes');
+});
+
+test('a scheduled run that changed nothing is shown on the log tab, marked as not logged', async () => {
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'ticker', type: 'pipe', source: { type: 'embedded', entities: [{ _id: 't' }] }, pump: { schedule_interval: 1 } }] });
+  await waitFor('two scheduled runs', async () => ((await hub.json<{ runs: number; 'is-running': boolean }>('/pipes/ticker/pump')).runs >= 2 ? true : undefined), 15_000);
+  await page.goto(`${hub.url}/#/pipes/ticker/log`);
+  await page.getByTestId('log-unlogged').waitFor();
+  const first = page.getByTestId('pump-log').getByTestId('log-row').first();
+  await first.filter({ hasText: 'pump-completed (not logged)' }).waitFor();
+  assert.match((await first.textContent()) ?? '', /schedule/);
+});
