@@ -100,6 +100,16 @@ export function readTestSpecs(nodeDir: string): TestSpec[] {
     });
 }
 
+/**
+ * JSON of an expected file with integers beyond ±2^53 kept exact, as the decimals (`~f…`) the hub holds them as: the
+ * service writes such integers as plain numbers (hash128's 128-bit hashes), which JSON.parse would round.
+ */
+function parseExact(text: string): unknown {
+  return JSON.parse(text, (_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source) ? `~f${context.source}` : value,
+  );
+}
+
 /** -0 and integral floats are plain ints (JSON.parse already reads "1.0" as 1; this covers computed values). */
 function normaliseValue(v: JsonValue): JsonValue {
   if (typeof v === 'number') return Object.is(v, -0) ? 0 : v;
@@ -397,7 +407,7 @@ export async function runTest(
   if (!existsSync(file)) return { ...fail(`expected/${spec.file} does not exist (write it with --update)`), actual: normaliseEntities(raw, spec) };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readTextFile(file));
+    parsed = parseExact(readTextFile(file));
   } catch (e) {
     return { ...fail(`expected/${spec.file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`), actual: normaliseEntities(raw, spec) };
   }
