@@ -3,7 +3,7 @@
 // at the last look, and only the tests that change can affect run (hub-core/project/affected-tests.ts: the selection
 // `datahub test --watch` runs), with why each one. The last such run is kept for the view to show, whichever view the
 // save was made in.
-import type { DesktopContext } from './desktop.js';
+import type { DesktopContext } from './desktop-context.js';
 import type { WorkspaceTestReport } from './workspace-test-run.js';
 import type { WorkspaceTestTasks } from './workspace-test-tasks.js';
 import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts } from '../../../hub-core/project/index.js';
