@@ -59,7 +59,7 @@ test('join expressions with functions on either side and joins combined with "or
   });
   const info = await hub.json<{ runtime: { 'config-errors': { level: string }[] } }>('/pipes/matched');
   assert.deepEqual(info.runtime['config-errors'].filter((e) => e.level === 'error'), []);
-  const last = await runPump<{ status: string; reason_why_stopped: string | null }>(hub, 'matched');
+  const last = await runPump<{ status: string; reason_why_stopped: string | null }>(hub, 'matched', 'start', 30_000);
   assert.equal(last.status, 'completed', last.reason_why_stopped ?? '');
   const out = await hub.json<Json[]>('/datasets/matched/entities?history=false');
   for (const [id, expected] of Object.entries(EXPECTED)) {
