@@ -364,15 +364,15 @@ describe('datahub --help per command, --version and exit codes', () => {
     });
   }
 
-  test('the full usage lists every command and the exit codes the README documents', async () => {
+  test('the full usage lists every command and the exit codes the CLI reference documents', async () => {
     const res = await runCli(['--help']);
     for (const word of ['datahub serve', 'datahub start', 'datahub user add', 'datahub login-url', 'datahub dtl eval', 'datahub test', 'datahub run', '--version']) {
       assert.ok(res.stdout.includes(word), `usage mentions ${word}`);
     }
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const reference = readFileSync(join(REPO, 'docs', 'cli.md'), 'utf8');
     for (const code of ['0', '1', '2']) {
       assert.match(res.stdout, new RegExp(`^  ${code}  \\S`, 'm'), `usage explains exit code ${code}`);
-      assert.match(readme, new RegExp(`^\\| ${code} \\|`, 'm'), `README's exit code table has ${code}`);
+      assert.match(reference, new RegExp(`^\\| ${code} \\|`, 'm'), `docs/cli.md's exit code table has ${code}`);
     }
   });
 });
