@@ -149,6 +149,8 @@ export class JsonPushReceiver {
           return this.write(pipeId, () => spool.batches(STAGED_BATCH), params, true);
         } finally {
           spool.discard();
+          // A large write fills SQLite's page cache (up to cache_size, 64 MB) with pages no one reads next: give it back.
+          this.db.pragma('shrink_memory');
         }
       },
       discard: () => spool.discard(),

@@ -11,6 +11,8 @@ import { splitEntityArray } from './entity-array-split.js';
 const INLINE_LIMIT = 256 * 1024;
 /** Arrays from this size are parsed in two halves by two workers. */
 const SPLIT_LIMIT = 512 * 1024;
+/** A worker idle this long exits, giving its heap back; the next large body starts one anew. */
+const IDLE_EXIT_MS = 10_000;
 
 interface Pending {
   resolve: (o: ParseOutcome) => void;
@@ -29,9 +31,15 @@ export class EntityParserPool {
   private readonly workers: { worker: Worker; busy: number }[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
-  constructor(size = defaultPoolSize()) {
-    for (let i = 0; i < size; i++) this.spawn();
+  /** `size` workers at most; they start when a body needs them and exit after a while without work. */
+  constructor(private readonly size = defaultPoolSize()) {}
+
+  /** Workers running now (none while idle). */
+  get running(): number {
+    return this.workers.length;
   }
 
   private spawn(): void {
@@ -40,6 +48,7 @@ export class EntityParserPool {
     const slot = { worker, busy: 0 };
     worker.on('message', (msg: { id: number; outcome?: WireOutcome; crash?: string }) => {
       slot.busy--;
+      this.scheduleIdleExit();
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
@@ -52,10 +61,31 @@ export class EntityParserPool {
         p.reject(err);
         this.pending.delete(id);
       }
-      this.workers.splice(this.workers.indexOf(slot), 1);
-      this.spawn();
+      const at = this.workers.indexOf(slot);
+      if (at >= 0) this.workers.splice(at, 1);
     });
     this.workers.push(slot);
+  }
+
+  /** Start the workers a body needs (all of them: a large body is split between two). */
+  private ensureWorkers(): void {
+    while (this.workers.length < this.size) this.spawn();
+  }
+
+  /**
+   * When no worker has work left, end them all after IDLE_EXIT_MS: after a burst of large pushes each worker's heap
+   * (tens of MB) would otherwise stay resident for as long as the hub runs.
+   */
+  private scheduleIdleExit(): void {
+    if (this.pending.size > 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.pending.size > 0) return;
+      const idle = this.workers.splice(0);
+      for (const slot of idle) void slot.worker.terminate();
+    }, IDLE_EXIT_MS);
+    this.idleTimer.unref();
   }
 
   /**
@@ -65,7 +95,9 @@ export class EntityParserPool {
    * the body numbers it.
    */
   async parse(data: Buffer, first = 0): Promise<PreparedEntities> {
-    if (data.length < INLINE_LIMIT || this.workers.length === 0) return outcomeToBatch(parseEntityBody(data, first));
+    if (data.length < INLINE_LIMIT || this.size === 0 || this.closed) return outcomeToBatch(parseEntityBody(data, first));
+    clearTimeout(this.idleTimer);
+    this.ensureWorkers();
     const halves = this.workers.length >= 2 && data.length >= SPLIT_LIMIT ? splitEntityArray(data) : undefined;
     if (halves !== undefined) {
       const [a, b] = await Promise.all([this.inWorker(halves[0], first), this.inWorker(halves[1], first)]);
@@ -75,6 +107,7 @@ export class EntityParserPool {
   }
 
   private inWorker(data: Uint8Array, first: number): Promise<ParseOutcome> {
+    this.ensureWorkers();
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     return new Promise<ParseOutcome>((resolve, reject) => {
@@ -85,6 +118,8 @@ export class EntityParserPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.idleTimer);
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
     this.workers.length = 0;
   }

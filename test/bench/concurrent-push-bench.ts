@@ -183,6 +183,9 @@ export async function concurrentPushBench(log: (line: string) => void = console.
     }
     log(`${PUSHES} concurrent ${PUSH_MB} MB pushes: ${concurrentSeconds.toFixed(1)} s (${(concurrentSeconds / aloneSeconds).toFixed(2)}x one alone; ${PUSHES}x would be one after another)`);
     log(`hub RSS: before ${mb(beforeKB)}, peak during ${mb(peakKB)}, when answered ${mb(afterAnsweredKB)}, 5 s later ${mb(after5sKB)}, 20 s later ${mb(after20sKB)}`);
+    // What the resident memory left is made of (V8 heap, buffers) as the hub itself tells it.
+    const heap = await (await hub.fetch('/status/heap')).text();
+    log(`hub memory 20 s later, by kind: ${heap.trim().split('\n').map((l) => l.replace(/\s+/g, ' ')).join(', ')}`);
     log(`slowest /api/health answer throughout: ${slowestHealthMs.toFixed(0)} ms${healthErrors.length > 0 ? `; ${healthErrors.length} polls failed: ${[...new Set(healthErrors)].join('; ')}` : ''}`);
     return { pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after20sKB, slowestHealthMs, outcomes };
   } finally {
