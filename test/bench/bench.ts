@@ -47,14 +47,11 @@
  * "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_KEEP=1 (keep the temp dirs). The JSON includes each phase's start/end
  * on the monotonic clock (microseconds, the clock V8 stamps .cpuprofile samples with) so a profile can be cut by phase.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawInsertBaseline } from './baseline.js';
-import { fileURLToPath } from 'node:url';
-import { generate, type BenchEntity } from './bench-data.js';
-import { pullCount, type PullCount } from './pull-count.js';
+import { generate } from './bench-data.js';
 import { readCpuSeconds, readRssKB, RssSampler, RSS_INTERVAL_MS } from './hub-stats.js';
 import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js';
 import { chainBenchRows, runChainBench } from './chain-bench.js';
@@ -65,10 +62,11 @@ import { graphBenchRows, runGraphBench } from './graph-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
-import { judgePushes, passRatios, runPushPasses, type PushJudgement, type PushPass } from './push-passes.js';
+import { judgePushes, passRatios, runPushPasses, type PushJudgement } from './push-passes.js';
+import { BenchError, client, REPO, startHub, stopHub, type Hub } from './bench-hub.js';
+import { fmtInt, fmtMB, table } from './bench-format.js';
+import { ingestPart, logPushPasses, pushPassCount } from './push-cases.js';
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI = join(REPO, 'bin', 'datahub.js');
 const BATCH = 10_000;
 
 const TARGETS = {
@@ -77,8 +75,6 @@ const TARGETS = {
   pullRate: 200_000,
   pullRssGrowthMB: 100,
 };
-
-class BenchError extends Error {}
 
 function envCount(): number {
   const raw = process.env['BENCH_ENTITIES'];
@@ -90,221 +86,6 @@ function envCount(): number {
 
 const now = (): number => performance.now();
 const monoMicros = (): number => Number(process.hrtime.bigint() / 1000n);
-
-// ---------------------------------------------------------------------------------------------------------------
-// The hub child process and its RSS
-
-interface Hub {
-  child: ChildProcess;
-  api: string;
-  token: string;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-async function startHub(dataDir: string): Promise<Hub> {
-  const nodeArgs = (process.env['BENCH_HUB_NODE_ARGS'] ?? '').split(/\s+/).filter((a) => a !== '');
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--data', dataDir, '--port', '0'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (d: Buffer): void => {
-    out += d.toString();
-    if (out.length > 64_000) out = out.slice(-32_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new BenchError(`the hub did not start within 30 s:\n${out}`)), 30_000);
-    const check = (): void => {
-      const m = /Datahub hub API listening at (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off('data', check);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new BenchError(`the hub exited with ${code} before it listened:\n${out}`));
-    });
-  });
-  const token = readFileSync(join(dataDir, 'access-token'), 'utf8').trim();
-  return { child, api: `${url}/api`, token, output: () => out, exited };
-}
-
-async function stopHub(hub: Hub): Promise<number | null> {
-  if (hub.child.exitCode !== null || hub.child.signalCode !== null) return hub.child.exitCode;
-  hub.child.kill('SIGTERM');
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000).unref());
-  const result = await Promise.race([hub.exited, timeout]);
-  if (result === 'timeout') {
-    hub.child.kill('SIGKILL');
-    await hub.exited;
-    throw new BenchError('the hub did not stop within 30 s of SIGTERM (killed it)');
-  }
-  return result;
-}
-
-
-// ---------------------------------------------------------------------------------------------------------------
-// HTTP
-
-function client(hub: Hub) {
-  const headers = { authorization: `Bearer ${hub.token}` };
-  return {
-    async json<T>(method: string, path: string, body?: string | Uint8Array): Promise<T> {
-      const res = await fetch(hub.api + path, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body } : {}),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new BenchError(`${method} ${path} -> HTTP ${res.status}: ${text.slice(0, 2000)}`);
-      return (text === '' ? undefined : JSON.parse(text)) as T;
-    },
-    async pull(path: string): Promise<PullCount> {
-      return pullCount(hub.api + path, headers);
-    },
-  };
-}
-
-
-// ---------------------------------------------------------------------------------------------------------------
-// Report
-
-const fmtInt = (n: number): string => Math.round(n).toLocaleString('en-US');
-const fmtMB = (kB: number): string => `${(kB / 1024).toFixed(1)} MB`;
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  const right = new Set([1, 2, 3, 4]);
-  const line = (r: string[]): string =>
-    r.map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd();
-  const sep = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [line(rows[0]!), sep, ...rows.slice(1).map(line)].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
-interface StreamedPush {
-  entities: number;
-  bodyMB: number;
-  seconds: number;
-  rate: number;
-  rssBeforeMB: number;
-  rssPeakMB: number;
-  hubCpuSeconds: number;
-}
-
-/**
- * One JSON Push body of `entities.length * times` entities (ids suffixed per round), generated while it is sent, far
- * over the in-memory limit: the hub streams it. The hub's RSS is sampled throughout; its growth should not follow the
- * body's size.
- */
-async function streamedPush(hub: Hub, pipe: string, entities: readonly BenchEntity[], times: number): Promise<StreamedPush> {
-  const pid = hub.child.pid!;
-  await new Promise((r) => setTimeout(r, 2 * RSS_INTERVAL_MS));
-  const before = readRssKB(pid) ?? 0;
-  const sampler = new RssSampler(pid);
-  const cpu0 = readCpuSeconds(pid);
-  let bytes = 0;
-  let round = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (round >= times) {
-        controller.enqueue(Buffer.from(']'));
-        controller.close();
-        return;
-      }
-      const r = round++;
-      for (let i = 0; i < entities.length; i += 1000) {
-        const part = entities.slice(i, i + 1000).map((e) => JSON.stringify({ ...e, _id: `${e._id}-${r}` }));
-        const chunk = Buffer.from((r === 0 && i === 0 ? '[' : ',') + part.join(','));
-        bytes += chunk.length;
-        controller.enqueue(chunk);
-      }
-    },
-  });
-  const t0 = now();
-  const res = await fetch(`${hub.api}/receivers/${pipe}/entities`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
-    body,
-    duplex: 'half',
-  } as RequestInit);
-  const text = await res.text();
-  const seconds = (now() - t0) / 1000;
-  const samples = await sampler.stop();
-  if (!res.ok) throw new BenchError(`streamed push -> HTTP ${res.status}: ${text.slice(0, 500)}`);
-  const reply = JSON.parse(text) as { written?: number };
-  const n = entities.length * times;
-  if (reply.written !== n) throw new BenchError(`streamed push: wrote ${reply.written}, expected ${n}`);
-  return {
-    entities: n,
-    bodyMB: bytes / 1024 / 1024,
-    seconds,
-    rate: n / seconds,
-    rssBeforeMB: before / 1024,
-    rssPeakMB: Math.max(before, ...samples.map((x) => x.kB)) / 1024,
-    hubCpuSeconds: readCpuSeconds(pid) - cpu0,
-  };
-}
-
-const streamedLine = (s: StreamedPush): string =>
-  `streamed push of one ${s.bodyMB.toFixed(0)} MB body (${fmtInt(s.entities)} entities): ${s.seconds.toFixed(2)} s, ${fmtInt(s.rate)} entities/s, ` +
-  `hub RSS ${s.rssBeforeMB.toFixed(0)} MB before, peak ${s.rssPeakMB.toFixed(0)} MB (+${(s.rssPeakMB - s.rssBeforeMB).toFixed(0)} MB), hub ${s.hubCpuSeconds.toFixed(2)} CPU s`;
-
-/** How many ingest/re-post passes (each with its own baseline); one at large counts, where a pass takes long. */
-function pushPassCount(count: number): number {
-  const n = Number(process.env['BENCH_PUSH_PASSES']);
-  return Number.isInteger(n) && n >= 1 ? n : count <= 200_000 ? 3 : 1;
-}
-
-function logPushPasses(passes: readonly PushPass[]): void {
-  passes.forEach((p, i) => {
-    console.log(`pass ${i + 1}: baseline ${fmtInt(p.baseline.rate)} entities/s, ${p.baseline.cpuSeconds.toFixed(2)} CPU s`);
-    for (const [label, runs] of [['ingest', p.ingests], ['re-post', p.reposts]] as const) {
-      for (const r of runs) {
-        console.log(`  ${label} (${r.mode}) into ${r.dataset}: ${r.seconds.toFixed(2)} s, ${fmtInt(r.rate)} entities/s, ${r.ratio.toFixed(2)}x its baseline, written ${fmtInt(r.written)}, hub ${r.hubCpuSeconds.toFixed(2)} CPU s`);
-      }
-    }
-  });
-}
-
-/** BENCH_ONLY=ingest: ingest and re-post (both modes, in passes) against their baselines, with the hub's CPU seconds; no results file. */
-async function ingestPart(
-  entities: readonly BenchEntity[],
-  bodies: readonly Uint8Array[],
-  count: number,
-  dirs: string[],
-  problems: string[],
-  setHub: (h: Hub | undefined) => void,
-): Promise<number> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'datahub-bench-hub-'));
-  dirs.push(dataDir);
-  const hub = await startHub(dataDir);
-  setHub(hub);
-  const passes = await runPushPasses(hub, hub.child.pid!, entities, bodies, pushPassCount(count), problems);
-  logPushPasses(passes);
-  for (const [label, kind] of [['ingest', 'ingests'], ['re-post', 'reposts']] as const) {
-    for (const j of judgePushes(passes, kind)) console.log(`${label} (${j.mode}): median ${j.median.ratio.toFixed(2)}x (passes ${passRatios(j)})`);
-  }
-  if (process.env['BENCH_STREAM'] !== '0') {
-    // BENCH_STREAM_TIMES: the bodies' sizes in multiples of BENCH_ENTITIES (default 1,4).
-    const sizes = (process.env['BENCH_STREAM_TIMES'] ?? '1,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-    for (const times of sizes) {
-      const id = `stream${times}`;
-      await client(hub).json('POST', '/pipes', JSON.stringify([{ _id: id, type: 'pipe', source: { type: 'http_endpoint' }, sink: { type: 'dataset', dataset: id } }]));
-      console.log(streamedLine(await streamedPush(hub, id, entities, times)));
-    }
-  }
-  for (const p of problems) console.error(`- ${p}`);
-  return problems.length > 0 ? 1 : 0;
-}
 
 async function main(): Promise<number> {
   const requested = envCount();
