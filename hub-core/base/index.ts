@@ -7,7 +7,7 @@ export type { Complain, ConfigError } from './config-error.js';
 export { floatLiteralText, parseConfigText } from './config-json.js';
 export { EntityError, MAINTAINED_PROPERTIES, PreparedEntities, prepareEntity, storedEntity, storedEntityJson, stripInternal } from './entity.js';
 export type { Entity, PreparedEntity, StoredEntity } from './entity.js';
-export { HubError, badRequest, conflict, notFound } from './errors.js';
+export { HubError, UnsetVariableError, badRequest, conflict, notFound } from './errors.js';
 export { anyChar, anyRun, caseInsensitiveAtom, compileGlob, literalAtom } from './glob.js';
 export type { CharTest, GlobAtom, TextMatcher } from './glob.js';
 export { canonicalJson, isJsonObject, jsonTextProblem } from './json.js';

@@ -10,7 +10,7 @@
 // What the hub shows or logs is passed through `ConfigVariables.mask` (the secret values, also URL-encoded, hidden).
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
-import { HubError } from '../base/index.js';
+import { UnsetVariableError } from '../base/index.js';
 
 /** Where variable values come from; the hub provides it. */
 export interface ConfigVariables {
@@ -62,13 +62,13 @@ function substituteString(text: string, vars: ConfigVariables, scope: string, pa
   return text.replace(/\$(ENV|SECRET)\(([^)]*)\)/g, (_m, kind: string, name: string) => {
     if (kind === 'ENV') {
       const v = vars.env(name);
-      if (v === undefined) throw new HubError(400, `unknown environment variable ${JSON.stringify(name)}`, `${path} refers to $ENV(${name}), which is not set`);
+      if (v === undefined) throw new UnsetVariableError(`unknown environment variable ${JSON.stringify(name)}`, `${path} refers to $ENV(${name}), which is not set`);
       return v;
     }
     const v = (scope !== '' ? vars.secret(name, scope) : undefined) ?? vars.secret(name, '');
     if (v === undefined) {
       const where = scope !== '' ? `among the secrets of system ${JSON.stringify(scope)} or the node` : 'among the node secrets';
-      throw new HubError(400, `unknown secret ${JSON.stringify(name)}`, `${path} refers to $SECRET(${name}), which is not set ${where}`);
+      throw new UnsetVariableError(`unknown secret ${JSON.stringify(name)}`, `${path} refers to $SECRET(${name}), which is not set ${where}`);
     }
     return v;
   });
@@ -84,7 +84,7 @@ export function substituteEnv<T extends JsonValue>(value: T, env: (name: string)
       if (!v.includes('$ENV(')) return v;
       return v.replace(ENV, (_m, name: string) => {
         const found = env(name);
-        if (found === undefined) throw new HubError(400, `unknown environment variable ${JSON.stringify(name)}`, `${at} refers to $ENV(${name}), which is not set`);
+        if (found === undefined) throw new UnsetVariableError(`unknown environment variable ${JSON.stringify(name)}`, `${at} refers to $ENV(${name}), which is not set`);
         return found;
       });
     }
@@ -120,7 +120,7 @@ export function substituteDtlKeySecrets<T extends JsonValue>(value: T, vars: Con
       const m = /^\$SECRET\(([^)]*)\)$/.exec(key);
       if (m) {
         const found = vars.secret(m[1]!, '');
-        if (found === undefined) throw new HubError(400, `unknown secret ${JSON.stringify(m[1])}`, `${at}[1] refers to $SECRET(${m[1]}), which is not set among the node secrets`);
+        if (found === undefined) throw new UnsetVariableError(`unknown secret ${JSON.stringify(m[1])}`, `${at}[1] refers to $SECRET(${m[1]}), which is not set among the node secrets`);
         out[1] = found;
       }
     }

@@ -73,7 +73,8 @@ export function childContext(parent: Ctx, value: DtlValue, sourceJson: boolean):
   return new Ctx(value, {}, parent, parent.root, parent.run, sourceJson);
 }
 
-export type DtlErrorKind = 'error' | 'fail' | 'trip';
+/** `unset-variable`: an expression needs a `$ENV(...)` that is not set (the run is "not run", not failed). */
+export type DtlErrorKind = 'error' | 'fail' | 'trip' | 'unset-variable';
 
 /** An error raised while a compiled transform runs. `fail` comes from `fail!`, `trip` from `trip!`. */
 export class DtlRuntimeError extends Error {

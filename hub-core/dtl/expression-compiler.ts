@@ -37,7 +37,7 @@ function unsetVariableFailure(text: string, path: string): Expr | undefined {
   if (m === null) return undefined;
   const message = `unknown environment variable ${JSON.stringify(m[1] ?? '')}: $ENV(${m[1] ?? ''}) is not set, and this expression needs it`;
   return () => {
-    throw new DtlRuntimeError('error', message, path);
+    throw new DtlRuntimeError('unset-variable', message, path);
   };
 }
 

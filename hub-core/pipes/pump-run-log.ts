@@ -29,7 +29,7 @@ export class RunLog {
     started: StartedEvent,
     c: Counters,
     status: LastRun['status'],
-    failure: { reason: string; traceback: string } | null,
+    failure: { reason: string; traceback: string; unsetVariable?: boolean } | null,
     profileFiles: string[] = [],
     otherRunActive: () => boolean = () => false,
   ): void {
@@ -90,6 +90,7 @@ export class RunLog {
         errors: c.failed + c.writeErrors + (failure ? 1 : 0) + c.dead,
         duration,
         reason_why_stopped: failure ? failure.reason : status === 'stopped' ? 'stopped by the "stop" operation' : null,
+        ...(failure?.unsetVariable === true ? { unset_variable: true } : {}),
         ...(c.offline ? { offline: true, offline_reason: c.offlineReason ?? '' } : {}),
       };
     });

@@ -9,7 +9,7 @@ import { effectivePipeConfig, type EffectivePipe } from './pipe-config.js';
 import type { PumpStateStore, PumpState } from './pump-state.js';
 import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from '../dtl/index.js';
 import type { JsonObject } from '../base/index.js';
-import { HubError } from '../base/index.js';
+import { HubError, UnsetVariableError } from '../base/index.js';
 import { isOfflineError } from '../base/index.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
@@ -236,7 +236,8 @@ export class PumpRunner {
       }
       const traceback = mask(e instanceof Error && e.stack ? e.stack : '');
       try {
-        this.runLog.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback }, files, () => this.otherRunActive(run));
+        const unsetVariable = e instanceof UnsetVariableError || (e instanceof DtlRuntimeError && e.kind === 'unset-variable');
+        this.runLog.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback, unsetVariable }, files, () => this.otherRunActive(run));
       } catch {
         // The database went away (the hub is closing): nothing more can be recorded.
       }

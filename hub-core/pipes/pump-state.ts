@@ -22,7 +22,8 @@ export interface LastRun extends JsonObject {
   duration: number;
   reason_why_stopped: string | null;
   // `offline: true` when the sink is an outside system and what it would have sent went to the pipe's outbox, or the
-  // source could not be read offline; `offline_reason` says which, in words.
+  // source could not be read offline; `offline_reason` says which, in words. `unset_variable: true` when the run could
+  // not start because its configuration names a `$ENV`/`$SECRET` that is not set.
 }
 
 /** What the hub remembers about one pipe's pump across restarts. */

@@ -368,7 +368,7 @@ export class RunAll {
         if (!last) return;
         s.processed += last.processed;
         s.changes += last.changes;
-        if (last.status === 'failed' && UNSET_VARIABLE.test(last.reason_why_stopped ?? '')) {
+        if (last.status === 'failed' && last['unset_variable'] === true) {
           // A variable the environment does not set (a test env that lacks it): this pipe cannot run, the others do.
           s.status = 'skipped';
           s.error = `not run: ${last.reason_why_stopped ?? ''}`;
@@ -494,9 +494,6 @@ export class RunAllService {
     return { run, ended };
   }
 }
-
-/** The reason of a run that needed a `$ENV`/`$SECRET` that is not set (config-variables.ts, dtl/compiler.ts). */
-const UNSET_VARIABLE = /^unknown (environment variable|secret) "/;
 
 /** Why a pipe this hub knows but does not pump is offline, in words. */
 function notPumpedReason(p: EffectivePipe): string {

@@ -218,7 +218,7 @@ export async function dtlCommand(args: string[]): Promise<void> {
     const err = e as NodeJS.ErrnoException;
     const usage = e instanceof InputError || err.code?.startsWith('ERR_PARSE_ARGS') === true;
     let message = err.message ?? String(e);
-    if (e instanceof DtlRuntimeError) message = `${e.kind === 'error' ? 'DTL error' : e.kind}: ${e.message}${e.elements ? ` (at ${e.elements})` : ''}`;
+    if (e instanceof DtlRuntimeError) message = `${e.kind === 'error' || e.kind === 'unset-variable' ? 'DTL error' : e.kind}: ${e.message}${e.elements ? ` (at ${e.elements})` : ''}`;
     process.stderr.write(`datahub dtl: ${oneLine(message)}\n`);
     process.exitCode = usage ? 2 : 1;
   }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EffectivePipe } from '../../config/index.js';
 import { SinkWriteError, type RemoteSink, type SinkContext, type SinkRun } from './sink.js';
 import { isJsonObject, type JsonObject } from '../../base/index.js';
-import { HubError } from '../../base/index.js';
+import { HubError, UnsetVariableError } from '../../base/index.js';
 import { substituteEnv, substituteVariables, substituteVariablesLeniently } from '../../config/index.js';
 import { httpPost, type PostResponse } from './http-post.js';
 import { reachable } from './reachable.js';
@@ -47,7 +47,7 @@ export function jsonPushSink(pipe: EffectivePipe, ctx: SinkRun): PushSink {
   try {
     system = substituteVariables(stored, ctx.vars, systemId, `system ${systemId}`);
   } catch (e) {
-    if (!(e instanceof HubError) || !/^unknown (environment variable|secret) /.test(e.message)) throw e;
+    if (!(e instanceof UnsetVariableError)) throw e;
     ({ value: system, unset } = substituteVariablesLeniently(stored, ctx.vars, systemId));
     unsetError = e;
   }

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../../storage/index.js';
 import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../../dtl/index.js';
-import { HubError } from '../../base/index.js';
+import { HubError, UnsetVariableError } from '../../base/index.js';
 import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
 import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerError, WorkerInit, WorkerRun } from './protocol.js';
@@ -320,6 +320,7 @@ export class PipeWorkerPool {
 function errorFromWorker(e: WorkerError): Error {
   let error: Error;
   if (e.name === 'DtlLimitError') error = new DtlLimitError(e.message, e.detail ?? '');
+  else if (e.name === 'UnsetVariableError') error = new UnsetVariableError(e.message, e.detail);
   else if (e.kind !== undefined) error = new DtlRuntimeError(e.kind as DtlErrorKind, e.message, e.elements, e.entityId);
   else if (e.status !== undefined) error = new HubError(e.status, e.message, e.detail);
   else error = new Error(e.message);
