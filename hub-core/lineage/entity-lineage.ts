@@ -39,7 +39,7 @@ export async function entityLineage(hub: Hub, request: LineageRequest): Promise<
   const offset = typeof stored['_updated'] === 'number' ? stored['_updated'] : null;
   const walk = new Walk(hub, depth);
   const start: EntityRef = { dataset: request.dataset, entity: request.entity, offset };
-  const steps = request.direction === 'up' ? await walk.up(start) : walk.down(start);
+  const steps = request.direction === 'up' ? await walk.up(start) : await walk.down(start);
   return {
     dataset: request.dataset,
     entity: request.entity,
@@ -73,8 +73,12 @@ class Walk {
     return [...this.pipes].filter(([, p]) => p.sink.type === 'dataset' && p.sink['dataset'] === dataset).map(([id]) => id);
   }
 
-  async up(start: EntityRef): Promise<LineageStep[]> {
-    const steps: LineageStep[] = [];
+  /**
+   * Breadth-first from `start`, one level per depth: `expand` gives one entity's steps and the entities to follow
+   * next. Each entity version is expanded once; what the depth bound leaves out is said in `cut`.
+   */
+  private async walk<S>(start: EntityRef, expand: (ref: EntityRef, depth: number) => Promise<{ steps: S[]; next: EntityRef[] }>): Promise<S[]> {
+    const steps: S[] = [];
     const seen = new Set<string>();
     let level: EntityRef[] = [start];
     for (let d = 0; level.length > 0; d++) {
@@ -87,20 +91,31 @@ class Walk {
         const key = refText(ref);
         if (seen.has(key)) continue;
         seen.add(key);
-        const writers = this.writers(ref.dataset);
-        if (writers.length > FAN) this.cut.push(`${ref.dataset} has ${writers.length} writing pipes: the first ${FAN} followed`);
-        for (const pipeId of writers.slice(0, FAN)) {
-          const step = await this.upStep(pipeId, ref, d);
-          if (!step) continue;
-          steps.push(step);
-          const feeders = [...(step.source && step.contributors.length === 0 ? [step.source] : []), ...step.contributors];
-          if (feeders.length > FAN) this.cut.push(`${refText(ref)}: ${feeders.length} source entities, the first ${FAN} followed`);
-          next.push(...feeders.slice(0, FAN));
-        }
+        const found = await expand(ref, d);
+        steps.push(...found.steps);
+        next.push(...found.next);
       }
       level = next;
     }
     return steps;
+  }
+
+  up(start: EntityRef): Promise<LineageStep[]> {
+    return this.walk(start, async (ref, d) => {
+      const steps: LineageStep[] = [];
+      const next: EntityRef[] = [];
+      const writers = this.writers(ref.dataset);
+      if (writers.length > FAN) this.cut.push(`${ref.dataset} has ${writers.length} writing pipes: the first ${FAN} followed`);
+      for (const pipeId of writers.slice(0, FAN)) {
+        const step = await this.upStep(pipeId, ref, d);
+        if (!step) continue;
+        steps.push(step);
+        const feeders = [...(step.source && step.contributors.length === 0 ? [step.source] : []), ...step.contributors];
+        if (feeders.length > FAN) this.cut.push(`${refText(ref)}: ${feeders.length} source entities, the first ${FAN} followed`);
+        next.push(...feeders.slice(0, FAN));
+      }
+      return { steps, next };
+    });
   }
 
   private async upStep(pipeId: string, ref: EntityRef, depth: number): Promise<LineageStep | undefined> {
@@ -197,28 +212,12 @@ class Walk {
     return undefined;
   }
 
-  down(start: EntityRef): DownstreamStep[] {
-    const steps: DownstreamStep[] = [];
-    const seen = new Set<string>();
-    let level: EntityRef[] = [start];
-    for (let d = 0; level.length > 0; d++) {
-      if (d >= this.depth) {
-        this.cut.push(`depth ${this.depth} reached: ${level.length} entit${level.length === 1 ? 'y' : 'ies'} not followed further (${level.slice(0, 3).map(refText).join(', ')})`);
-        break;
-      }
-      const next: EntityRef[] = [];
-      for (const ref of level) {
-        const key = refText(ref);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        for (const s of this.downFrom(ref, d)) {
-          steps.push(s);
-          if ('dataset' in s.output) next.push(s.output);
-        }
-      }
-      level = next;
-    }
-    return steps;
+  down(start: EntityRef): Promise<DownstreamStep[]> {
+    return this.walk(start, (ref, d) => {
+      const steps = this.downFrom(ref, d);
+      const next = steps.flatMap((s) => ('dataset' in s.output ? [s.output] : []));
+      return Promise.resolve({ steps, next });
+    });
   }
 
   private downFrom(ref: EntityRef, depth: number): DownstreamStep[] {
