@@ -32,13 +32,16 @@ export interface LineageRow {
   run: string;
 }
 
+/** Live batch rows looked at by one prune. */
+const PRUNE_SCAN = 5000;
+
 /** Batch rows of a merge pipe looked through for a member (a merge pipe reads its source whole every run). */
 const MEMBER_SCAN = 2000;
 
 export class LineageStore {
   private readonly stmts;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS pump_lineage (
         pipe TEXT NOT NULL, until INTEGER NOT NULL, run TEXT NOT NULL, origin TEXT, body TEXT NOT NULL,
@@ -49,6 +52,14 @@ export class LineageStore {
       at: db.prepare('SELECT run, origin, body FROM pump_lineage WHERE pipe = ? AND until >= ? ORDER BY until LIMIT 1').raw(),
       member: db.prepare('SELECT run, origin, body FROM pump_lineage WHERE pipe = ? AND instr(body, ?) > 0 ORDER BY until DESC LIMIT ?').raw(),
       clear: db.prepare('DELETE FROM pump_lineage WHERE pipe = ?'),
+      // Live batches with the end of the batch before each (emptied rows keep their place: a version's batch is found
+      // as the first row at or past its offset, so a row is emptied, never deleted, while later rows exist).
+      live: db.prepare(
+        `SELECT until, prev FROM (SELECT until, body, LAG(until, 1, -1) OVER (ORDER BY until) AS prev FROM pump_lineage WHERE pipe = ?)
+         WHERE body != '[]' LIMIT ?`,
+      ).raw(),
+      liveCount: db.prepare(`SELECT count(*) FROM pump_lineage WHERE pipe = ? AND body != '[]'`).pluck(),
+      empty: db.prepare(`UPDATE pump_lineage SET body = '[]', origin = NULL WHERE pipe = ? AND until = ?`),
     };
   }
 
@@ -95,6 +106,21 @@ export class LineageStore {
       }
     }
     return out;
+  }
+
+  /**
+   * Empty the batches none of whose output versions is stored any more (compaction removed them), looking at the
+   * oldest `limit` live ones; returns how many were emptied. Without it the records would grow with every run.
+   */
+  prune(pipe: string, stored: (after: number, until: number) => boolean, limit = PRUNE_SCAN): number {
+    const gone = (this.stmts.live.all(pipe, limit) as [number, number][]).filter(([until, prev]) => !stored(prev, until));
+    if (gone.length > 0) this.db.transaction(() => gone.forEach(([until]) => this.stmts.empty.run(pipe, until)))();
+    return gone.length;
+  }
+
+  /** How many batches of the pipe still hold records. */
+  liveBatches(pipe: string): number {
+    return this.stmts.liveCount.get(pipe) as number;
   }
 
   clear(pipe: string): void {

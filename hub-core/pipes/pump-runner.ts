@@ -54,6 +54,10 @@ export class PumpRunner {
   /** Record, per written entity, the source entity that made it and why it was processed (lineage-record.ts). */
   recordLineage = true;
 
+  /** How often a pipe's lineage records are pruned at most, in ms; and when each pipe's last were. */
+  lineagePruneMs = 60_000;
+  private readonly pruned = new Map<string, number>();
+
   /** CPU profiles of runs started with `profiler=true`, written to the logs folder. */
   readonly profiler: RunProfiler;
   private readonly host: RunHost;
@@ -199,6 +203,7 @@ export class PumpRunner {
       stopped = !(await this.pump(run, runId, runtime, runtime.resolved(), counters));
       const files = await profileFiles();
       this.runLog.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null, files, () => this.otherRunActive(run));
+      this.pruneLineage(id);
     } catch (e) {
       const files = await profileFiles();
       if (e instanceof RunStopped || (this.closed && !this.datasetsUsable())) return;
@@ -250,6 +255,21 @@ export class PumpRunner {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** Empty the lineage records of versions compaction removed from the pipe's sink dataset (lineage-store.ts). */
+  private pruneLineage(id: string): void {
+    const now = Date.now();
+    if (now - (this.pruned.get(id) ?? 0) < this.lineagePruneMs) return;
+    this.pruned.set(id, now);
+    try {
+      const config = this.pipes.get(id);
+      if (!config || effectivePipeConfig(config).sink.type !== 'dataset') return;
+      const sink = this.pipes.sinkDataset(id);
+      this.state.lineage.prune(id, (after, until) => sink.hasVersionBetween(after, until));
+    } catch {
+      // The dataset went away meanwhile, or the hub is closing: the next run prunes.
     }
   }
 

@@ -24,6 +24,11 @@ export class DatasetReading extends DatasetCompaction {
     return r === undefined ? undefined : rowEntity(r);
   }
 
+  /** Whether any version with an offset in (after, until] is still stored (compaction removes old ones). */
+  hasVersionBetween(after: number, until: number): boolean {
+    return this.stmts.anyBetween.get(after, until) !== undefined;
+  }
+
   /** The content hash and deleted flag of an entity's latest version (what a write compares with), without reading it. */
   latestHash(id: string): { hash: string; deleted: boolean } | undefined {
     const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;

@@ -60,6 +60,7 @@ export function prepareStatements(db: Db, t: DatasetTables, num: number) {
     row: db.prepare('SELECT * FROM datasets WHERE num = ?').bind(num),
     latest: raw(`SELECT seq, hash, deleted FROM ${t.latest} WHERE eid = ?`),
     latestHash: db.prepare(`SELECT hash FROM ${t.latest} WHERE eid = ?`).pluck(),
+    anyBetween: db.prepare(`SELECT 1 FROM ${t.log} WHERE seq > ? AND seq <= ? LIMIT 1`).pluck(),
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
     latestRow: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`),
     latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
