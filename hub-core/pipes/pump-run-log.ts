@@ -8,6 +8,29 @@ import { maskJson } from '../security/index.js';
 import type { PipeRuntimes } from './pipe-runtime.js';
 import type { ActiveRun, Counters, PumpPipes, StartedEvent } from './pump-run-types.js';
 
+/** Why a run failed: the reason and traceback as logged; `unsetVariable` when it needed an unset $ENV/$SECRET. */
+export interface RunFailure {
+  reason: string;
+  traceback: string;
+  unsetVariable?: boolean;
+}
+
+/** Everything a run's end records. */
+export interface FinishedRun {
+  id: string;
+  run: ActiveRun;
+  runId: string;
+  base: JsonObject;
+  started: StartedEvent;
+  counters: Counters;
+  status: LastRun['status'];
+  failure: RunFailure | null;
+  /** CPU profiles written for the run (`profiler=true`). */
+  profileFiles: string[];
+  /** Whether another run of the pipe (a rescan beside an incremental run) is still going. */
+  otherRunActive: () => boolean;
+}
+
 export function executionLogName(pipeId: string): string {
   return `system:pump_execution:${pipeId}`;
 }
@@ -21,18 +44,8 @@ export class RunLog {
     private readonly runtimes: PipeRuntimes,
   ) {}
 
-  finish(
-    id: string,
-    run: ActiveRun,
-    runId: string,
-    base: JsonObject,
-    started: StartedEvent,
-    c: Counters,
-    status: LastRun['status'],
-    failure: { reason: string; traceback: string; unsetVariable?: boolean } | null,
-    profileFiles: string[] = [],
-    otherRunActive: () => boolean = () => false,
-  ): void {
+  finish(f: FinishedRun): void {
+    const { id, run, runId, base, started, counters: c, status, failure, profileFiles, otherRunActive } = f;
     const end = new Date();
     const startTime = base['start_time'] as string;
     const duration = (end.getTime() - Date.parse(startTime)) / 1000;

@@ -23,7 +23,7 @@ import { MIN_RANGES, partRanges } from './workers/split-run.js';
 import { LineagePacker } from './lineage-record.js';
 import type { BatchOrigin } from './lineage-store.js';
 import { RunStopped, type ActiveRun, type BatchLineage, type Counters, type PumpPipes, type RunHost, type RunKind, type RunTrigger, type StartedEvent } from './pump-run-types.js';
-import { RunLog } from './pump-run-log.js';
+import { RunLog, type RunFailure } from './pump-run-log.js';
 import { runWriter, sinkOfflineReason } from './pump-run-writer.js';
 import { dependencyPhase } from './pump-dependency-phase.js';
 
@@ -169,6 +169,8 @@ export class PumpRunner {
     // Let the caller answer first: a run never starts inside the request that asked for it.
     await nextTick();
     const profileFiles = async (): Promise<string[]> => (run.profile ? this.profiler.end(id, start).catch(() => []) : []);
+    const finish = (status: 'completed' | 'stopped' | 'failed', failure: RunFailure | null, files: string[]): void =>
+      this.runLog.finish({ id, run, runId, base, started, counters, status, failure, profileFiles: files, otherRunActive: () => this.otherRunActive(run) });
     try {
       if (this.closed) throw new RunStopped();
       if (run.profile) await this.profiler.begin();
@@ -202,7 +204,7 @@ export class PumpRunner {
       // Variables are replaced only in the configuration the run uses; the log above keeps the references.
       stopped = !(await this.pump(run, runId, runtime, runtime.resolved(), counters));
       const files = await profileFiles();
-      this.runLog.finish(id, run, runId, base, started, counters, stopped ? 'stopped' : 'completed', null, files, () => this.otherRunActive(run));
+      finish(stopped ? 'stopped' : 'completed', null, files);
       this.pruneLineage(id);
     } catch (e) {
       const files = await profileFiles();
@@ -212,7 +214,7 @@ export class PumpRunner {
         counters.offline = true;
         counters.offlineReason = this.runtimes.mask(e.detail ? `${e.message}: ${e.detail}` : e.message);
         try {
-          this.runLog.finish(id, run, runId, base, started, counters, 'completed', null, files, () => this.otherRunActive(run));
+          finish('completed', null, files);
         } catch {
           // The hub is closing.
         }
@@ -242,7 +244,7 @@ export class PumpRunner {
       const traceback = mask(e instanceof Error && e.stack ? e.stack : '');
       try {
         const unsetVariable = e instanceof UnsetVariableError || (e instanceof DtlRuntimeError && e.kind === 'unset-variable');
-        this.runLog.finish(id, run, runId, base, started, counters, 'failed', { reason, traceback, unsetVariable }, files, () => this.otherRunActive(run));
+        finish('failed', { reason, traceback, unsetVariable }, files);
       } catch {
         // The database went away (the hub is closing): nothing more can be recorded.
       }
