@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HubError } from '../../hub-core/base/index.js';
 import { EntityError } from '../../hub-core/base/index.js';
@@ -30,9 +31,18 @@ export const errorSchema = {
  */
 export function installErrorHandling(app: FastifyInstance, mask: (text: string) => string = (text) => text): void {
   app.setErrorHandler((err: FastifyError | HubError | EntityError | Error, request, reply) => {
-    const send = (status: number, error: string, detail: string | null): void => {
+    const send = (status: number, error: string, detail: string | null): Promise<void> | undefined => {
       const body = { error: mask(error), detail: detail === null ? null : mask(detail) } satisfies ErrorBody;
-      if (!reply.sent) void reply.code(status).type('application/json; charset=utf-8').send(body);
+      const answer = (): void => {
+        if (!reply.sent) void reply.code(status).type('application/json; charset=utf-8').send(body);
+      };
+      if (status !== 413) {
+        answer();
+        return undefined;
+      }
+      // The client is still sending the body it declared: answering at once and closing would break its write
+      // (EPIPE) before it reads the answer. Read the rest and throw it away (bounded), then answer.
+      return drainRequest(request.raw).then(answer);
     };
     if (err instanceof ConfigRejected) {
       if (!reply.sent) void reply.code(400).type('application/json; charset=utf-8').send({ error: err.message, detail: err.detail ?? null, validation_errors: err.validationErrors });
@@ -72,6 +82,34 @@ export function installErrorHandling(app: FastifyInstance, mask: (text: string) 
   });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({ error: 'not found', detail: `no route ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
+  });
+}
+
+/** Bytes of a refused body read and thrown away at most, and for how long, before a 413 is answered anyway. */
+const DRAIN_BYTES = 256 * 1024 * 1024;
+const DRAIN_MS = 30_000;
+
+/** Read what is left of a request body and throw it away: until its end, DRAIN_BYTES or DRAIN_MS, whichever first. */
+function drainRequest(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const done = (): void => {
+      clearTimeout(timer);
+      raw.off('data', count);
+      raw.off('end', done);
+      raw.off('close', done);
+      resolve();
+    };
+    const count = (chunk: Buffer): void => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    raw.on('data', count);
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.resume();
   });
 }
 
