@@ -14,7 +14,7 @@ import type { NamespaceSettings } from './namespace-settings.js';
 import { boundedValue, compileTracedTransform, type TraceObserver, type Tracer } from './trace.js';
 import { DEFAULT_TRACE_LIMITS, type TraceLimits, type TransformTrace } from './trace-types.js';
 import type { DtlTransformOptions } from './transform.js';
-import type { DtlDict, DtlValue } from './values.js';
+import { isTruthy, type DtlDict, type DtlValue } from './values.js';
 import { setRunNamespaces } from './functions/identifiers.js';
 
 /** How much a step-through records; past these it stops recording and says why (the transform still runs). */
@@ -60,7 +60,7 @@ export interface StepRecord {
   value?: number;
   stop?: 'filter' | 'discard';
   error?: string;
-  /** The conditional breakpoint held just before the step ran. */
+  /** The conditional breakpoint was true (as `if` takes it) just before the step ran. */
   hit?: true;
   /** The conditional breakpoint failed in this step's context. */
   conditionError?: string;
@@ -211,7 +211,8 @@ class StepRecorder implements TraceObserver {
     at.current = ctx.current;
     try {
       const v = (this.condition as Expr)(at);
-      if (v === true) {
+      // True as `if` takes it: anything but false, null and the empty list.
+      if (isTruthy(v)) {
         record.hit = true;
         this.hits++;
       }
