@@ -131,3 +131,14 @@ test('bad step-through requests are 4xx JSON errors in words', async () => {
   const anonymous = await fetch(`${hub.api}/pipes/people-out/step-through`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(anonymous.status, 401);
 });
+
+test('a step-through is bounded like a preview: an entity that holds the hub too long is a 422 in words', async () => {
+  const slow = { source: { type: 'dataset', dataset: 'people' }, transform: { type: 'dtl', rules: { default: Array.from({ length: 15 }, () => ['sleep!', 1]) } } };
+  const t0 = performance.now();
+  const res = await post('people-out', { config: slow, 'entity-id': 'ann' });
+  const ms = performance.now() - t0;
+  const body = await expectError(res, 422, 'a step-through past the time bound');
+  assert.match(body.error, /too long/);
+  assert.ok(ms < 14_000, `answered after ${ms.toFixed(0)} ms, not after 15 s`);
+  assert.equal((await hub.fetch('/health')).status, 200);
+});
