@@ -198,6 +198,9 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await page.getByRole('button', { name: 'Restart' }).click();
   await page.getByTestId('step-error').filter({ hasText: 'not a valid DTL expression' }).waitFor();
   assert.match((await page.getByTestId('step-error').textContent()) ?? '', /no-such-function/);
+  // The run recorded with the old condition is gone, not shown as if it answered the new one.
+  assert.match((await status().textContent()) ?? '', /Press Start/);
+  assert.equal(await editor().getAttribute('data-current-path'), '');
   await page.screenshot({ path: join(SHOTS, 'step-bad-condition.png') });
   assert.deepEqual(pageErrors, []);
 });

@@ -75,6 +75,10 @@ export class StepRunner {
       const breaks = this.breakpoints.length > 0 || condition !== undefined;
       this.move(breaks ? continueFrom(this.recording.steps, -1, this.breakpoints) : this.recording.steps.length > 0 ? 0 : null);
     } catch (e) {
+      // The run shown would no longer match what was asked for (another condition, sample or text).
+      this.recording = null;
+      this.current = null;
+      this.ended = false;
       this.error = errorText(e, 'Stepping through');
     } finally {
       this.busy = false;
