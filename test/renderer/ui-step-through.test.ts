@@ -1,7 +1,8 @@
 // Step-through in the Config tab (issue 36.4), in Chromium against the real hub on the generated 300-pipe workspace
 // with a pipe of our own: a breakpoint set in Monaco's glyph margin stops the run at that step, and the _T shown
 // there equals what the trace of the same entity says at that step; step into apply, step out, step over, the
-// keyboard (F5/F10), a conditional breakpoint, and a condition that does not compile.
+// keyboard (F5/F10), a conditional breakpoint (anywhere, or narrowing a line breakpoint), and a condition that does
+// not compile.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -193,6 +194,17 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await page.screenshot({ path: join(SHOTS, 'step-condition.png') });
   await page.getByRole('button', { name: 'Continue' }).click();
   await pausedAt(`${R}.pet[1]`);
+
+  // The condition on a line breakpoint: pause at pet[1] only, and only for the dog (not at the cat's pet[1]).
+  await toggleBreakpoint(`${R}.pet[1]`);
+  await page.getByRole('checkbox', { name: /Only at breakpoints/ }).check();
+  await page.getByRole('button', { name: 'Restart' }).click();
+  await status().filter({ hasText: 'Paused at step 10 of 11' }).waitFor();
+  await pausedAt(`${R}.pet[1]`);
+  assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'Dog' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await status().filter({ hasText: 'The run ended' }).waitFor();
+  await page.getByRole('checkbox', { name: /Only at breakpoints/ }).uncheck();
 
   await page.getByTestId('step-condition').fill('["no-such-function", 1]');
   await page.getByRole('button', { name: 'Restart' }).click();

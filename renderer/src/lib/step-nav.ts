@@ -4,15 +4,19 @@ import type { StepRecord } from '../../../hub-core/dtl/index';
 
 export type { StepRecord };
 
-/** Where the recording pauses: a line breakpoint (the step's JSON path) or the conditional breakpoint held. */
-export function isBreak(step: StepRecord, breakpoints: ReadonlySet<string>): boolean {
-  return step.hit === true || (step.kind === 'step' && breakpoints.has(step.at));
+/**
+ * Where the recording pauses: at a line breakpoint (the step's JSON path) or where the conditional breakpoint held;
+ * with `onlyAtLines`, the condition narrows the line breakpoints instead (pause at one only when it holds there).
+ */
+export function isBreak(step: StepRecord, breakpoints: ReadonlySet<string>, onlyAtLines = false): boolean {
+  const atLine = step.kind === 'step' && breakpoints.has(step.at);
+  return onlyAtLines ? atLine && step.hit === true : atLine || step.hit === true;
 }
 
 /** Continue: the next step after `from` (-1: from the start) that breaks. */
-export function continueFrom(steps: readonly StepRecord[], from: number, lines: readonly string[]): number | null {
+export function continueFrom(steps: readonly StepRecord[], from: number, lines: readonly string[], onlyAtLines = false): number | null {
   const breakpoints = new Set(lines);
-  for (let i = from + 1; i < steps.length; i++) if (isBreak(steps[i] as StepRecord, breakpoints)) return i;
+  for (let i = from + 1; i < steps.length; i++) if (isBreak(steps[i] as StepRecord, breakpoints, onlyAtLines)) return i;
   return null;
 }
 

@@ -30,6 +30,8 @@ export class StepRunner {
   error = $state<string | null>(null);
   breakpoints = $state<string[]>([]);
   condition = $state('');
+  /** The condition applies to the line breakpoints (pause at one only when it holds) instead of every step. */
+  conditionAtLines = $state(false);
   /** The sample: a source entity's _id ('' for the first), or a pasted entity (JSON) when `pasted` is not ''. */
   entityId = $state('');
   pasted = $state('');
@@ -44,6 +46,11 @@ export class StepRunner {
 
   value(i: number | null | undefined): JsonValue | undefined {
     return i === null || i === undefined ? undefined : this.recording?.values[i];
+  }
+
+  /** The condition narrows the line breakpoints (only when asked for and there are both). */
+  private get narrowed(): boolean {
+    return this.conditionAtLines && this.breakpoints.length > 0 && this.recording?.condition != null;
   }
 
   toggleBreakpoint(path: string): void {
@@ -73,7 +80,7 @@ export class StepRunner {
       this.ended = false;
       // With breakpoints (or a condition): run to the first; without: pause at the first step.
       const breaks = this.breakpoints.length > 0 || condition !== undefined;
-      this.move(breaks ? continueFrom(this.recording.steps, -1, this.breakpoints) : this.recording.steps.length > 0 ? 0 : null);
+      this.move(breaks ? continueFrom(this.recording.steps, -1, this.breakpoints, this.narrowed) : this.recording.steps.length > 0 ? 0 : null);
     } catch (e) {
       // The run shown would no longer match what was asked for (another condition, sample or text).
       this.recording = null;
@@ -94,7 +101,7 @@ export class StepRunner {
 
   /** Continue to the next breakpoint (or the end). */
   resume(): void {
-    if (this.recording) this.move(continueFrom(this.recording.steps, this.current ?? -1, this.breakpoints));
+    if (this.recording) this.move(continueFrom(this.recording.steps, this.current ?? -1, this.breakpoints, this.narrowed));
   }
 
   over(): void {
