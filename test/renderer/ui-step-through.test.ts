@@ -214,5 +214,16 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   assert.match((await status().textContent()) ?? '', /Press Start/);
   assert.equal(await editor().getAttribute('data-current-path'), '');
   await page.screenshot({ path: join(SHOTS, 'step-bad-condition.png') });
+
+  // A pasted sample entity instead of a source entity; no condition, the breakpoint at pet[1] for its one pet.
+  await page.getByTestId('step-condition').fill('');
+  await page.getByText('Paste an entity instead').click();
+  await page.getByRole('textbox', { name: 'Sample entity (JSON)' }).fill('{"_id": "zed", "name": "Zed", "age": 30, "pets": [{"kind": "Emu"}]}');
+  assert.equal(await page.getByTestId('step-entity').isDisabled(), true, 'the _id field is off while an entity is pasted');
+  // (after the refused condition nothing is recorded: the button starts again)
+  await page.getByRole('button', { name: 'Start' }).click();
+  await status().filter({ hasText: 'Paused at step 8 of 9' }).waitFor();
+  await pausedAt(`${R}.pet[1]`);
+  assert.deepEqual(await shownTarget(), { target: { kind: 'emu', owner: 'ZED' }, changed: ['owner'] });
   assert.deepEqual(pageErrors, []);
 });
