@@ -27,7 +27,7 @@ import { compileStages, runStage, wrapError, type DtlTransformOptions } from './
 import { encode, isDict, isTruthy, type DtlDict, type DtlValue } from './values.js';
 
 /** A value as JSON, shortened to the limits. */
-function boundedValue(v: DtlValue, limits: TraceLimits): { value: JsonValue; truncated: boolean } {
+export function boundedValue(v: DtlValue, limits: TraceLimits): { value: JsonValue; truncated: boolean } {
   let truncated = false;
   const walk = (x: DtlValue, depth: number): JsonValue => {
     if (typeof x === 'string') {
@@ -246,6 +246,11 @@ export class Tracer {
     return trace;
   }
 
+  /** The node of the innermost step or expression being evaluated (null at the root or beyond the limits). */
+  currentNode(): TraceNode | null {
+    return this.stack.length > 1 ? this.top().node : null;
+  }
+
   /** The top-level nodes recorded since `begin` (for a traced expression). */
   recorded(): { nodes: TraceNode[]; count: number; truncated: boolean } {
     return { nodes: this.root.children ?? [], count: this.nodes, truncated: this.truncated };
@@ -449,12 +454,34 @@ export interface TracedTransform {
   run(entity: JsonObject): TracedRun;
 }
 
+/**
+ * Something that watches a traced run from inside the tracer's wrappers (the step-through recorder): each step and
+ * expression it wraps runs within the tracer's own wrapper, so `tracer.currentNode()` is that step's trace node.
+ */
+export interface TraceObserver {
+  tx(t: Tx, at: string, name: string): Tx;
+  expr(e: Expr, at: string, kind: TracedExprKind, label: string): Expr;
+  /** A source entity is about to go through transform `transform` of a chain. */
+  begin(transform: number, entity: JsonObject): void;
+}
+
 /** Compile a transform (or a chain) for tracing: slower than compileTransform, for previews and the CLI only. */
-export function compileTracedTransform(transform: unknown, options: DtlTransformOptions & { limits?: Partial<TraceLimits> } = {}): TracedTransform {
+export function compileTracedTransform(
+  transform: unknown,
+  options: DtlTransformOptions & { limits?: Partial<TraceLimits>; observe?: (tracer: Tracer) => TraceObserver } = {},
+): TracedTransform {
   const limits = limitsOf(options.limits);
   const tracer = new Tracer(limits);
   const lookup = options.lookup ? new TracingLookup(options.lookup, tracer) : undefined;
-  const { errors, stages } = compileStages(transform, options, { hooks: tracer.hooks, lookup });
+  const observer = options.observe?.(tracer);
+  const hooks: TraceHooks =
+    observer === undefined
+      ? tracer.hooks
+      : {
+          expr: (e, at, kind, label, args) => tracer.hooks.expr(observer.expr(e, at, kind, label), at, kind, label, args),
+          tx: (t, at, name, args) => tracer.hooks.tx(observer.tx(t, at, name), at, name, args),
+        };
+  const { errors, stages } = compileStages(transform, options, { hooks, lookup });
   const ok = !errors.some((e) => e.level === 'error');
   const base = options.configPath ?? '$.transform';
   const chained = Array.isArray(transform);
@@ -472,6 +499,7 @@ export function compileTracedTransform(transform: unknown, options: DtlTransform
         const next: JsonObject[] = [];
         for (const e of current) {
           tracer.begin(e);
+          observer?.begin(i, e);
           let out: JsonObject[] = [];
           try {
             out = runStage(stage, e);

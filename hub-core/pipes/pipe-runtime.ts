@@ -29,6 +29,10 @@ import {
   type NamespaceSettings,
   type TraceLimits,
   type TracedTransform,
+  compileCondition,
+  recordSteps,
+  type StepLimits,
+  type StepRecording,
 } from '../dtl/index.js';
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
@@ -198,6 +202,31 @@ export class PipeRuntime {
     if (value === undefined) return undefined;
     const options = { ...this.transformOptions('$.transform', this.ctx.lookup), ...(limits ? { limits } : {}) };
     return compileTracedTransform(substituteDtlKeySecrets(transformWithEnv(value, this.env), this.ctx.vars, '$.transform'), options);
+  }
+
+  /**
+   * One entity (as the first transform is fed it) through the transform with every step recorded, for the
+   * step-through (previews only); undefined without a transform. A conditional breakpoint that does not compile is a
+   * 400 naming its problem.
+   */
+  recordSteps(entity: JsonObject, condition: unknown, limits?: Partial<StepLimits>): StepRecording | undefined {
+    const value = this.config['transform'];
+    if (value === undefined) return undefined;
+    let expr = null;
+    if (condition !== undefined && condition !== null && condition !== '') {
+      const compiled = compileCondition(condition, this.namespaces);
+      const first = compiled.errors.find((e) => e.level === 'error');
+      if (first !== undefined) throw badRequest('the breakpoint condition is not a valid DTL expression', `${first.elements}: ${first.msg}`);
+      expr = compiled.expr;
+    }
+    const options = this.transformOptions('$.transform', this.ctx.lookup);
+    const transform = substituteDtlKeySecrets(transformWithEnv(value, this.env), this.ctx.vars, '$.transform');
+    return recordSteps(transform, entity, {
+      ...options,
+      condition: expr,
+      ...(this.ctx.lookup ? { conditionLookup: this.ctx.lookup } : {}),
+      ...(limits ? { limits } : {}),
+    });
   }
 
   /** For a chain of transforms, each of them on its own (to show what each one makes); undefined otherwise. */

@@ -7,3 +7,5 @@ export type { PipePreview, PipeStage, PreviewRequest } from './pipe-stages.js';
 export { MAX_TRACED_ENTITIES } from './pipe-trace.js';
 export { publication } from './publishers.js';
 export type { PublishFormat, PublishQuery } from './publishers.js';
+export { stepThroughPipe } from './pipe-step-through.js';
+export type { StepThrough, StepThroughRequest } from './pipe-step-through.js';

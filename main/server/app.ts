@@ -15,6 +15,7 @@ import { pipeRoutes } from './api/pipes.js';
 import { pipeEntityRoutes } from './api/pipe-entities.js';
 import { outboxRoutes } from './api/outbox.js';
 import { pipePreviewRoutes } from './api/pipe-preview.js';
+import { pipeStepThroughRoutes } from './api/pipe-step-through.js';
 import { pipeImpactRoutes } from './api/pipe-impact.js';
 import { pipeAlertRoutes } from './api/pipe-alerts.js';
 import { pumpRoutes } from './api/pumps.js';
@@ -213,6 +214,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await api.register(pipeEntityRoutes, ctx);
       await api.register(outboxRoutes, ctx);
       await api.register(pipePreviewRoutes, ctx);
+      await api.register(pipeStepThroughRoutes, ctx);
       await api.register(pipeImpactRoutes, ctx);
       await api.register(pipeAlertRoutes, ctx);
       await api.register(pumpRoutes, ctx);

@@ -1,0 +1,126 @@
+// The Config tab's step-through: asks the hub to record one sample entity through the draft's transform
+// (POST /pipes/<id>/step-through) and moves through the recording like a debugger (step-nav.ts). Breakpoints are the
+// JSON paths of rule steps; the conditional breakpoint is a DTL expression the hub evaluates at every step.
+import type { StepThrough } from '../../../hub-core/preview/index';
+import type { JsonValue } from '../../../hub-core/base/index';
+import { api, json } from './api';
+import { encode, errorText } from './format';
+import { continueFrom, stepInto, stepOut, stepOver, type StepRecord } from './step-nav';
+
+export type { StepThrough };
+
+/** The condition as typed: JSON when it parses ("["eq", "_S.x", 1]"), else a path or text ("_T.name"); '' for none. */
+export function conditionValue(text: string): unknown {
+  const t = text.trim();
+  if (t === '') return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return t;
+  }
+}
+
+export class StepRunner {
+  recording = $state<StepThrough | null>(null);
+  /** The step paused at; null before the first pause and after the run ended. */
+  current = $state<number | null>(null);
+  /** The run went past the last step. */
+  ended = $state(false);
+  busy = $state(false);
+  error = $state<string | null>(null);
+  breakpoints = $state<string[]>([]);
+  condition = $state('');
+  /** The condition applies to the line breakpoints (pause at one only when it holds) instead of every step. */
+  conditionAtLines = $state(false);
+  /** The sample: a source entity's _id ('' for the first), or a pasted entity (JSON) when `pasted` is not ''. */
+  entityId = $state('');
+  pasted = $state('');
+  /** The draft configuration the recording was made from (JSON), to tell when it is out of date. */
+  recordedFrom = $state<string | null>(null);
+
+  constructor(private readonly pipeId: string) {}
+
+  get step(): StepRecord | null {
+    return this.current === null ? null : (this.recording?.steps[this.current] ?? null);
+  }
+
+  value(i: number | null | undefined): JsonValue | undefined {
+    return i === null || i === undefined ? undefined : this.recording?.values[i];
+  }
+
+  /** The condition narrows the line breakpoints (only when asked for and there are both). */
+  private get narrowed(): boolean {
+    return this.conditionAtLines && this.breakpoints.length > 0 && this.recording?.condition != null;
+  }
+
+  toggleBreakpoint(path: string): void {
+    this.breakpoints = this.breakpoints.includes(path) ? this.breakpoints.filter((p) => p !== path) : [...this.breakpoints, path];
+  }
+
+  /** Record the run afresh (the draft, the sample and the condition as they are now) and pause at the first break. */
+  async restart(config: unknown): Promise<void> {
+    this.busy = true;
+    this.error = null;
+    try {
+      let body: Record<string, unknown> = { config };
+      if (this.pasted.trim() !== '') {
+        let entity: unknown;
+        try {
+          entity = JSON.parse(this.pasted) as unknown;
+        } catch (e) {
+          throw new Error(`The pasted entity is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        body = { ...body, entity };
+      } else if (this.entityId.trim() !== '') body = { ...body, 'entity-id': this.entityId.trim() };
+      const condition = conditionValue(this.condition);
+      if (condition !== undefined) body = { ...body, condition };
+      this.recording = await api<StepThrough>(`/pipes/${encode(this.pipeId)}/step-through`, json('POST', body));
+      this.recordedFrom = JSON.stringify(config);
+      this.current = null;
+      this.ended = false;
+      // With breakpoints (or a condition): run to the first; without: pause at the first step.
+      const breaks = this.breakpoints.length > 0 || condition !== undefined;
+      this.move(breaks ? continueFrom(this.recording.steps, -1, this.breakpoints, this.narrowed) : this.recording.steps.length > 0 ? 0 : null);
+    } catch (e) {
+      // The run shown would no longer match what was asked for (another condition, sample or text).
+      this.recording = null;
+      this.current = null;
+      this.ended = false;
+      this.error = errorText(e, 'Stepping through');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private move(to: number | null): void {
+    if (to === null) {
+      this.ended = true;
+      this.current = null;
+    } else this.current = to;
+  }
+
+  /** Continue to the next breakpoint (or the end). */
+  resume(): void {
+    if (this.recording) this.move(continueFrom(this.recording.steps, this.current ?? -1, this.breakpoints, this.narrowed));
+  }
+
+  over(): void {
+    if (this.recording && this.current !== null) this.move(stepOver(this.recording.steps, this.current));
+  }
+
+  into(): void {
+    if (this.recording && this.current !== null) this.move(stepInto(this.recording.steps, this.current));
+  }
+
+  out(): void {
+    if (this.recording && this.current !== null) this.move(stepOut(this.recording.steps, this.current));
+  }
+
+  /** Pause at a step picked from the list. */
+  goTo(i: number): void {
+    if (this.recording && i >= 0 && i < this.recording.steps.length) {
+      this.current = i;
+      this.ended = false;
+    }
+  }
+}
