@@ -12,6 +12,8 @@ export { Scrubber, parseScrubPatterns } from './sample-scrub.js';
 export { realSource, sampleFileText, testEnvWithNodeEnv } from './sample-source.js';
 export { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from './test-accept.js';
 export { testClosure, testGroups } from './test-groups.js';
+export { TestSession, threadCpuMs } from './test-session.js';
+export type { GroupRun } from './test-session.js';
 export type { TestGroup } from './test-groups.js';
 export { Workspace, workspaceNodeDir } from './workspace.js';
 export type { WorkspaceLoad, WorkspaceProblem } from './workspace.js';

@@ -192,15 +192,17 @@ export class Workspace {
     const env = this.readTestEnv(problems);
     this.loading = true;
     try {
+      const changed: ConfigEntity[] = [];
       this.hub.config.transaction(() => {
         const wanted = new Set(entities.map((e) => `${configKind(e)}:${e._id}`));
         for (const old of this.hub.config.list()) {
           const kind = configKind(old);
           if (!wanted.has(`${kind}:${old._id}`)) this.hub.config.delete(kind, old._id);
         }
-        for (const e of entities) this.hub.config.put(e);
+        for (const e of entities) if (this.hub.config.put(e)) changed.push(e);
       });
-      for (const e of entities) if (configKind(e) === 'pipe') this.hub.pipes.save([e]);
+      // A pipe loaded before as it is now has its sink dataset in step already.
+      for (const e of changed) if (configKind(e) === 'pipe') this.hub.pipes.save([e]);
       if (env) this.hub.env.set(env, false);
     } finally {
       this.loading = false;

@@ -7,7 +7,7 @@ import { basename, join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/project/index.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project/index.js';
 import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, type TestResult, type TestSpec } from '../../hub-core/project/index.js';
-import { effectivePipeConfig } from '../../hub-core/pipes/index.js';
+import { effectivePipeConfig, WORKERS_ENV } from '../../hub-core/pipes/index.js';
 import { planGroups, projectPipes, runIsolated, testPipes, type GroupOutcome, type IsolatedRun } from './test-isolated.js';
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
@@ -18,6 +18,8 @@ import { problemLine } from './config-location.js';
 import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/project/index.js';
 import { changedSince, GitError } from './git-changes.js';
 import { watchTests } from './test-watch.js';
+import { runWarm } from './test-warm.js';
+import { TestSession } from '../../hub-core/project/index.js';
 import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/project/index.js';
 import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
 
@@ -37,7 +39,11 @@ export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--
       --changed checks only the tests the files that differ from that git commit can affect (changed pipes and the
       pipes downstream of them through sources, hops and lookups, changed expected and .test.json files; every test
       when test-env.json or the node metadata changed), says why each one is in, and runs only the pipes they need.
-      --watch runs the tests, then after every saved change re-runs only the tests it affects (Ctrl+C ends it).
+      Tests whose pipes share no pipe or dataset run apart, in groups side by side, each group in a hub of its own
+      that loads only the group's pipes; --json and --junit say per test which pipes it ran and how long each took.
+      --watch runs the tests, then after every saved change re-runs only the tests it affects (Ctrl+C ends it), in
+      one hub it keeps warm between saves (the affected pipes start afresh; their pipes run on its own thread
+      unless --workers is given).
       --accept writes the test's actual output (or, with --entity, that one entity of it) into its expected file,
       keeping the file's own layout; nothing else is written.
 `;
@@ -233,15 +239,32 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
   quiet = o.json;
   if (o.watch) {
     const nodeDir = workspaceNodeDir(o.dir);
-    return watchTests({
-      nodeDir,
-      single: o.single,
-      pick: (specs) => pickTests(specs, o),
-      narrowed: o.onlyPipes !== undefined || o.filter !== undefined,
-      run: (selected, selection) => runAndReport(o, selected, selection),
-      specs: () => readTestSpecs(nodeDir),
-      print: out,
-    });
+    // One hub for the whole watch, kept warm between saves; a change of anything but pipes and tests starts a new one.
+    // Its pipes run on its own thread unless --workers says otherwise: on test data a hand-over to a pipe worker and
+    // back costs more than the pipe.
+    if (process.env[WORKERS_ENV] === undefined) process.env[WORKERS_ENV] = '1';
+    let session: TestSession | undefined;
+    try {
+      return await watchTests({
+        nodeDir,
+        single: o.single,
+        pick: (specs) => pickTests(specs, o),
+        narrowed: o.onlyPipes !== undefined || o.filter !== undefined,
+        run: (selected, selection, changed) => {
+          // The first run, too, so that the first save finds the hub and the code warm.
+          if (o.single !== undefined) return runAndReport(o, selected, selection);
+          if (session === undefined || changed?.some((f) => !/^(pipes|expected)\//.test(f)) === true) {
+            session?.close();
+            session = new TestSession(o.dir, publishedOutput);
+          }
+          return runAndReport(o, selected, selection, session);
+        },
+        specs: () => readTestSpecs(nodeDir),
+        print: out,
+      });
+    } finally {
+      session?.close();
+    }
   }
   if (o.accept !== undefined) return acceptCommand(o, o.accept, o.entity);
   // Which tests to check decides which pipes to run: those of the tests --changed, --pipe and --filter pick.
@@ -292,7 +315,7 @@ function selectionJson(selection: AffectedSelection | undefined): unknown {
  * Run the project's pipes (only those the selected tests need, when there is a selection) and check the selected tests
  * (every test when undefined); prints the results and resolves to the exit code.
  */
-export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | undefined, selection?: AffectedSelection): Promise<number> {
+export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | undefined, selection?: AffectedSelection, session?: TestSession): Promise<number> {
   const { command, dir, update, maxRounds } = o;
   const started = Date.now();
   const only = selected ? [...new Set(selected.map((s) => s.pipe))] : o.onlyPipes;
@@ -307,15 +330,18 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
       specs = undefined; // the run below says what is wrong with them
     }
     const groups = specs === undefined ? [] : planGroups(nodeDir, specs, only);
-    if (specs !== undefined && groups.length > 1) {
+    // The watch's own hub, kept warm between saves (test-warm.ts); else groups side by side when there are several.
+    if (specs !== undefined && (groups.length > 1 || session !== undefined)) {
       let isolated: IsolatedRun;
+      const checks = selected === undefined && !update ? specs : undefined;
       try {
-        isolated = await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks: selected === undefined && !update ? specs : undefined });
+        isolated = session !== undefined ? await runWarm(session, groups, { maxRounds, update, checks }) : await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks });
       } catch (e) {
         return loadError(command, e);
       }
       const { pipes } = projectPipes(nodeDir);
-      return report(o, { ...isolated, nodeDir, pipeWorkers: { isolated_groups: groups.length, side_by_side: isolated.parallel } }, specs, selected, selection, started, {
+      const how = session !== undefined ? 'one after another in the watch\'s hub' : 'side by side';
+      return report(o, { ...isolated, nodeDir, how, pipeWorkers: { isolated_groups: groups.length, side_by_side: isolated.parallel } }, specs, selected, selection, started, {
         result: async (spec) => isolated.results.get(spec.name)!,
         checks: () => isolated.checks,
         testPipes: (spec) => testPipes(pipes, spec, isolated.pipes),
@@ -371,7 +397,7 @@ interface Judge {
 /** Print (and write, with --junit/--json) the results of a test run; resolves to the exit code. */
 async function report(
   o: ProjectOptions,
-  run: RunView & { pipeWorkers: unknown; groups?: GroupOutcome[] },
+  run: RunView & { pipeWorkers: unknown; groups?: GroupOutcome[]; /** How the groups ran. */ how?: string },
   specs: TestSpec[],
   selected: TestSpec[] | undefined,
   selection: AffectedSelection | undefined,
@@ -380,7 +406,7 @@ async function report(
 ): Promise<number> {
   const { update, json, junit } = o;
     if (run.groups !== undefined) summary(run);
-    if (run.groups !== undefined) out(`${run.groups.length} groups of tests with no pipe or dataset in common ran apart, side by side`);
+    if (run.groups !== undefined && run.groups.length > 1) out(`${run.groups.length} groups of tests with no pipe or dataset in common ran apart, ${run.how ?? 'side by side'}`);
     let passed = 0;
     let failed = 0;
     let ignored = 0;
