@@ -2,7 +2,7 @@
 // expected/<name>.test.json with the pipes' output. Exit codes: 0 ok, 1 a test failed, 2 usage or load error.
 
 import { parseArgs } from 'node:util';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/project/index.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project/index.js';
@@ -20,8 +20,7 @@ import { changedSince, GitError } from './git-changes.js';
 import { watchTests } from './test-watch.js';
 import { runWarm } from './test-warm.js';
 import { TestSession } from '../../hub-core/project/index.js';
-import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/project/index.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
+import { acceptTestOutput } from '../../hub-core/project/index.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]
@@ -518,54 +517,27 @@ async function acceptCommand(o: ProjectOptions, name: string, entity: string | u
     const pipe = run.pipes.find((p) => p.pipe === test.pipe);
     const pipeError = pipe?.status === 'failed' ? pipe.error : null;
     const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
-    const file = join(run.nodeDir, 'expected', test.file);
-    const shown = `expected/${test.file}`;
+    const done = await acceptTestOutput(run.hub, run.nodeDir, test, entity === undefined ? {} : { entity }, { pipeError, pipeNotRun, published: publishedOutput(run.hub) });
     if (test.endpoint !== 'json' && test.endpoint !== 'excel') {
-      // A published format is compared byte for byte: accepting it is writing the output as it is.
-      const r = await runTest(run.hub, run.nodeDir, test, { update: true, pipeError, pipeNotRun, published: publishedOutput(run.hub) });
-      if (r.status === 'failed') {
-        process.stderr.write(`datahub test: nothing accepted: ${r.error ?? 'the test failed'}\n`);
-        return 1;
-      }
-      out(`Accepted the ${test.endpoint} output of pipe ${test.pipe} into ${shown}`);
+      out(`Accepted the ${test.endpoint} output of pipe ${test.pipe} into ${done.file}`);
       return 0;
     }
-    const exists = existsSync(file);
-    const r = await runTest(run.hub, run.nodeDir, test, { pipeError, pipeNotRun });
-    const fileProblem = r.error !== null && (r.error.startsWith(`${shown} does not exist`) ? !exists : false);
-    if (r.error !== null && !fileProblem) {
-      process.stderr.write(`datahub test: nothing accepted: ${r.error}\n`);
-      return 1;
-    }
-    // The text as it is, byte order mark included (expectedFileUpdate keeps it).
-    const previous = exists ? readFileSync(file, 'utf8') : undefined;
-    let expected: JsonObject[] = [];
-    if (previous !== undefined) {
-      const parsed: unknown = JSON.parse(previous.replace(/^\uFEFF/, ''));
-      if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) throw new Error(`${shown} must hold a JSON array of entities`);
-      expected = parsed;
-    }
-    const diffs = entity === undefined ? r.diffs : r.diffs.filter((d) => d.id === entity);
-    if (entity !== undefined && diffs.length === 0) {
-      const known = r.actual.some((e) => entityKey(e) === entity) || expected.some((e) => entityKey(e) === entity);
-      if (!known) {
-        process.stderr.write(`datahub test: entity ${JSON.stringify(entity)} is neither in ${shown} nor in the output of pipe ${test.pipe}\n`);
-        return 2;
-      }
-    }
-    const next = acceptedEntities(expected, r.actual, test, entity);
-    const text = expectedFileUpdate(previous, next);
-    if (previous === text) {
-      out(`Nothing to accept: ${shown} already holds ${entity === undefined ? 'the output' : `entity ${entity} as output`} of pipe ${test.pipe}`);
+    if (!done.written) {
+      out(`Nothing to accept: ${done.file} already holds ${entity === undefined ? 'the output' : `entity ${entity} as output`} of pipe ${test.pipe}`);
       return 0;
     }
-    writeFileSync(file, text);
-    const counts = (kind: string): number => diffs.filter((d) => d.kind === kind).length;
+    const counts = (kind: string): number => done.diffs.filter((d) => d.kind === kind).length;
     const what = entity === undefined ? `the output of pipe ${test.pipe}` : `entity ${entity} of the output of pipe ${test.pipe}`;
-    out(`Accepted ${what} into ${shown}${previous === undefined ? ' (a new file)' : `: ${counts('changed')} changed, ${counts('unexpected')} added, ${counts('missing')} removed`}`);
+    out(`Accepted ${what} into ${done.file}${done.created ? ' (a new file)' : `: ${counts('changed')} changed, ${counts('unexpected')} added, ${counts('missing')} removed`}`);
     return 0;
   } catch (e) {
-    process.stderr.write(`datahub test: nothing accepted: ${e instanceof Error ? e.message : String(e)}\n`);
+    // A request that does not fit the test is a usage error; an output that cannot be trusted, a failure.
+    if (e instanceof HubError && e.status === 400) {
+      process.stderr.write(`datahub test: ${e.message}\n`);
+      return 2;
+    }
+    const why = e instanceof HubError && e.status === 409 ? (e.detail ?? e.message) : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`datahub test: nothing accepted: ${why}\n`);
     return 1;
   } finally {
     run.close();
