@@ -44,6 +44,8 @@ export interface WorkspaceTestResult {
   diffs: EntityDiff[];
   /** The diffs as the CLI prints them. */
   diffText: string[];
+  /** The pipes the test's result depends on that ran, with the time each took (as `datahub test --json` gives). */
+  pipes?: { pipe: string; ms: number; runs: number; status: string }[];
 }
 
 export interface WorkspaceTestReport {
@@ -56,6 +58,8 @@ export interface WorkspaceTestReport {
   failed: number;
   ignored: number;
   durationMs: number;
+  /** Groups of tests with no pipe or dataset in common that ran apart, side by side (when there were several). */
+  groups?: { tests: string[]; pipes: string[]; ms: number }[];
 }
 
 export type { EntityDiff, PipeRunSummary };

@@ -56,9 +56,11 @@ export class Hub {
       clock?: Clock;
       /** The key secret values are encrypted with, when the host keeps it (the OS keychain); else `<data>/secrets-key`. */
       secretsKey?: Buffer;
+      /** False for a throwaway hub (a test run's temporary data dir): its commits are not synced to disk. */
+      durable?: boolean;
     } = {},
   ) {
-    this.db = openDatabase(join(dataDir, 'hub.db'));
+    this.db = openDatabase(join(dataDir, 'hub.db'), options.durable === false ? { durable: false } : {});
     this.datasets = new DatasetStore(this.db);
     this.compaction = new CompactionService(this.db, this.datasets);
     this.config = new ConfigStore(this.db);

@@ -11,7 +11,11 @@ export type { EntityDiff, PathTest, ProjectCheck, PublishedOutput, TestResult, T
 export { Scrubber, parseScrubPatterns } from './sample-scrub.js';
 export { realSource, sampleFileText, testEnvWithNodeEnv } from './sample-source.js';
 export { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from './test-accept.js';
+export { acceptTestOutput } from './test-accept-output.js';
+export type { AcceptOutcome, AcceptRun, AcceptWhat } from './test-accept-output.js';
 export { testClosure, testGroups } from './test-groups.js';
+export { TestSession, threadCpuMs } from './test-session.js';
+export type { GroupRun } from './test-session.js';
 export type { TestGroup } from './test-groups.js';
 export { Workspace, workspaceNodeDir } from './workspace.js';
 export type { WorkspaceLoad, WorkspaceProblem } from './workspace.js';

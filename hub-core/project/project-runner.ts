@@ -31,17 +31,20 @@ export interface ProjectRun {
   close(): void;
 }
 
-/** Load a project into a fresh hub on a temporary data dir; throws HubError (400) when the project cannot load. */
-export function loadProject(dir: string): { hub: Hub; workspace: Workspace; load: WorkspaceLoad; close(): void } {
+/**
+ * Load a project into a fresh hub on a temporary data dir; throws HubError (400) when the project cannot load. With
+ * `pipes`, only those pipes (and the systems they name) go into the hub (Workspace.load).
+ */
+export function loadProject(dir: string, options: { pipes?: ReadonlySet<string> } = {}): { hub: Hub; workspace: Workspace; load: WorkspaceLoad; close(): void } {
   const dataDir = mkdtempSync(join(tmpdir(), 'datahub-project-'));
-  const hub = new Hub(dataDir);
+  const hub = new Hub(dataDir, { durable: false });
   const close = (): void => {
     hub.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const workspace = new Workspace(hub, dir);
-    const load = workspace.load();
+    const load = workspace.load(options);
     if (load.problems.length > 0) {
       throw new HubError(400, `the project ${workspace.nodeDir} cannot be loaded`, load.problems.map((p) => `${p.file}: ${p.msg}`).join('; '));
     }

@@ -22,6 +22,13 @@ export interface WorkspaceLoad {
   problems: WorkspaceProblem[];
 }
 
+/** Of a project's entities, the given pipes, the systems they name (their id as a JSON string anywhere) and the rest. */
+function onlyFor(entities: readonly ConfigEntity[], pipes: ReadonlySet<string>): ConfigEntity[] {
+  const kept = entities.filter((e) => e.type === 'pipe' && pipes.has(e._id));
+  const text = JSON.stringify(kept);
+  return entities.filter((e) => (e.type === 'pipe' ? pipes.has(e._id) : e.type === 'metadata' || !e.type.startsWith('system:') || text.includes(JSON.stringify(e._id))));
+}
+
 /** The `node/` folder of a project: the folder itself, or its `node/` child when there is one. */
 export function workspaceNodeDir(dir: string): string {
   // A single-file export (a JSON list of components, as the service's "download config" gives): its folder.
@@ -160,12 +167,16 @@ export class Workspace {
     }
   }
 
-  /** Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). */
-  load(): WorkspaceLoad {
+  /**
+   * Read every config file and make the hub's configuration equal to it (pipes with errors are kept, flagged). With
+   * `pipes`, only those pipes are loaded, with the systems they name and the node metadata (a test group's run: the
+   * files are all read, and their problems all reported, but the hub holds only what the group needs).
+   */
+  load(options: { pipes?: ReadonlySet<string> } = {}): WorkspaceLoad {
     this.fingerprint = this.currentFingerprint();
     const read = readConfigFiles(this.nodeDir, this.single === undefined ? undefined : [this.single]);
     const problems = read.problems;
-    const entities = read.entities.map((r) => r.entity);
+    const entities = options.pipes === undefined ? read.entities.map((r) => r.entity) : onlyFor(read.entities.map((r) => r.entity), options.pipes);
     const files = new Map(read.entities.map((r) => [`${configKind(r.entity)}:${r.entity._id}`, r.file]));
     // A file being saved (or briefly broken) keeps what was last loaded from it: its pipes and their pump state stay.
     for (const file of read.unreadable) {
@@ -181,15 +192,17 @@ export class Workspace {
     const env = this.readTestEnv(problems);
     this.loading = true;
     try {
+      const changed: ConfigEntity[] = [];
       this.hub.config.transaction(() => {
         const wanted = new Set(entities.map((e) => `${configKind(e)}:${e._id}`));
         for (const old of this.hub.config.list()) {
           const kind = configKind(old);
           if (!wanted.has(`${kind}:${old._id}`)) this.hub.config.delete(kind, old._id);
         }
-        for (const e of entities) this.hub.config.put(e);
+        for (const e of entities) if (this.hub.config.put(e)) changed.push(e);
       });
-      for (const e of entities) if (configKind(e) === 'pipe') this.hub.pipes.save([e]);
+      // A pipe loaded before as it is now has its sink dataset in step already.
+      for (const e of changed) if (configKind(e) === 'pipe') this.hub.pipes.save([e]);
       if (env) this.hub.env.set(env, false);
     } finally {
       this.loading = false;

@@ -9,7 +9,7 @@ export type Db = Database.Database;
  * so an acknowledged write survives a power cut too. (With NORMAL a power cut could roll back acknowledged commits and
  * their offsets would then be handed out again under the same dataset generation; see README, Durability.)
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string, options: { durable?: boolean } = {}): Db {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true });
     // Owner only: SQLite gives its -wal and -shm files the mode of the database file.
@@ -19,7 +19,8 @@ export function openDatabase(file: string): Db {
   const db = new Database(file);
   useIncrementalVacuum(db);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  // A throwaway database (a test run's temporary hub) need not survive a power cut: no sync at every commit.
+  db.pragma(options.durable === false ? 'synchronous = OFF' : 'synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');

@@ -2,12 +2,12 @@
 // expected/<name>.test.json with the pipes' output. Exit codes: 0 ok, 1 a test failed, 2 usage or load error.
 
 import { parseArgs } from 'node:util';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/project/index.js';
 import { DEFAULT_MAX_ROUNDS, runProject, type PipeRunSummary, type ProjectRun } from '../../hub-core/project/index.js';
 import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, type TestResult, type TestSpec } from '../../hub-core/project/index.js';
-import { effectivePipeConfig } from '../../hub-core/pipes/index.js';
+import { effectivePipeConfig, WORKERS_ENV } from '../../hub-core/pipes/index.js';
 import { planGroups, projectPipes, runIsolated, testPipes, type GroupOutcome, type IsolatedRun } from './test-isolated.js';
 import { publishedOutput } from '../server/published-output.js';
 import { junitReport, type JunitCase } from './junit.js';
@@ -18,8 +18,9 @@ import { problemLine } from './config-location.js';
 import { affectedTests, isConfigFilePath, type AffectedSelection, type AffectedTest } from '../../hub-core/project/index.js';
 import { changedSince, GitError } from './git-changes.js';
 import { watchTests } from './test-watch.js';
-import { acceptedEntities, entityKey, expectedFileUpdate } from '../../hub-core/project/index.js';
-import { isJsonObject, type JsonObject } from '../../hub-core/base/index.js';
+import { runWarm } from './test-warm.js';
+import { TestSession } from '../../hub-core/project/index.js';
+import { acceptTestOutput } from '../../hub-core/project/index.js';
 
 export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
                [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]
@@ -37,7 +38,11 @@ export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--
       --changed checks only the tests the files that differ from that git commit can affect (changed pipes and the
       pipes downstream of them through sources, hops and lookups, changed expected and .test.json files; every test
       when test-env.json or the node metadata changed), says why each one is in, and runs only the pipes they need.
-      --watch runs the tests, then after every saved change re-runs only the tests it affects (Ctrl+C ends it).
+      Tests whose pipes share no pipe or dataset run apart, in groups side by side, each group in a hub of its own
+      that loads only the group's pipes; --json and --junit say per test which pipes it ran and how long each took.
+      --watch runs the tests, then after every saved change re-runs only the tests it affects (Ctrl+C ends it), in
+      one hub it keeps warm between saves (the affected pipes start afresh; their pipes run on its own thread
+      unless --workers is given).
       --accept writes the test's actual output (or, with --entity, that one entity of it) into its expected file,
       keeping the file's own layout; nothing else is written.
 `;
@@ -233,15 +238,32 @@ export async function projectCommand(command: 'test' | 'run', args: string[]): P
   quiet = o.json;
   if (o.watch) {
     const nodeDir = workspaceNodeDir(o.dir);
-    return watchTests({
-      nodeDir,
-      single: o.single,
-      pick: (specs) => pickTests(specs, o),
-      narrowed: o.onlyPipes !== undefined || o.filter !== undefined,
-      run: (selected, selection) => runAndReport(o, selected, selection),
-      specs: () => readTestSpecs(nodeDir),
-      print: out,
-    });
+    // One hub for the whole watch, kept warm between saves; a change of anything but pipes and tests starts a new one.
+    // Its pipes run on its own thread unless --workers says otherwise: on test data a hand-over to a pipe worker and
+    // back costs more than the pipe.
+    if (process.env[WORKERS_ENV] === undefined) process.env[WORKERS_ENV] = '1';
+    let session: TestSession | undefined;
+    try {
+      return await watchTests({
+        nodeDir,
+        single: o.single,
+        pick: (specs) => pickTests(specs, o),
+        narrowed: o.onlyPipes !== undefined || o.filter !== undefined,
+        run: (selected, selection, changed) => {
+          // The first run, too, so that the first save finds the hub and the code warm.
+          if (o.single !== undefined) return runAndReport(o, selected, selection);
+          if (session === undefined || changed?.some((f) => !/^(pipes|expected)\//.test(f)) === true) {
+            session?.close();
+            session = new TestSession(o.dir, publishedOutput);
+          }
+          return runAndReport(o, selected, selection, session);
+        },
+        specs: () => readTestSpecs(nodeDir),
+        print: out,
+      });
+    } finally {
+      session?.close();
+    }
   }
   if (o.accept !== undefined) return acceptCommand(o, o.accept, o.entity);
   // Which tests to check decides which pipes to run: those of the tests --changed, --pipe and --filter pick.
@@ -292,7 +314,7 @@ function selectionJson(selection: AffectedSelection | undefined): unknown {
  * Run the project's pipes (only those the selected tests need, when there is a selection) and check the selected tests
  * (every test when undefined); prints the results and resolves to the exit code.
  */
-export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | undefined, selection?: AffectedSelection): Promise<number> {
+export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | undefined, selection?: AffectedSelection, session?: TestSession): Promise<number> {
   const { command, dir, update, maxRounds } = o;
   const started = Date.now();
   const only = selected ? [...new Set(selected.map((s) => s.pipe))] : o.onlyPipes;
@@ -307,15 +329,18 @@ export async function runAndReport(o: ProjectOptions, selected: TestSpec[] | und
       specs = undefined; // the run below says what is wrong with them
     }
     const groups = specs === undefined ? [] : planGroups(nodeDir, specs, only);
-    if (specs !== undefined && groups.length > 1) {
+    // The watch's own hub, kept warm between saves (test-warm.ts); else groups side by side when there are several.
+    if (specs !== undefined && (groups.length > 1 || session !== undefined)) {
       let isolated: IsolatedRun;
+      const checks = selected === undefined && !update ? specs : undefined;
       try {
-        isolated = await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks: selected === undefined && !update ? specs : undefined });
+        isolated = session !== undefined ? await runWarm(session, groups, { maxRounds, update, checks }) : await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks });
       } catch (e) {
         return loadError(command, e);
       }
       const { pipes } = projectPipes(nodeDir);
-      return report(o, { ...isolated, nodeDir, pipeWorkers: { isolated_groups: groups.length, side_by_side: isolated.parallel } }, specs, selected, selection, started, {
+      const how = session !== undefined ? 'one after another in the watch\'s hub' : 'side by side';
+      return report(o, { ...isolated, nodeDir, how, pipeWorkers: { isolated_groups: groups.length, side_by_side: isolated.parallel } }, specs, selected, selection, started, {
         result: async (spec) => isolated.results.get(spec.name)!,
         checks: () => isolated.checks,
         testPipes: (spec) => testPipes(pipes, spec, isolated.pipes),
@@ -371,7 +396,7 @@ interface Judge {
 /** Print (and write, with --junit/--json) the results of a test run; resolves to the exit code. */
 async function report(
   o: ProjectOptions,
-  run: RunView & { pipeWorkers: unknown; groups?: GroupOutcome[] },
+  run: RunView & { pipeWorkers: unknown; groups?: GroupOutcome[]; /** How the groups ran. */ how?: string },
   specs: TestSpec[],
   selected: TestSpec[] | undefined,
   selection: AffectedSelection | undefined,
@@ -380,7 +405,7 @@ async function report(
 ): Promise<number> {
   const { update, json, junit } = o;
     if (run.groups !== undefined) summary(run);
-    if (run.groups !== undefined) out(`${run.groups.length} groups of tests with no pipe or dataset in common ran apart, side by side`);
+    if (run.groups !== undefined && run.groups.length > 1) out(`${run.groups.length} groups of tests with no pipe or dataset in common ran apart, ${run.how ?? 'side by side'}`);
     let passed = 0;
     let failed = 0;
     let ignored = 0;
@@ -492,54 +517,27 @@ async function acceptCommand(o: ProjectOptions, name: string, entity: string | u
     const pipe = run.pipes.find((p) => p.pipe === test.pipe);
     const pipeError = pipe?.status === 'failed' ? pipe.error : null;
     const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
-    const file = join(run.nodeDir, 'expected', test.file);
-    const shown = `expected/${test.file}`;
+    const done = await acceptTestOutput(run.hub, run.nodeDir, test, entity === undefined ? {} : { entity }, { pipeError, pipeNotRun, published: publishedOutput(run.hub) });
     if (test.endpoint !== 'json' && test.endpoint !== 'excel') {
-      // A published format is compared byte for byte: accepting it is writing the output as it is.
-      const r = await runTest(run.hub, run.nodeDir, test, { update: true, pipeError, pipeNotRun, published: publishedOutput(run.hub) });
-      if (r.status === 'failed') {
-        process.stderr.write(`datahub test: nothing accepted: ${r.error ?? 'the test failed'}\n`);
-        return 1;
-      }
-      out(`Accepted the ${test.endpoint} output of pipe ${test.pipe} into ${shown}`);
+      out(`Accepted the ${test.endpoint} output of pipe ${test.pipe} into ${done.file}`);
       return 0;
     }
-    const exists = existsSync(file);
-    const r = await runTest(run.hub, run.nodeDir, test, { pipeError, pipeNotRun });
-    const fileProblem = r.error !== null && (r.error.startsWith(`${shown} does not exist`) ? !exists : false);
-    if (r.error !== null && !fileProblem) {
-      process.stderr.write(`datahub test: nothing accepted: ${r.error}\n`);
-      return 1;
-    }
-    // The text as it is, byte order mark included (expectedFileUpdate keeps it).
-    const previous = exists ? readFileSync(file, 'utf8') : undefined;
-    let expected: JsonObject[] = [];
-    if (previous !== undefined) {
-      const parsed: unknown = JSON.parse(previous.replace(/^\uFEFF/, ''));
-      if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) throw new Error(`${shown} must hold a JSON array of entities`);
-      expected = parsed;
-    }
-    const diffs = entity === undefined ? r.diffs : r.diffs.filter((d) => d.id === entity);
-    if (entity !== undefined && diffs.length === 0) {
-      const known = r.actual.some((e) => entityKey(e) === entity) || expected.some((e) => entityKey(e) === entity);
-      if (!known) {
-        process.stderr.write(`datahub test: entity ${JSON.stringify(entity)} is neither in ${shown} nor in the output of pipe ${test.pipe}\n`);
-        return 2;
-      }
-    }
-    const next = acceptedEntities(expected, r.actual, test, entity);
-    const text = expectedFileUpdate(previous, next);
-    if (previous === text) {
-      out(`Nothing to accept: ${shown} already holds ${entity === undefined ? 'the output' : `entity ${entity} as output`} of pipe ${test.pipe}`);
+    if (!done.written) {
+      out(`Nothing to accept: ${done.file} already holds ${entity === undefined ? 'the output' : `entity ${entity} as output`} of pipe ${test.pipe}`);
       return 0;
     }
-    writeFileSync(file, text);
-    const counts = (kind: string): number => diffs.filter((d) => d.kind === kind).length;
+    const counts = (kind: string): number => done.diffs.filter((d) => d.kind === kind).length;
     const what = entity === undefined ? `the output of pipe ${test.pipe}` : `entity ${entity} of the output of pipe ${test.pipe}`;
-    out(`Accepted ${what} into ${shown}${previous === undefined ? ' (a new file)' : `: ${counts('changed')} changed, ${counts('unexpected')} added, ${counts('missing')} removed`}`);
+    out(`Accepted ${what} into ${done.file}${done.created ? ' (a new file)' : `: ${counts('changed')} changed, ${counts('unexpected')} added, ${counts('missing')} removed`}`);
     return 0;
   } catch (e) {
-    process.stderr.write(`datahub test: nothing accepted: ${e instanceof Error ? e.message : String(e)}\n`);
+    // A request that does not fit the test is a usage error; an output that cannot be trusted, a failure.
+    if (e instanceof HubError && e.status === 400) {
+      process.stderr.write(`datahub test: ${e.message}\n`);
+      return 2;
+    }
+    const why = e instanceof HubError && e.status === 409 ? (e.detail ?? e.message) : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`datahub test: nothing accepted: ${why}\n`);
     return 1;
   } finally {
     run.close();

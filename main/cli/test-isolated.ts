@@ -20,8 +20,8 @@ export interface WorkerSetup {
 export type GroupTask = { kind: 'group'; index: number; pipes: string[]; tests: TestSpec[] } | { kind: 'checks'; specs: TestSpec[] } | { kind: 'stop' };
 
 export type GroupAnswer =
-  | { kind: 'group'; index: number; rounds: number; converged: boolean; pipes: PipeRunSummary[]; results: TestResult[]; ms: number }
-  | { kind: 'checks'; checks: ProjectCheck[] }
+  | { kind: 'group'; index: number; rounds: number; converged: boolean; pipes: PipeRunSummary[]; results: TestResult[]; ms: number; /** CPU time of the group's thread. */ cpuMs: number; /** The thread's CPU time so far. */ threadCpuMs: number }
+  | { kind: 'checks'; checks: ProjectCheck[]; threadCpuMs: number }
   | { kind: 'failure'; error: string; detail: string | null };
 
 export interface GroupOutcome {
@@ -30,6 +30,7 @@ export interface GroupOutcome {
   rounds: number;
   converged: boolean;
   ms: number;
+  cpuMs: number;
 }
 
 export interface IsolatedRun {
@@ -44,6 +45,8 @@ export interface IsolatedRun {
   checks: ProjectCheck[];
   /** Groups run side by side at most. */
   parallel: number;
+  /** Each worker thread's CPU time, from its start to its last answer (loading modules and its hub included). */
+  workerCpuMs: number[];
   pipeFile(id: string): string | undefined;
 }
 
@@ -87,6 +90,7 @@ export async function runIsolated(
   const env = { ...process.env, ...(parallel > 1 ? { [WORKERS_ENV]: '1' } : {}) };
   let next = 0;
   const workers: Worker[] = [];
+  const workerCpuMs: number[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       let finished = 0;
@@ -113,6 +117,7 @@ export async function runIsolated(
         workers.push(w);
         w.on('message', (a: GroupAnswer) => {
           if (a.kind === 'failure') return reject(new HubError(400, a.error, a.detail ?? undefined));
+          workerCpuMs[i] = a.threadCpuMs;
           if (a.kind === 'group') answers.push(a);
           else checks = a.checks;
           if (!feed(w)) idle();
@@ -132,13 +137,14 @@ export async function runIsolated(
   for (const a of answers) for (const r of a.results) results.set(r.spec.name, r);
   const files = projectPipes(nodeDir).files;
   return {
-    groups: answers.map((a) => ({ pipes: a.pipes, tests: groups[a.index]!.tests.map((t) => t.name), rounds: a.rounds, converged: a.converged, ms: a.ms })),
+    groups: answers.map((a) => ({ pipes: a.pipes, tests: groups[a.index]!.tests.map((t) => t.name), rounds: a.rounds, converged: a.converged, ms: a.ms, cpuMs: a.cpuMs })),
     pipes: answers.flatMap((a) => a.pipes),
     rounds: Math.max(0, ...answers.map((a) => a.rounds)),
     converged: answers.every((a) => a.converged),
     results,
     checks,
     parallel,
+    workerCpuMs,
     pipeFile: (id) => files.get(id),
   };
 }

@@ -23,8 +23,8 @@ export interface WatchContext {
   pick: (specs: readonly TestSpec[]) => TestSpec[];
   /** Whether --pipe or --filter narrow the tests at all. */
   narrowed: boolean;
-  /** Run the given tests (every test when undefined) and print their results. */
-  run: (selected: TestSpec[] | undefined, selection?: AffectedSelection) => Promise<number>;
+  /** Run the given tests (every test when undefined) and print their results; `changed`: the files saved since the last run. */
+  run: (selected: TestSpec[] | undefined, selection?: AffectedSelection, changed?: readonly string[]) => Promise<number>;
   /** Every test of the project (for the first run when --pipe/--filter narrow them). */
   specs: () => TestSpec[];
   print: (line: string) => void;
@@ -123,6 +123,7 @@ export async function watchTests(ctx: WatchContext): Promise<number> {
           await ctx.run(
             tests.map((t) => t.spec),
             selection,
+            changed,
           );
           print(`Result ${Date.now() - seen} ms after the change was seen.`);
         }

@@ -72,6 +72,15 @@ export const testResultSchema = {
     error: nullableStr,
     diffs: { type: 'array', items: diffSchema },
     diffText: { type: 'array', items: { type: 'string' } },
+    pipes: {
+      type: 'array',
+      description: "the pipes the test's result depends on that ran, with the milliseconds each took",
+      items: {
+        type: 'object',
+        required: ['pipe', 'ms', 'runs', 'status'],
+        properties: { pipe: { type: 'string' }, ms: { type: 'integer' }, runs: { type: 'integer' }, status: { type: 'string' } },
+      },
+    },
   },
 } as const;
 
@@ -102,6 +111,15 @@ export const reportSchema = {
     failed: { type: 'integer' },
     ignored: { type: 'integer' },
     durationMs: { type: 'integer' },
+    groups: {
+      type: 'array',
+      description: 'groups of tests with no pipe or dataset in common that ran apart, side by side (when there were several)',
+      items: {
+        type: 'object',
+        required: ['tests', 'pipes', 'ms'],
+        properties: { tests: { type: 'array', items: { type: 'string' } }, pipes: { type: 'array', items: { type: 'string' } }, ms: { type: 'integer' } },
+      },
+    },
   },
 } as const;
 

@@ -4,14 +4,13 @@
 // (hub-core/project/test-accept.ts). The test's pipe and the pipes upstream of it run first in a fresh temporary hub (as
 // `datahub test --accept` runs them), so what is accepted is what the pipes produce now; the answer is the test's
 // result against the file as written.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_ROUNDS, runProject } from '../../../hub-core/project/index.js';
 import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../../hub-core/project/index.js';
-import { acceptedEntities, acceptedProperty, blacklistPatternOf, blacklistedSpecText, entityKey, expectedFileUpdate } from '../../../hub-core/project/index.js';
+import { acceptTestOutput, blacklistPatternOf, blacklistedSpecText, type AcceptWhat } from '../../../hub-core/project/index.js';
 import { workspaceNodeDir } from '../../../hub-core/project/index.js';
-import { HubError, badRequest } from '../../../hub-core/base/index.js';
-import { isJsonObject, type JsonObject } from '../../../hub-core/base/index.js';
+import { badRequest } from '../../../hub-core/base/index.js';
 import { publishedOutput } from '../published-output.js';
 import type { WorkspaceTestResult } from '../../../hub-core/desktop-types.js';
 
@@ -83,39 +82,25 @@ async function withRun<T>(dir: string, spec: TestSpec, maxRounds: number | undef
 export async function acceptWorkspaceTest(dir: string, req: AcceptRequest, maxRounds?: number): Promise<AcceptAnswer> {
   if (req.property !== undefined && req.entity === undefined) throw badRequest('a property is accepted of one entity: name the entity too');
   const spec = { ...specOf(dir, req.test), ignore: false };
-  const shown = `expected/${spec.file}`;
-  const path = join(workspaceNodeDir(dir), 'expected', spec.file);
   const json = spec.endpoint === 'json' || spec.endpoint === 'excel';
   if (!json && req.entity !== undefined) throw badRequest(`test ${spec.name} compares the ${spec.endpoint} output as a whole`, 'accept the whole output');
-  return withRun(dir, spec, maxRounds, async (check, published) => {
-    if (!json) {
-      const bytes = await published(spec.pipe, spec.endpoint, spec.parameters);
-      const written = !existsSync(path) || !readFileSync(path).equals(bytes);
-      if (written) writeAtomically(path, bytes);
-      return { file: shown, written, message: `Accepted the ${spec.endpoint} output of pipe ${spec.pipe} into ${shown}`, result: resultOf(await check(spec)) };
-    }
-    const exists = existsSync(path);
-    const r = await check(spec);
-    const fileProblem = r.error !== null && !exists && r.error.startsWith(`${shown} does not exist`);
-    if (r.error !== null && !fileProblem) throw new HubError(409, 'nothing accepted: the output cannot be trusted', r.error);
-    const previous = exists ? readFileSync(path, 'utf8') : undefined;
-    let expected: JsonObject[] = [];
-    if (previous !== undefined) {
-      const parsed: unknown = JSON.parse(previous.replace(/^\uFEFF/, ''));
-      if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) throw badRequest(`${shown} must hold a JSON array of entities`);
-      expected = parsed;
-    }
+  // The same accept as `datahub test --accept` (hub-core/project/test-accept-output.ts).
+  const run = await runProject(dir, { maxRounds: maxRounds ?? DEFAULT_MAX_ROUNDS, only: [spec.pipe], onlyKnown: true });
+  try {
+    const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
+    const pipeError = pipe?.status === 'failed' ? pipe.error : null;
+    const pipeNotRun = pipe?.status === 'skipped' && pipe.error?.startsWith('not run:') === true ? pipe.error : null;
+    const what: AcceptWhat = { ...(req.entity !== undefined ? { entity: req.entity } : {}), ...(req.property !== undefined ? { property: req.property } : {}) };
+    const done = await acceptTestOutput(run.hub, run.nodeDir, spec, what, { pipeError, pipeNotRun, published: publishedOutput(run.hub) });
     const id = req.entity;
-    if (id !== undefined && !r.actual.some((e) => entityKey(e) === id) && !expected.some((e) => entityKey(e) === id)) {
-      throw badRequest(`entity ${JSON.stringify(id)} is neither in ${shown} nor in the output of pipe ${spec.pipe}`);
-    }
-    const next = req.property !== undefined && id !== undefined ? acceptedProperty(expected, r.actual, spec, id, req.property) : acceptedEntities(expected, r.actual, spec, id);
-    const text = expectedFileUpdate(previous, next);
-    const what = req.property !== undefined ? `property ${req.property.join('.')} of entity ${id}` : id !== undefined ? `entity ${id}` : `the output of pipe ${spec.pipe}`;
-    if (text === previous) return { file: shown, written: false, message: `Nothing to accept: ${shown} already holds ${what} as output`, result: resultOf(r) };
-    writeAtomically(path, text);
-    return { file: shown, written: true, message: `Accepted ${what} into ${shown}${previous === undefined ? ' (a new file)' : ''}`, result: resultOf(await check(spec)) };
-  });
+    const shown = done.file;
+    if (!json) return { file: shown, written: done.written, message: `Accepted the ${spec.endpoint} output of pipe ${spec.pipe} into ${shown}`, result: resultOf(done.result) };
+    const text = req.property !== undefined ? `property ${req.property.join('.')} of entity ${id}` : id !== undefined ? `entity ${id}` : `the output of pipe ${spec.pipe}`;
+    if (!done.written) return { file: shown, written: false, message: `Nothing to accept: ${shown} already holds ${text} as output`, result: resultOf(done.result) };
+    return { file: shown, written: true, message: `Accepted ${text} into ${shown}${done.created ? ' (a new file)' : ''}`, result: resultOf(done.result) };
+  } finally {
+    run.close();
+  }
 }
 
 export async function ignoreWorkspaceProperty(dir: string, req: IgnoreRequest, maxRounds?: number): Promise<AcceptAnswer> {

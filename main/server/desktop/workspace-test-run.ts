@@ -1,8 +1,11 @@
-// One `datahub test` run as data instead of printed lines: the same project runner and test comparison as the CLI
-// (main/cli/project.ts), returning per-test results with their per-entity diffs. Runs in a worker thread
+// One `datahub test` run as data instead of printed lines: the same project runner, isolated groups and test comparison
+// as the CLI (main/cli/project.ts), returning per-test results with their per-entity diffs and the pipes each ran. Runs in a worker thread
 // (workspace-test-worker.ts) so a run of several seconds never holds up the host's event loop.
 import { DEFAULT_MAX_ROUNDS, runProject } from '../../../hub-core/project/index.js';
-import { formatDiffs, projectChecks, readTestSpecs, runTest, type TestSpec } from '../../../hub-core/project/index.js';
+import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, type TestResult, type TestSpec } from '../../../hub-core/project/index.js';
+import type { PipeRunSummary } from '../../../hub-core/project/index.js';
+import { effectivePipeConfig } from '../../../hub-core/pipes/index.js';
+import { planGroups, projectPipes, runIsolated, testPipes } from '../../cli/test-isolated.js';
 import { publishedOutput } from '../published-output.js';
 import { workspaceNodeDir } from '../../../hub-core/project/index.js';
 import { HubError, badRequest } from '../../../hub-core/base/index.js';
@@ -33,38 +36,72 @@ export interface WorkspaceTestFailure {
   detail: string | null;
 }
 
-/** Run a project's tests (or, with `update`, rewrite its expected files). Throws HubError when it cannot load. */
+/** A test's pipes as the report gives them. */
+const pipesOf = (list: readonly PipeRunSummary[]): NonNullable<WorkspaceTestResult['pipes']> => list.map((p) => ({ pipe: p.pipe, ms: p.ms ?? 0, runs: p.runs, status: p.status }));
+
+const resultOf = (r: TestResult, pipes: readonly PipeRunSummary[]): WorkspaceTestResult => ({
+  name: r.spec.name,
+  pipe: r.spec.pipe,
+  file: r.spec.file,
+  stage: r.spec.stage,
+  status: r.status,
+  error: r.error,
+  diffs: r.diffs,
+  diffText: formatDiffs(r.diffs),
+  pipes: pipesOf(pipes),
+});
+
+function reportOf(update: boolean, started: number, run: { rounds: number; converged: boolean; pipes: PipeRunSummary[] }, tests: WorkspaceTestResult[], groups?: WorkspaceTestReport['groups']): WorkspaceTestReport {
+  const count = (s: WorkspaceTestResult['status']): number => tests.filter((t) => t.status === s).length;
+  return {
+    update,
+    rounds: run.rounds,
+    converged: run.converged,
+    pipes: run.pipes,
+    tests,
+    passed: count('passed'),
+    failed: count('failed'),
+    ignored: count('ignored'),
+    durationMs: Date.now() - started,
+    ...(groups !== undefined ? { groups } : {}),
+  };
+}
+
+/** An output pipe whose configuration is invalid cannot be verified: a failed check of its own. */
+const checkResults = (checks: readonly ProjectCheck[]): WorkspaceTestResult[] =>
+  checks.filter((c) => c.status === 'failed').map((c) => ({ name: c.name, pipe: c.pipe, file: '', stage: 'sink', status: 'failed', error: c.error, diffs: [], diffText: [] }));
+
+/**
+ * Run a project's tests (or, with `update`, rewrite its expected files). Throws HubError when it cannot load. Tests
+ * whose pipes share nothing run apart, side by side, with the isolated-groups runner of `datahub test`
+ * (main/cli/test-isolated.ts); every test says which pipes it ran and how long each took.
+ */
 export async function runWorkspaceTests(dir: string, options: WorkspaceTestOptions = {}): Promise<WorkspaceTestReport> {
   const started = Date.now();
   const update = options.update === true;
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   const { specs, only } = selectSpecs(dir, options.names);
-  const run = await runProject(dir, { maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS, ...(only !== undefined ? { only } : {}) });
+  const nodeDir = workspaceNodeDir(dir);
+  const groups = planGroups(nodeDir, specs, only);
+  if (groups.length > 1) {
+    const run = await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks: update ? undefined : specs });
+    const { pipes } = projectPipes(nodeDir);
+    const tests = specs.map((spec) => resultOf(run.results.get(spec.name)!, testPipes(pipes, spec, run.pipes)));
+    tests.push(...checkResults(run.checks));
+    return reportOf(update, started, run, tests, run.groups.map((g) => ({ tests: g.tests, pipes: g.pipes.map((p) => p.pipe), ms: g.ms })));
+  }
+  const run = await runProject(dir, { maxRounds, ...(only !== undefined ? { only } : {}) });
   try {
     const tests: WorkspaceTestResult[] = [];
     const published = publishedOutput(run.hub);
+    const effective = new Map(run.hub.pipes.ids().map((id) => [id, effectivePipeConfig(run.hub.pipes.require(id))]));
     for (const spec of specs) {
       const pipe = run.pipes.find((p) => p.pipe === spec.pipe);
       const r = await runTest(run.hub, run.nodeDir, spec, { update, pipeError: pipe?.status === 'failed' ? pipe.error : null, published });
-      tests.push({ name: spec.name, pipe: spec.pipe, file: spec.file, stage: spec.stage, status: r.status, error: r.error, diffs: r.diffs, diffText: formatDiffs(r.diffs) });
+      tests.push(resultOf(r, testPipes(effective, spec, run.pipes)));
     }
-    // An output pipe whose configuration is invalid cannot be verified: a failed check of its own.
-    if (!update) {
-      for (const c of projectChecks(run.hub, specs)) {
-        if (c.status === 'failed') tests.push({ name: c.name, pipe: c.pipe, file: '', stage: 'sink', status: 'failed', error: c.error, diffs: [], diffText: [] });
-      }
-    }
-    const count = (s: WorkspaceTestResult['status']): number => tests.filter((t) => t.status === s).length;
-    return {
-      update,
-      rounds: run.rounds,
-      converged: run.converged,
-      pipes: run.pipes,
-      tests,
-      passed: count('passed'),
-      failed: count('failed'),
-      ignored: count('ignored'),
-      durationMs: Date.now() - started,
-    };
+    if (!update) tests.push(...checkResults(projectChecks(run.hub, specs)));
+    return reportOf(update, started, run, tests);
   } finally {
     run.close();
   }

@@ -202,6 +202,45 @@ test('--watch runs every test, then after each save exactly the tests the change
   assert.equal(code, 0, w.output());
 });
 
+test('--watch keeps its hub between saves, yet each result is the one a fresh run gives: a dataset no pipe writes any more is gone', async () => {
+  const dir = project();
+  const w = watchSession(dir);
+  try {
+    await w.waitFor(WATCHING, 0);
+    // people-copy now writes another dataset: the hops join of order-people finds nothing in "people-copy", as a
+    // fresh hub would (the kept hub still had that dataset from the run before).
+    const mark = w.output().length;
+    write(dir, { 'pipes/people-copy.conf.json': pipe('people-copy', { ...copyOf('people'), sink: { type: 'dataset', dataset: 'people-copy-2' } }) });
+    let at = await w.waitFor(WATCHING, mark);
+    let block = w.output().slice(mark, at);
+    assert.deepEqual(ran(block), ['order-people', 'people-copy']);
+    assert.match(block, /^✘ order-people$/m);
+    assert.match(block, /^ {4}o1: differs$/m);
+    assert.match(block, /^✔ people-copy$/m);
+
+    // Back as it was: the join finds Ann again.
+    const mark2 = w.output().length;
+    write(dir, { 'pipes/people-copy.conf.json': pipe('people-copy', copyOf('people')) });
+    at = await w.waitFor(WATCHING, mark2);
+    block = w.output().slice(mark2, at);
+    assert.deepEqual(ran(block), ['order-people', 'people-copy']);
+    assert.match(block, /^2 passed, 0 failed$/m);
+
+    // An embedded entity removed: gone from the output downstream too (its pipes start afresh, no delete left over).
+    const mark3 = w.output().length;
+    write(dir, { 'pipes/people.conf.json': pipe('people', { source: { type: 'embedded', entities: [{ _id: 'p1', name: 'Ann' }] } }), 'expected/people-copy.test.json': { ignore_deletes: false } });
+    at = await w.waitFor(WATCHING, mark3);
+    block = w.output().slice(mark3, at);
+    assert.match(block, /^✘ people-copy$/m);
+    assert.match(block, /^ {4}p2: missing \(expected, but not in the output\)$/m);
+    assert.doesNotMatch(block, /_deleted/);
+  } finally {
+    w.child.kill('SIGTERM');
+  }
+  const code = await new Promise<number | null>((resolve) => (w.child.exitCode !== null ? resolve(w.child.exitCode) : w.child.on('exit', (c) => resolve(c))));
+  assert.equal(code, 0, w.output());
+});
+
 test('--accept writes the output, or one entity of it, into the expected file, keeping its layout, and nothing else', () => {
   const dir = tempDir('datahub-accept-');
   dirs.push(dir);
