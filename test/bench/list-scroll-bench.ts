@@ -44,7 +44,7 @@ export interface GraphOpenResult {
   nodes: number;
   /** From the click on Graph until the nodes are drawn. */
   drawnMs: number;
-  /** The layout in its worker (wall clock inside the worker). */
+  /** The layout, from its request to the workers until all parts were back and packed. */
   workerMs: number;
   longestTaskMs: number;
   /** Main-thread CPU of the page meanwhile. */
@@ -229,7 +229,7 @@ export function listScrollBenchRows(r: ListScrollBenchResult): string[][] {
     row(r.baseline, true),
     ...r.lists.map((s) => row(s, false)),
     [
-      `graph in Chromium: click to drawn (layout in worker ${g.workerMs.toFixed(0)} ms, longest main task ${g.longestTaskMs.toFixed(0)} ms, main CPU ${(g.cpuMs / 1000).toFixed(2)} s)`,
+      `graph in Chromium: click to drawn (layout request to result ${g.workerMs.toFixed(0)} ms, longest main task ${g.longestTaskMs.toFixed(0)} ms, main CPU ${(g.cpuMs / 1000).toFixed(2)} s)`,
       `${g.nodes} nodes`,
       (g.drawnMs / 1000).toFixed(3),
       '',

@@ -1,8 +1,8 @@
 // Positions for the flow graph, computed by dagre left to right. Each connected part of the graph is laid out on its
 // own and the parts are packed in rows about as wide as the view is (a project is mostly many separate chains: one
 // dagre run over all of them stacks them into a tall thin strip, and takes several times longer). A graph of a few
-// hundred pipes still takes a few hundred milliseconds, so the component runs this in a worker
-// (flow-layout.worker.ts), and only once per model.
+// hundred pipes still takes a few hundred milliseconds of CPU, so the component has the parts laid out by a few workers
+// at once (flow-layout-pool.ts, flow-layout.worker.ts), and only once per model.
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre';
 import type { FlowModel } from './flow-model';
 
@@ -72,7 +72,7 @@ export function components(model: FlowModel): FlowModel[] {
  * One connected part laid out by dagre, with its top left corner at 0,0: left to right, or top down when a long chain
  * left to right would be a thin strip many times wider than the view.
  */
-function layoutPart(model: FlowModel, aspect: number): FlowLayout {
+export function layoutPart(model: FlowModel, aspect: number): FlowLayout {
   const across = dagreLayout(model, 'LR');
   if (across.width / Math.max(across.height, 1) < aspect * 3) return across;
   const down = dagreLayout(model, 'TB');
@@ -98,7 +98,14 @@ function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB'): FlowLayout {
 
 /** Lay out the whole graph for a view `aspect` times as wide as it is high. */
 export function layoutFlow(model: FlowModel, aspect = 1.7): FlowLayout {
-  const parts = components(model).map((part) => layoutPart(part, aspect));
+  return packParts(
+    components(model).map((part) => layoutPart(part, aspect)),
+    aspect,
+  );
+}
+
+/** Parts laid out on their own (biggest first), packed in rows about `aspect` times as wide as they are high. */
+export function packParts(parts: FlowLayout[], aspect = 1.7): FlowLayout {
   const area = parts.reduce((a, p) => a + (p.width + GAP) * (p.height + GAP), 0);
   const rowWidth = Math.max(Math.sqrt(area * aspect), ...parts.map((p) => p.width));
   const out: FlowLayout = { nodes: [], edges: [], width: 0, height: 0 };
