@@ -34,6 +34,9 @@
  *                   whatever BENCH_ENTITIES says; test/bench/ui-bench.ts): time from navigation to the first rows
  *                   (target < 1 s) and the longest main-thread task while scrolling far into it and after the
  *                   Newest first, Show deleted and subset toggles (target < 100 ms).
+ *   8b. lists    - the 300-pipe project of test/helpers/big-project.ts in Chromium (test/bench/list-scroll-bench.ts): the
+ *                   Pipes, Datasets and Systems lists scrolled top to bottom in 2 s, frames per second and the worst
+ *                   frame against a plain static table of as many rows; the Graph view from click to drawn.
  *   9. scale    - when BENCH_ENTITIES > 2,000,000 (issue 22.5; test/bench/scale-bench.ts): ingest with the rate of every
  *                   million (target: the last >= 0.8x the first), the data folder per stored version, JSON Pull with the
  *                   hub's RSS (target: growth < 100 MB) and the explorer's first rows (target < 1 s) run at the full count,
@@ -60,6 +63,7 @@ import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
 import { runTestLoopBench } from './test-loop-bench.js';
 import { graphBenchRows, runGraphBench } from './graph-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
+import { listScrollBenchRows, runListScrollBench } from './list-scroll-bench.js';
 import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
 import { runProfileBench, type ProfileBenchResult } from './profile-bench.js';
 import { judgePushes, passRatios, runPushPasses, type PushJudgement } from './push-passes.js';
@@ -263,6 +267,10 @@ async function main(): Promise<number> {
       `dataset explorer (${fmtInt(ui.entities)} entities): first rows after ${ui.firstRowsMs.toFixed(0)} ms, longest task while scrolling to row ${ui.rowsScrolled} ${ui.longestScrollTaskMs.toFixed(0)} ms; ` +
         ui.toggles.map((t) => `${t.label} ${t.longestTaskMs.toFixed(0)} ms`).join(', '),
     );
+    // 8b. The 300-pipe project's lists scrolled and its graph opened in Chromium (test/bench/list-scroll-bench.ts).
+    const lists = await runListScrollBench();
+    problems.push(...lists.problems);
+    console.log(`lists: ${lists.lists.map((l) => `${l.label} ${l.fps.toFixed(1)} fps`).join(', ')} (plain table ${lists.baseline.fps.toFixed(1)} fps); graph drawn after ${lists.graph.drawnMs.toFixed(0)} ms`);
     const peakKB = Math.max(startedKB, beforePullKB, afterPullKB, ...samples.map((s) => s.kB));
     const duringPull = samples.filter((s) => s.t >= pullWall0 && s.t <= pullWall1).map((s) => s.kB);
     const pullPeakKB = Math.max(beforePullKB, afterPullKB, ...duringPull);
@@ -318,6 +326,7 @@ async function main(): Promise<number> {
       ...testLoop.rows,
       ...graphBenchRows(graph),
       ...uiBenchRows(ui),
+      ...listScrollBenchRows(lists),
       ...(scale ? scaleBenchRows(scale) : []),
     ];
     console.log('');
@@ -391,6 +400,7 @@ async function main(): Promise<number> {
       parallel,
       graph,
       ui,
+      lists,
       scale,
       problems,
     };

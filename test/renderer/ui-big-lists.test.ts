@@ -164,3 +164,31 @@ test('the system list shows whole ids, filters by type with counts', async () =>
   assert.equal(await list.locator('li').count(), 12);
   await page.screenshot({ path: `${SHOTS}/systems-36.png` });
 });
+
+test('in a narrow window the pipe and dataset lists scroll sideways with the id column kept in place', async () => {
+  await page.setViewportSize({ width: 900, height: 900 });
+  try {
+    /** Scroll the list holding `table` sideways; the left edge of its first row's id cell, and of the list. */
+    const sideways = (table: string): Promise<{ scrolled: number; cell: number; view: number }> =>
+      page.locator(table).evaluate((t) => {
+        let box = t.parentElement!;
+        while (box.scrollWidth <= box.clientWidth + 1 && box.parentElement) box = box.parentElement;
+        box.scrollLeft = 400;
+        return { scrolled: box.scrollLeft, cell: t.querySelector('tbody td')!.getBoundingClientRect().left, view: box.getBoundingClientRect().left };
+      });
+    await page.goto(`${hub.url}/#/pipes`);
+    await page.getByTestId('pipe-row').nth(5).waitFor();
+    await page.waitForTimeout(300);
+    const pipes = await sideways('[data-testid="pipes"]');
+    assert.ok(pipes.scrolled > 100, `the pipe list scrolls sideways: ${JSON.stringify(pipes)}`);
+    assert.ok(Math.abs(pipes.cell - pipes.view) < 2, `the pipe column stays in place: ${JSON.stringify(pipes)}`);
+    await page.goto(`${hub.url}/#/datasets`);
+    await page.getByTestId('datasets-summary').filter({ hasText: /^150 of/ }).waitFor();
+    await page.waitForTimeout(300);
+    const datasets = await sideways('[data-testid="datasets"]');
+    assert.ok(datasets.scrolled > 100, `the dataset list scrolls sideways: ${JSON.stringify(datasets)}`);
+    assert.ok(Math.abs(datasets.cell - datasets.view) < 2, `the name column stays in place: ${JSON.stringify(datasets)}`);
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+});

@@ -48,6 +48,11 @@ test('the grid: columns under their namespace with short names, typed values, th
   const header = page.locator(`[role="columnheader"][data-column="${ns}:hourly_rate"]`);
   assert.equal((await header.textContent())?.trim(), 'hourly_rate');
   assert.equal(await header.getAttribute('title'), `${ns}:hourly_rate`);
+  // Every short name whole in its heading: a column is as wide as its name needs (issue 33: `cost_center_refere…`).
+  const cutHeadings = await page
+    .locator('[role="columnheader"][data-column]')
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent?.trim()));
+  assert.deepEqual(cutHeadings, [], 'no column name cut');
 
   const row = page.getByTestId('entity-row').first();
   const cells = async (): Promise<string[]> => (await row.locator('[role="gridcell"]').allTextContents()).map((t) => t.trim());

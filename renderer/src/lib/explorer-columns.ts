@@ -68,8 +68,18 @@ export function isVisible(layout: ColumnLayout, column: string): boolean {
   return layout.visible[column] ?? !HIDDEN_BY_DEFAULT.has(column);
 }
 
+/** A bold 14 px heading character, on the wide side, and the room the heading's padding and grip take. */
+const HEAD_CHAR = 8.6;
+const HEAD_PAD = 36;
+const NAME_FIT_MAX = 320;
+
+/** A column's width: as dragged, else wide enough for its name (the part after its namespace, as shown), up to a limit. */
 export function widthOf(layout: ColumnLayout, column: string): number {
-  return layout.widths[column] ?? (column === '_id' ? ID_WIDTH : DEFAULT_WIDTH);
+  const dragged = layout.widths[column];
+  if (dragged !== undefined) return dragged;
+  if (column === '_id') return ID_WIDTH;
+  const name = column.slice(column.lastIndexOf(':') + 1);
+  return Math.max(DEFAULT_WIDTH, Math.min(NAME_FIT_MAX, Math.ceil(name.length * HEAD_CHAR + HEAD_PAD)));
 }
 
 export function clampWidth(px: number): number {

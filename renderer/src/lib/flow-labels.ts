@@ -51,8 +51,7 @@ export function screenLabels(
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -100 || y < -20 || x > size.width + 100 || y > size.height + 20) continue;
-    // A long id in two lines where there is height for them, else in one line shortened in the middle; as long as
-    // the room beside the node allows, else only as wide as the node, else left out.
+    // A long id in two lines where there is height for them, else in one line, shortened in the middle if need be.
     const two = idLines(n.id).length === 2 && p.height * view.k >= 2 * LINE_PX - 4;
     const fits = (room: number): { lines: string[]; box: Box } | null => {
       const chars = Math.floor(room / CHAR_PX);
@@ -64,7 +63,10 @@ export function screenLabels(
       const box = { l: x - half, t: y - (LINE_PX * lines.length) / 2, r: x + half, b: y + (LINE_PX * lines.length) / 2 };
       return taken.some((o) => box.l < o.r && box.r > o.l && box.t < o.b && box.b > o.t) ? null : { lines, box };
     };
-    const label = fits(Math.max(150, p.room * view.k)) ?? fits(Math.max(100, p.room * view.k)) ?? fits(p.width * view.k);
+    // The whole id where it clears the labels placed before it (a label may reach past its node's room into free
+    // space), else as long as the room beside the node allows, else only as wide as the node, else left out.
+    const room = p.room * view.k;
+    const label = fits((n.id.length + 1) * CHAR_PX) ?? fits(Math.max(150, room)) ?? fits(Math.max(100, room)) ?? fits(p.width * view.k);
     if (!label) continue;
     const { lines, box } = label;
     taken.push(box);

@@ -1,8 +1,8 @@
 // Positions for the flow graph, computed by dagre left to right. Each connected part of the graph is laid out on its
 // own and the parts are packed in rows about as wide as the view is (a project is mostly many separate chains: one
 // dagre run over all of them stacks them into a tall thin strip, and takes several times longer). A graph of a few
-// hundred pipes still takes a few hundred milliseconds, so the component runs this in a worker
-// (flow-layout.worker.ts), and only once per model.
+// hundred pipes still takes a few hundred milliseconds of CPU, so the component has the parts laid out by a few workers
+// at once (flow-layout-pool.ts, flow-layout.worker.ts), and only once per model.
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre';
 import type { FlowModel } from './flow-model';
 
@@ -27,6 +27,11 @@ export interface FlowLayout {
 const CHAR = 7;
 const MARGIN = 16;
 const GAP = 48;
+/** Between ranks (left to right: columns), px; between the nodes of a rank top down. */
+const RANK_GAP = 56;
+const NODE_GAP_TB = 24;
+/** The widest gap widen() makes: about two long labels. */
+const MAX_SPREAD = 600;
 
 const MAX_WIDTH = 300;
 
@@ -69,27 +74,48 @@ export function components(model: FlowModel): FlowModel[] {
 }
 
 /**
- * One connected part laid out by dagre, with its top left corner at 0,0: left to right, or top down when a long chain
- * left to right would be a thin strip many times wider than the view.
+ * One connected part laid out by dagre, with its top left corner at 0,0: left to right, or top down when that comes
+ * closer to the view's shape where left to right is a strip many times wider or higher than the view (a long chain; a
+ * few ranks of many nodes, as grouped boxes are). Still much higher than the view, it is spread sideways.
  */
-function layoutPart(model: FlowModel, aspect: number): FlowLayout {
+export function layoutPart(model: FlowModel, aspect: number): FlowLayout {
   const across = dagreLayout(model, 'LR');
-  if (across.width / Math.max(across.height, 1) < aspect * 3) return across;
+  const ratio = across.width / Math.max(across.height, 1);
+  if (ratio < aspect * 3 && ratio > aspect / 3) return widen(model, across, 'LR', aspect);
   const down = dagreLayout(model, 'TB');
   const off = (l: FlowLayout): number => Math.abs(Math.log(l.width / Math.max(l.height, 1) / aspect));
-  return off(down) < off(across) ? down : across;
+  return off(down) < off(across) ? widen(model, down, 'TB', aspect) : widen(model, across, 'LR', aspect);
 }
 
-function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB'): FlowLayout {
+/**
+ * A part much higher than the view is fitted by its height, leaving the view's width empty while the labels of nodes
+ * side by side crowd each other: the gap between them (columns left to right, the nodes of a rank top down) grows to
+ * spread the part over most of that width (up to MAX_SPREAD).
+ */
+function widen(model: FlowModel, l: FlowLayout, rankdir: 'LR' | 'TB', aspect: number): FlowLayout {
+  if (l.width / Math.max(l.height, 1) >= aspect / 2) return l;
+  const count = new Map<number, number>();
+  for (const n of l.nodes) {
+    const k = Math.round(rankdir === 'LR' ? n.x : n.y);
+    count.set(k, (count.get(k) ?? 0) + 1);
+  }
+  const side = rankdir === 'LR' ? count.size : Math.max(...count.values());
+  if (side < 2) return l;
+  const base = rankdir === 'LR' ? RANK_GAP : NODE_GAP_TB;
+  return dagreLayout(model, rankdir, Math.min(MAX_SPREAD, base + (l.height * aspect * 0.9 - l.width) / (side - 1)));
+}
+
+/** `gap` is the space between nodes side by side: between ranks left to right, between the nodes of a rank top down. */
+function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB', gap = rankdir === 'LR' ? RANK_GAP : NODE_GAP_TB): FlowLayout {
   const g = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>();
-  g.setGraph({ rankdir, nodesep: rankdir === 'LR' ? 14 : 24, ranksep: 56, marginx: 0, marginy: 0 });
+  g.setGraph(rankdir === 'LR' ? { rankdir, nodesep: 14, ranksep: gap, marginx: 0, marginy: 0 } : { rankdir, nodesep: gap, ranksep: RANK_GAP, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of model.nodes) g.setNode(n.key, nodeSize(n.kind, n.id, n.detail));
   for (const e of model.edges) g.setEdge(e.from, e.to, {});
   dagre.layout(g);
   const nodes = model.nodes.map((n) => {
     const p = g.node(n.key);
-    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height, room: p.width + (rankdir === 'LR' ? 56 : 24) };
+    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height, room: p.width + gap };
   });
   const edges = model.edges.map((e) => ({ key: e.key, points: (g.edge(e.from, e.to)?.points ?? []).map((p) => ({ x: p.x, y: p.y })) }));
   const label = g.graph();
@@ -98,7 +124,14 @@ function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB'): FlowLayout {
 
 /** Lay out the whole graph for a view `aspect` times as wide as it is high. */
 export function layoutFlow(model: FlowModel, aspect = 1.7): FlowLayout {
-  const parts = components(model).map((part) => layoutPart(part, aspect));
+  return packParts(
+    components(model).map((part) => layoutPart(part, aspect)),
+    aspect,
+  );
+}
+
+/** Parts laid out on their own (biggest first), packed in rows about `aspect` times as wide as they are high. */
+export function packParts(parts: FlowLayout[], aspect = 1.7): FlowLayout {
   const area = parts.reduce((a, p) => a + (p.width + GAP) * (p.height + GAP), 0);
   const rowWidth = Math.max(Math.sqrt(area * aspect), ...parts.map((p) => p.width));
   const out: FlowLayout = { nodes: [], edges: [], width: 0, height: 0 };

@@ -9,8 +9,9 @@ import { lastRunOfLog, type LastRun } from '../pipe/pipe-pump';
 const EXECUTION_LOG = 'system:pump_execution:';
 
 export class FlowData {
-  pipes = $state<PipeInfo[]>([]);
-  datasets = $state<DatasetInfo[]>([]);
+  // Replaced whole at every poll: no deep proxies for hundreds of pipe configurations.
+  pipes = $state.raw<PipeInfo[]>([]);
+  datasets = $state.raw<DatasetInfo[]>([]);
   failed = $state<Set<string>>(new Set());
   loaded = $state(false);
   error = $state<string | null>(null);

@@ -1,0 +1,91 @@
+// The flow graph's layout on a few workers at once: the model's connected parts (a project is mostly many separate
+// chains) are dealt out to up to MAX_WORKERS workers by size, laid out side by side, and packed when all are back. The
+// wait is the biggest share instead of the sum; the UI thread only splits and packs. Without workers (or when one
+// fails) the layout runs here.
+import { components, layoutFlow, packParts, type FlowLayout } from './flow-layout';
+import type { FlowModel } from './flow-model';
+
+const MAX_WORKERS = 4;
+
+type Answer = { id: number; layouts?: FlowLayout[]; ms?: number; error?: string };
+
+export interface PoolResult {
+  layout: FlowLayout;
+  /** From the request until the last part was back (what the user waits), ms. */
+  wallMs: number;
+  /** The workers' own time, summed, ms; null when the layout ran on the UI thread. */
+  workerMs: number | null;
+  /** How many workers had parts to lay out (0: the UI thread did it). */
+  workers: number;
+}
+
+export class LayoutPool {
+  private workers: Worker[] | null = null;
+  private next = 0;
+  private readonly pending = new Map<number, (a: Answer) => void>();
+
+  constructor(private readonly make: () => Worker) {}
+
+  private pool(): Worker[] {
+    if (this.workers) return this.workers;
+    const n = Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2));
+    const made: Worker[] = [];
+    for (let i = 0; i < n; i++) {
+      const w = this.make();
+      w.onmessage = (ev: MessageEvent<Answer>) => {
+        const done = this.pending.get(ev.data.id);
+        this.pending.delete(ev.data.id);
+        done?.(ev.data);
+      };
+      w.onerror = () => {
+        for (const [id, done] of this.pending) done({ id, error: 'the layout worker failed' });
+        this.pending.clear();
+        this.terminate();
+      };
+      made.push(w);
+    }
+    this.workers = made;
+    return made;
+  }
+
+  async layout(model: FlowModel, aspect: number): Promise<PoolResult> {
+    const t0 = performance.now();
+    const local = (): PoolResult => ({ layout: layoutFlow(model, aspect), wallMs: performance.now() - t0, workerMs: null, workers: 0 });
+    let workers: Worker[];
+    try {
+      workers = this.pool();
+    } catch {
+      return local();
+    }
+    const parts = components(model);
+    // Biggest parts first, each to the worker with the fewest nodes so far; every worker's parts keep their order.
+    const shares = workers.map(() => ({ nodes: 0, parts: [] as number[] }));
+    parts.forEach((p, i) => {
+      const least = shares.reduce((a, b) => (b.nodes < a.nodes ? b : a));
+      least.nodes += p.nodes.length + p.edges.length;
+      least.parts.push(i);
+    });
+    const answers = await Promise.all(
+      shares.map((share, w) => {
+        if (share.parts.length === 0) return Promise.resolve<Answer>({ id: -1, layouts: [], ms: 0 });
+        const id = ++this.next;
+        return new Promise<Answer>((resolve) => {
+          this.pending.set(id, resolve);
+          workers[w]!.postMessage({ id, parts: share.parts.map((i) => parts[i]!), aspect });
+        });
+      }),
+    );
+    if (answers.some((a) => a.error !== undefined || !a.layouts)) {
+      if (answers.every((a) => a.error === 'the layout worker failed' || a.layouts)) return local();
+      throw new Error(answers.find((a) => a.error !== undefined)?.error ?? 'unknown error');
+    }
+    const laid: FlowLayout[] = new Array<FlowLayout>(parts.length);
+    shares.forEach((share, w) => share.parts.forEach((i, k) => (laid[i] = answers[w]!.layouts![k]!)));
+    return { layout: packParts(laid, aspect), wallMs: performance.now() - t0, workerMs: answers.reduce((a, b) => a + (b.ms ?? 0), 0), workers: shares.filter((x) => x.parts.length > 0).length };
+  }
+
+  terminate(): void {
+    for (const w of this.workers ?? []) w.terminate();
+    this.workers = null;
+  }
+}
