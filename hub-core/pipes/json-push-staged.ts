@@ -53,16 +53,23 @@ export async function writeStagedPush(w: StagedPushWrite): Promise<PushResult> {
     const it = w.batches(BATCH)[Symbol.iterator]();
     for (let done = false; !done; ) {
       const start = performance.now();
-      db.transaction(() => {
-        while (performance.now() - start < PART_MS) {
-          const b = it.next();
-          if (b.done === true) {
-            done = true;
-            return;
+      // A part is not acknowledged: its commit need not wait for the disk (an fsync can take longer than the part).
+      // Publishing commits with synchronous=FULL, which syncs the whole log, these parts included.
+      db.pragma('synchronous = NORMAL');
+      try {
+        db.transaction(() => {
+          while (performance.now() - start < PART_MS) {
+            const b = it.next();
+            if (b.done === true) {
+              done = true;
+              return;
+            }
+            add(dataset.writeStaged(b.value, options));
           }
-          add(dataset.writeStaged(b.value, options));
-        }
-      })();
+        })();
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
       if (!done) await pause(w.signal);
     }
     let deleted = 0;
