@@ -12,8 +12,8 @@ import { writeStagedPush } from './json-push-staged.js';
 
 /** A push whose body arrives in parts (see {@link JsonPushReceiver.staged}). */
 export interface StagedPush {
-  /** Transform and keep one part; throws (400) when the transform fails on one of them. */
-  add(entities: readonly PreparedEntity[]): void;
+  /** Transform and keep one part (one at a time); throws (400) when the transform fails on one of them. */
+  add(entities: readonly PreparedEntity[]): Promise<void>;
   /** Entities kept so far (after the transform). */
   readonly count: number;
   /**
@@ -21,7 +21,7 @@ export interface StagedPush {
    * went away) takes them back.
    */
   commit(params: PushParams, signal?: AbortSignal): Promise<PushResult>;
-  discard(): void;
+  discard(): Promise<void>;
 }
 
 /** The query parameters of the JSON Push protocol. */
@@ -163,7 +163,7 @@ export class JsonPushReceiver {
               ...(signal ? { signal } : {}),
             });
           } finally {
-            spool.discard();
+            await spool.discard();
             // A large write fills SQLite's page cache (up to cache_size, 64 MB) with pages no one reads next: give it back.
             this.db.pragma('shrink_memory');
           }

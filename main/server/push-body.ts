@@ -142,7 +142,7 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
     if (pending) await pending;
     return { staged };
   } catch (e) {
-    staged.discard();
+    await staged.discard();
     // Leave the rest of the body unread: Node discards it once the answer is sent.
     throw e;
   }
