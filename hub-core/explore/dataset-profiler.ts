@@ -149,7 +149,8 @@ export class DatasetProfiler {
   private async fullPass(db: Database.Database, log: string, end: number, at: number | undefined, job: Job, total: number): Promise<ProfileState> {
     const state = new ProfileState();
     // As of an earlier offset, a version is the latest when nothing superseded it or what did came after `at`.
-    const latest = at === undefined ? 'superseded = 0' : `(superseded = 0 OR seq IN (SELECT prev FROM ${log} WHERE seq > ${end} AND prev IS NOT NULL))`;
+    // (A large write under way lies after the dataset's end too, and supersedes versions read as the latest ones.)
+    const latest = at === undefined ? `(superseded = 0 OR superseded > ${end})` : `(superseded = 0 OR seq IN (SELECT prev FROM ${log} WHERE seq > ${end} AND prev IS NOT NULL))`;
     const page = db.prepare(`SELECT seq, deleted, body FROM ${log} WHERE seq > ? AND seq <= ? AND ${latest} ORDER BY seq LIMIT ?`).raw();
     job.total = total;
     let cursor = -1;

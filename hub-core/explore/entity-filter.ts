@@ -103,7 +103,7 @@ export class EntityFilters {
     const stmt = this.db
       .prepare(
         `SELECT seq, eid, deleted, prev, ts, hash, body FROM ${ds.tables.log}
-         WHERE ${reverse ? 'seq < ?' : 'seq > ? AND seq <= ?'} AND superseded = 0 ${deleted ? '' : 'AND deleted = 0'}
+         WHERE ${reverse ? 'seq < ?' : 'seq > ? AND seq <= ?'} AND (superseded = 0 OR superseded > ${end}) ${deleted ? '' : 'AND deleted = 0'}
          ${filter.needle !== undefined ? 'AND instr(body, ?) > 0' : ''} ORDER BY seq ${reverse ? 'DESC' : ''} LIMIT ?`,
       )
       .raw();

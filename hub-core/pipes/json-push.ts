@@ -6,20 +6,22 @@ import type { ConfigStore } from '../config/index.js';
 import { DtlRuntimeError } from '../dtl/index.js';
 import type { JsonObject } from '../base/index.js';
 import { HubError, badRequest, conflict } from '../base/index.js';
-import { CircuitBreakerTripped, type WriteResult } from '../storage/index.js';
+import type { WriteResult } from '../storage/index.js';
 import { PushSpool } from '../storage/index.js';
-
-/** Entities per write of a staged push. */
-const STAGED_BATCH = 10_000;
+import { writeStagedPush } from './json-push-staged.js';
 
 /** A push whose body arrives in parts (see {@link JsonPushReceiver.staged}). */
 export interface StagedPush {
-  /** Transform and keep one part; throws (400) when the transform fails on one of them. */
-  add(entities: readonly PreparedEntity[]): void;
+  /** Transform and keep one part (one at a time); throws (400) when the transform fails on one of them. */
+  add(entities: readonly PreparedEntity[]): Promise<void>;
   /** Entities kept so far (after the transform). */
   readonly count: number;
-  commit(params: PushParams): PushResult;
-  discard(): void;
+  /**
+   * Write them in parts, readers seeing them all at once at the end (json-push-staged.ts); `signal` aborted (the client
+   * went away) takes them back.
+   */
+  commit(params: PushParams, signal?: AbortSignal): Promise<PushResult>;
+  discard(): Promise<void>;
 }
 
 /** The query parameters of the JSON Push protocol. */
@@ -48,6 +50,9 @@ interface SequenceRow {
 
 /** Receives JSON Push batches for pipes with an `http_endpoint` source, including full syncs. Owns the push state. */
 export class JsonPushReceiver {
+  /** Per pipe, the end of the last push that came (pushes to one pipe are written one after another). */
+  private readonly turns = new Map<string, Promise<void>>();
+
   constructor(
     private readonly db: Db,
     private readonly pipes: PipeRegistry,
@@ -126,12 +131,12 @@ export class JsonPushReceiver {
       prepared = values.map((v, i) => prepareEntity(v, i));
     }
     prepared = this.transformed(runtime, prepared);
-    return this.write(pipeId, () => [prepared], params, false);
+    return this.write(pipeId, prepared, params);
   }
 
   /**
    * A large push, received in parts: each part is transformed as it arrives and kept in a spool file; `commit` writes
-   * them all in one transaction (all or nothing, as for one request) and `discard` forgets them. Either ends the push.
+   * them all (all or nothing to readers, as for one request) and `discard` forgets them. Either ends the push.
    */
   staged(pipeId: string): StagedPush {
     if (this.spoolDir === undefined) throw new Error('this receiver has no folder for large pushes');
@@ -142,26 +147,53 @@ export class JsonPushReceiver {
       get count() {
         return spool.count;
       },
-      commit: (params) => {
-        try {
-          // The pipe may have changed while the body arrived.
-          this.receiving(pipeId);
-          return this.write(pipeId, () => spool.batches(STAGED_BATCH), params, true);
-        } finally {
-          spool.discard();
-          // A large write fills SQLite's page cache (up to cache_size, 64 MB) with pages no one reads next: give it back.
-          this.db.pragma('shrink_memory');
-        }
-      },
+      commit: (params, signal) =>
+        this.inTurn(pipeId, async () => {
+          try {
+            // The pipe may have changed while the body arrived.
+            this.receiving(pipeId);
+            const dataset = this.pipes.sinkDataset(pipeId);
+            return await writeStagedPush({
+              db: this.db,
+              pipeId,
+              dataset,
+              params,
+              batches: (size) => spool.batches(size),
+              advance: () => this.db.transaction(() => this.advanceSequence(pipeId, params, dataset.row().live_count))(),
+              ...(signal ? { signal } : {}),
+            });
+          } finally {
+            await spool.discard();
+            // A large write fills SQLite's page cache (up to cache_size, 64 MB) with pages no one reads next: give it back.
+            this.db.pragma('shrink_memory');
+          }
+        }),
       discard: () => spool.discard(),
     };
   }
 
-  /**
-   * Write the batches in one transaction. Several batches (a staged push) that trip the circuit breaker leave all their
-   * entities with it, none written, as one request's batch would.
-   */
-  private write(pipeId: string, batches: () => Iterable<readonly PreparedEntity[]>, params: PushParams, several: boolean): PushResult {
+  /** A push of one request (see receive), after the pushes to the same pipe that came before it. */
+  receiveInTurn(pipeId: string, body: unknown, params: PushParams): Promise<PushResult> {
+    return this.inTurn(pipeId, async () => this.receive(pipeId, body, params));
+  }
+
+  /** Run `work` after the pushes to the same pipe that came before it (a large one is written over many turns). */
+  private inTurn<T>(pipeId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.turns.get(pipeId) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(pipeId, settled);
+    void settled.then(() => {
+      if (this.turns.get(pipeId) === settled) this.turns.delete(pipeId);
+    });
+    return mine;
+  }
+
+  /** Write one request's entities in one transaction. */
+  private write(pipeId: string, prepared: readonly PreparedEntity[], params: PushParams): PushResult {
     const dataset = this.pipes.sinkDataset(pipeId);
 
     // A write refused with 409 (the circuit breaker tripped, or is tripped) aborts the sequence. That abort, and the trip
@@ -183,22 +215,9 @@ export class JsonPushReceiver {
       const run = { changes: state?.changes ?? 0, baseCount: state?.base_count ?? dataset.row().live_count };
       const options = { force: params.force === true, run, ...(markSeen ? { seen: markSeen } : {}) };
       const result: WriteResult = { received: 0, written: 0, unchanged: 0, maxUpdated: dataset.row().max_updated };
-      const add = (r: WriteResult): void => {
-        result.received += r.received;
-        result.written += r.written;
-        result.unchanged += r.unchanged;
-        result.maxUpdated = r.maxUpdated;
-      };
       try {
-        if (!several) for (const b of batches()) add(dataset.writePrepared(b, options));
-        else {
-          // A savepoint: a trip in a later batch takes the earlier ones back too.
-          this.db.transaction(() => {
-            for (const b of batches()) add(dataset.writePrepared(b, options));
-          })();
-        }
+        Object.assign(result, dataset.writePrepared(prepared, options));
       } catch (e) {
-        if (several && e instanceof CircuitBreakerTripped) dataset.holdTripped(batches(), params.force === true, e.detail ?? '');
         return abort(e);
       }
       if (state) this.db.prepare('UPDATE push_sequences SET changes = ? WHERE pipe = ?').run(run.changes, pipeId);

@@ -10,6 +10,26 @@ import type { DatasetRow, DatasetSettings, IndexInfo } from './dataset-log-types
 /** The lowest offset up to which the pipes doing dependency tracking on a dataset have seen its changes. */
 export type CompactionFloor = () => number;
 
+/**
+ * A large write under way (dataset-log-staging.ts), written in several transactions: its log rows lie after `end`, the
+ * dataset's end (max_updated) that readers see until it is published. Readers of the latest versions look past them.
+ */
+export interface StagedState {
+  /** The dataset's end when the write began: what readers see until it is published. */
+  readonly end: number;
+  /** The last offset, live and deleted counts, and versions written so far (published at the end). */
+  max: number;
+  live: number;
+  dead: number;
+  written: number;
+  /** Pairs (new offset, replaced offset) of the entities the write replaced: their chains are compacted once published. */
+  replaced: number[];
+  /** Offsets (visible versions) whose index rows go when the write is published: their entities moved on. */
+  unindex: number[];
+  /** Published: readers see it all; what remains is compaction (or the write was taken back). */
+  published: boolean;
+}
+
 /** The parts of a dataset that its reading, writing and compaction share (Dataset in dataset-log.ts is the whole). */
 export class DatasetBase {
   readonly num: number;
@@ -21,6 +41,8 @@ export class DatasetBase {
   protected bytesCache: { versions: number; changes: number; at: number; bytes: number } | undefined;
   /** A background count of bytesOnDisk under way (large datasets). */
   protected counting = false;
+  /** A large write under way (dataset-log-staging.ts); no other write may run meanwhile. */
+  protected staged: StagedState | undefined;
 
   constructor(
     protected readonly db: Db,
@@ -60,6 +82,17 @@ export class DatasetBase {
   static dropTables(db: Db, num: number): void {
     db.exec(`DROP TABLE IF EXISTS d${num}_log; DROP TABLE IF EXISTS d${num}_latest;
              DROP TABLE IF EXISTS d${num}_idx; DROP TABLE IF EXISTS d${num}_pending;`);
+  }
+
+  /** Whether a large write is under way (written in parts, not all visible yet, or its old versions being compacted). */
+  get staging(): boolean {
+    return this.staged !== undefined;
+  }
+
+  /** The end readers see while a large write's rows lie after it (undefined: none is under way, all is visible). */
+  protected hiddenAfter(): number | undefined {
+    const s = this.staged;
+    return s !== undefined && !s.published ? s.end : undefined;
   }
 
   row(): DatasetRow {
@@ -199,7 +232,14 @@ export class DatasetBase {
    * leaves (or was deleted from) keeps a "gone" row at the new offset, so incremental subset readers see
    * the entity leave as a deletion instead of losing track of it.
    */
-  protected moveIndexRows(indexes: { idx: number; path: string[] }[], prevSeq: number | undefined, seq: number, body: string | undefined, id: string): void {
+  protected moveIndexRows(
+    indexes: { idx: number; path: string[] }[],
+    prevSeq: number | undefined,
+    seq: number,
+    body: string | undefined,
+    id: string,
+    staged?: StagedState,
+  ): void {
     const s = this.stmts;
     const current = new Set<string>();
     if (body !== undefined) {
@@ -212,7 +252,9 @@ export class DatasetBase {
         const k = `${idx}\u0000${key}`;
         if (!current.has(k)) s.idxInsert.run(idx, key, seq, 1);
       }
-      s.idxDeleteSeq.run(prevSeq);
+      // A version readers still see keeps its index rows until the large write replacing it is published.
+      if (staged !== undefined && prevSeq <= staged.end) staged.unindex.push(prevSeq);
+      else s.idxDeleteSeq.run(prevSeq);
     }
     for (const k of current) {
       const sep = k.indexOf('\u0000');

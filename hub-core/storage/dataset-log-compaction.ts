@@ -47,6 +47,8 @@ export class DatasetCompaction extends DatasetBase {
    * when the pass is over), the versions removed and those left behind (by the dependency-tracking floor or the age).
    */
   compactWholeStep(cursor: number, end: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
+    // A large write under way holds compaction off (dataset-log-staging.ts): the pass ends, incomplete.
+    if (this.staged !== undefined) return { next: undefined, removed: 0, heldOff: 1 };
     return this.db.transaction(() => {
       const c = this.compaction();
       const floor = this.compactionFloor();
@@ -75,6 +77,7 @@ export class DatasetCompaction extends DatasetBase {
 
   /** One step of a whole-log pass with keep_versions 0, in one transaction (see expireStep). */
   expireWholeStep(cursor: number, limit: number, nowMs = Date.now()): { next: number | undefined; removed: number; heldOff: number } {
+    if (this.staged !== undefined) return { next: undefined, removed: 0, heldOff: 1 };
     return this.db.transaction(() => {
       const row = this.row();
       const r = this.expireStep(cursor, ageCutoff(this.compaction(), nowMs), this.compactionFloor(), limit);

@@ -20,7 +20,7 @@ function partBounds(options: ReadOptions, end: number): { end: number; snap: num
 export class DatasetReading extends DatasetCompaction {
   /** The latest version of one entity, found through the latest-version table (no scan). */
   get(id: string): StoredEntity | undefined {
-    const r = this.stmts.latestRow.get(id) as RawRow | undefined;
+    const r = this.latestVisible(id);
     return r === undefined ? undefined : rowEntity(r);
   }
 
@@ -32,11 +32,28 @@ export class DatasetReading extends DatasetCompaction {
   /** The content hash and deleted flag of an entity's latest version (what a write compares with), without reading it. */
   latestHash(id: string): { hash: string; deleted: boolean } | undefined {
     const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
+    const end = this.hiddenAfter();
+    if (cur !== undefined && end !== undefined && cur[0] > end) {
+      const r = this.latestVisible(id);
+      return r ? { hash: r[5], deleted: r[2] === 1 } : undefined;
+    }
     return cur ? { hash: cur[1], deleted: cur[2] === 1 } : undefined;
   }
 
   getJson(id: string): string | undefined {
+    if (this.hiddenAfter() !== undefined) {
+      const r = this.latestVisible(id);
+      return r === undefined ? undefined : rowJson(r);
+    }
     return this.stmts.latestJson.get(id) as string | undefined;
+  }
+
+  /** The log row of an entity's latest version that readers see (a large write under way is not seen yet). */
+  private latestVisible(id: string): RawRow | undefined {
+    const r = this.stmts.latestRow.get(id) as RawRow | undefined;
+    const end = this.hiddenAfter();
+    if (r === undefined || end === undefined || r[0] <= end) return r;
+    return this.stmts.visibleRow.get({ id, end }) as RawRow | undefined;
   }
 
   /**
@@ -45,8 +62,9 @@ export class DatasetReading extends DatasetCompaction {
    */
   visitLive(visit: (row: LiveRow) => boolean): void {
     let cursor = -1;
+    const end = this.row().max_updated;
     for (;;) {
-      const rows = this.stmts.livePage.all(cursor, LIVE_PAGE) as LiveRow[];
+      const rows = this.stmts.livePage.all({ cursor, end, limit: LIVE_PAGE }) as LiveRow[];
       for (const r of rows) if (!visit(r)) return;
       if (rows.length < LIVE_PAGE) return;
       cursor = rows[rows.length - 1]![0];
@@ -63,10 +81,10 @@ export class DatasetReading extends DatasetCompaction {
   /** Entities in subset `subset` of the latest versions (only via a declared index). */
   getInSubset(id: string, subset: unknown): StoredEntity | undefined {
     const idx = this.subsetIndex(subset);
-    const cur = this.stmts.latest.get(id) as [number, string, number] | undefined;
+    const cur = this.latestVisible(id);
     if (!cur) return undefined;
     const hit = this.stmts.idxHas.get(idx.idx, idx.key, cur[0]);
-    return hit ? this.getAt(id, cur[0]) : undefined;
+    return hit ? rowEntity(cur) : undefined;
   }
 
   /** Stream the log as JSON texts, page by page, so memory stays flat however large the dataset is. */
@@ -179,8 +197,8 @@ export class DatasetReading extends DatasetCompaction {
   /** How many latest versions lie after `since` (a pump's backlog), counted up to `cap`. */
   countAfter(since: number, cap: number): number {
     return this.db
-      .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${this.tables.log} WHERE seq > ? AND superseded = 0 LIMIT ?)`)
+      .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${this.tables.log} WHERE seq > @since AND seq <= @end AND (superseded = 0 OR superseded > @end) LIMIT @cap)`)
       .pluck()
-      .get(since, cap) as number;
+      .get({ since, end: this.row().max_updated, cap }) as number;
   }
 }

@@ -64,7 +64,23 @@ export function prepareStatements(db: Db, t: DatasetTables, num: number) {
     bySeq: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = ?`),
     latestRow: raw(`SELECT ${cols} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`),
     latestJson: db.prepare(`SELECT ${ROW_JSON_SQL} FROM ${t.log} WHERE seq = (SELECT seq FROM ${t.latest} WHERE eid = ?)`).pluck(),
-    livePage: raw(`SELECT seq, eid, prev, ts, hash, body FROM ${t.log} WHERE seq > ? AND superseded = 0 AND deleted = 0 ORDER BY seq LIMIT ?`),
+    // @end is the dataset's end: the rows of a large write after it are not read yet.
+    livePage: raw(
+      `SELECT seq, eid, prev, ts, hash, body FROM ${t.log} WHERE seq > @cursor AND seq <= @end AND (superseded = 0 OR superseded > @end) AND deleted = 0
+       ORDER BY seq LIMIT @limit`,
+    ),
+    // The latest version of an entity as of @end, while a large write's versions lie after it: back along `prev`.
+    visibleRow: raw(
+      `WITH RECURSIVE c(seq) AS (SELECT seq FROM ${t.latest} WHERE eid = @id
+         UNION ALL SELECT b.prev FROM c JOIN ${t.log} b ON b.seq = c.seq WHERE c.seq > @end AND b.prev IS NOT NULL)
+       SELECT ${cols} FROM ${t.log} WHERE seq = (SELECT max(seq) FROM c WHERE seq <= @end)`,
+    ),
+    // Taking back a large write: its rows, newest first, and what the version each replaced was.
+    stagedRows: raw(`SELECT seq, eid, prev FROM ${t.log} WHERE seq > ? ORDER BY seq DESC LIMIT ?`),
+    maxSeq: db.prepare(`SELECT max(seq) FROM ${t.log}`).pluck(),
+    deleteLatest: db.prepare(`DELETE FROM ${t.latest} WHERE eid = ?`),
+    restoreLatest: db.prepare(`UPDATE ${t.latest} SET (seq, hash, deleted) = (SELECT seq, hash, deleted FROM ${t.log} WHERE seq = @prev) WHERE eid = @id`),
+    unsupersede: db.prepare(`UPDATE ${t.log} SET superseded = 0 WHERE seq = ?`),
     insertLog: db.prepare(`INSERT INTO ${t.log} (seq, eid, deleted, prev, ts, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     supersede: db.prepare(`UPDATE ${t.log} SET superseded = ? WHERE seq = ?`),
     latestHashes: db.prepare(`SELECT l.hash FROM json_each(?) AS j LEFT JOIN ${t.latest} AS l ON l.eid = j.value ORDER BY j.key`).pluck(),

@@ -4,6 +4,7 @@ import { ageCutoff, compactChain, expiresByAge } from './dataset-compaction.js';
 import { DatasetReading } from './dataset-log-reading.js';
 import { SINK_EXPIRE_ROWS } from './dataset-log-compaction.js';
 import { NEW_ROWS_CHUNK } from './dataset-log-statements.js';
+import type { StagedState } from './dataset-log-base.js';
 import { CircuitBreakerTripped, type DatasetSettings, type WriteOptions, type WriteResult, type WriteRun } from './dataset-log-types.js';
 
 /** From this many entities on, a write reads the batch's latest versions in one statement. */
@@ -53,8 +54,19 @@ export class DatasetWriting extends DatasetReading {
     s.trip.run(info);
   }
 
-  private writeInTransaction(prepared: readonly PreparedEntity[], options: WriteOptions): WriteResult {
+  /**
+   * Write a batch inside a transaction. With `staged`, the batch is one part of a large write (dataset-log-staging.ts):
+   * its versions lie after the end readers see, which moves (and the counts change) only when it is published; the
+   * versions it replaces are compacted after that.
+   */
+  protected writeInTransaction(prepared: readonly PreparedEntity[], options: WriteOptions, staged?: StagedState): WriteResult {
     const row = this.row();
+    if (this.staged !== undefined && staged === undefined) {
+      throw conflict(
+        `a large push to dataset ${JSON.stringify(this.name)} is being written`,
+        'it is written in parts and becomes visible at once when it is done; write again when it has been answered',
+      );
+    }
     if (row.cb_tripped === 1) {
       throw conflict(
         `the circuit breaker of dataset ${JSON.stringify(this.name)} is tripped`,
@@ -84,9 +96,9 @@ export class DatasetWriting extends DatasetReading {
       }
       options.run.changes += changed.size;
     }
-    let max = row.max_updated;
-    let live = row.live_count;
-    let dead = row.deleted_count;
+    let max = staged?.max ?? row.max_updated;
+    let live = staged?.live ?? row.live_count;
+    let dead = staged?.dead ?? row.deleted_count;
     let written = 0;
     const ts = Date.now() * 1000;
     const indexes = this.indexes();
@@ -146,14 +158,19 @@ export class DatasetWriting extends DatasetReading {
       if (deleted) dead++;
       else live++;
       wrote?.set(p.id, [seq, p.hash, deleted]);
-      if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id);
+      if (indexes.length > 0) this.moveIndexRows(indexes, cur ? cur[0] : undefined, seq, deleted ? undefined : p.body, p.id, staged);
       written++;
-      if (cur && compaction.sink) {
+      if (cur && compaction.sink && staged !== undefined) staged.replaced.push(seq, cur[0]);
+      else if (cur && compaction.sink) {
         floor ??= this.compactionFloor();
         removed += compactChain(this.chain, seq, cur[0], compaction.keepVersions, floor, cutoff).removed;
       }
     }
     flushNew();
+    if (staged !== undefined) {
+      Object.assign(staged, { max, live, dead, written: staged.written + written });
+      return { received: prepared.length, written, unchanged: prepared.length - written, maxUpdated: max };
+    }
     let expired = 0;
     if (compaction.sink && expiresByAge(compaction)) {
       // keep_versions 0: the versions that have aged go as the sink writes, a bounded number per write.
@@ -190,19 +207,24 @@ export class DatasetWriting extends DatasetReading {
    */
   deleteAllExcept(seenSql: string, params: unknown[], run?: WriteRun): number {
     // One synchronous connection: nothing can write between this read and the write below.
+    const prepared = this.unseen(seenSql, params);
+    if (prepared.length === 0) return 0;
+    return this.writePrepared(prepared, run ? { run } : {}).written;
+  }
+
+  /** A deleted version of every live entity that `seenSql` does not hold (see deleteAllExcept). */
+  unseen(seenSql: string, params: unknown[]): PreparedEntity[] {
     const rows = this.db
       .prepare(`SELECT l.eid, b.body FROM ${this.tables.latest} l JOIN ${this.tables.log} b ON b.seq = l.seq
                 WHERE l.deleted = 0 AND l.eid NOT IN (${seenSql})`)
       .raw()
       .all(...params) as [string, string][];
-    if (rows.length === 0) return 0;
-    const prepared = rows.map(([eid, body], i) => {
+    return rows.map(([eid, body], i) => {
       const e = JSON.parse(body) as Record<string, unknown>;
       e['_id'] = eid;
       e['_deleted'] = true;
       return prepareEntity(e, i);
     });
-    return this.writePrepared(prepared, run ? { run } : {}).written;
   }
 
   commitCircuitBreaker(): number {

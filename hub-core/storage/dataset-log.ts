@@ -1,7 +1,7 @@
 // A dataset: an append-only log of entity versions (reading, writing, compaction and their base in dataset-log-*.ts).
 import { EntityError } from '../base/index.js';
 import { compactsWhole } from './dataset-compaction.js';
-import { DatasetWriting } from './dataset-log-writing.js';
+import { DatasetStaging } from './dataset-log-staging.js';
 import type { DatasetInfo, DatasetSettings } from './dataset-log-types.js';
 
 export type {
@@ -21,7 +21,7 @@ export type { LiveRow, LogRow } from './dataset-log-statements.js';
 export { WHOLE_STEP_OFFSETS } from './dataset-log-compaction.js';
 
 /** One dataset: an append-only log of entity versions plus a table of the latest version per `_id`. */
-export class Dataset extends DatasetWriting {
+export class Dataset extends DatasetStaging {
   info(): DatasetInfo {
     const row = this.row();
     const settings = JSON.parse(row.settings) as DatasetSettings;

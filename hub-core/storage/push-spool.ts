@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
+import { close, mkdirSync, openSync, readdirSync, readSync, rm, rmSync, write } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { PreparedEntity } from '../base/index.js';
@@ -16,6 +16,8 @@ export class PushSpool {
   private readonly path: string;
   private fd: number | undefined;
   private entities = 0;
+  /** The append under way (settled). */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -38,11 +40,24 @@ export class PushSpool {
     return this.entities;
   }
 
-  append(entities: readonly PreparedEntity[]): void {
+  /**
+   * Add entities at the end (one append at a time: the caller waits for each). Written without holding the event loop:
+   * while several large pushes arrive, the kernel may hold a write back until it has written out what is dirty.
+   */
+  async append(entities: readonly PreparedEntity[]): Promise<void> {
     if (entities.length === 0) return;
     let text = '';
     for (const p of entities) text += p.hash + (p.deleted ? '1' : '0') + JSON.stringify(p.id) + '\t' + p.body + '\n';
-    writeSync(this.open(), text);
+    const fd = this.open();
+    const writing = (async () => {
+      let bytes = Buffer.from(text);
+      while (bytes.length > 0) {
+        const n = await new Promise<number>((resolve, reject) => write(fd, bytes, (e, written) => (e ? reject(e) : resolve(written))));
+        bytes = bytes.subarray(n);
+      }
+    })();
+    this.writing = writing.catch(() => undefined);
+    await writing;
     this.entities += entities.length;
   }
 
@@ -79,13 +94,16 @@ export class PushSpool {
     if (batch.length > 0) yield batch;
   }
 
-  /** Close and delete the file. */
-  discard(): void {
-    if (this.fd !== undefined) {
-      closeSync(this.fd);
-      this.fd = undefined;
+  /** Close and delete the file (off the event loop: a large file takes a while to delete). */
+  async discard(): Promise<void> {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) {
+      // Closed once a write under way is over: its descriptor might otherwise be another file's by then.
+      await this.writing;
+      await new Promise<void>((resolve) => close(fd, () => resolve()));
     }
-    rmSync(this.path, { force: true });
+    await new Promise<void>((resolve) => rm(this.path, { force: true }, () => resolve()));
   }
 
   private open(): number {

@@ -14,6 +14,7 @@ export const DEFAULT_PUSH_LIMIT = 4 * 1024 * 1024 * 1024;
 /** A streamed push is parsed in parts of about this many bytes (or entities). */
 const PART_BYTES = 2 * 1024 * 1024;
 const PART_ENTITIES = 10_000;
+const HEAD_SLICE = 1024 * 1024;
 
 const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/json-seq'];
 
@@ -104,8 +105,10 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
       first += elements.length;
       part = [];
       partBytes = 0;
-      // One part is parsed while the next is read; at most one waits.
+      // One part is parsed while the next is read; at most one waits. The hub answers others between parts (a part
+      // of the first 8 MB, read at once, would otherwise follow the next without a turn of the event loop).
       if (pending) await pending;
+      await new Promise<void>((resolve) => setImmediate(resolve));
       pending = parsePart(parser, elements, from).then((batch) => staged.add(batch.entities));
       // Awaited at the next part or the end; until then a failure must not count as unhandled.
       pending.catch(() => undefined);
@@ -125,7 +128,12 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
     };
     const firstChunk = head.length > 0 ? Buffer.concat(head, headBytes) : Buffer.alloc(0);
     head.length = 0;
-    await feed(firstChunk, true);
+    // The head (up to 8 MB) is cut into entities a slice at a time, the hub answering others between slices.
+    await feed(firstChunk.subarray(0, HEAD_SLICE), true);
+    for (let at = HEAD_SLICE; at < firstChunk.length; at += HEAD_SLICE) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await feed(firstChunk.subarray(at, at + HEAD_SLICE), false);
+    }
     if (!ended) {
       for (let chunk = await next(); chunk !== undefined; chunk = await next()) await feed(chunk, false);
     }
@@ -134,7 +142,7 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
     if (pending) await pending;
     return { staged };
   } catch (e) {
-    staged.discard();
+    await staged.discard();
     // Leave the rest of the body unread: Node discards it once the answer is sent.
     throw e;
   }

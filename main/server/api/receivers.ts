@@ -24,7 +24,7 @@ export async function receiverRoutes(app: FastifyInstance, { hub, entityParser, 
       summary: 'JSON Push: write entities into a pipe with an http_endpoint source',
       description:
         'The body is a JSON array of entities (or one entity), or JSON lines (Content-Type application/x-ndjson). A body larger than the ' +
-        'body limit is read as it arrives and written in one transaction at the end: all or nothing, up to the push limit.',
+        'body limit is read as it arrives and written in parts at the end, readers seeing it all at once (all or nothing), up to the push limit.',
       params: { type: 'object', required: ['pipe_id'], properties: { pipe_id: str } },
       querystring: {
         type: 'object',
@@ -34,7 +34,7 @@ export async function receiverRoutes(app: FastifyInstance, { hub, entityParser, 
       response: replies({ 200: anyObject, 409: { $ref: 'Error#' }, 413: { $ref: 'Error#' } }),
     },
     validatorCompiler: pushBodyValidator,
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const q = req.query;
       const pipeId = req.params.pipe_id;
       const params: PushParams = {
@@ -48,7 +48,18 @@ export async function receiverRoutes(app: FastifyInstance, { hub, entityParser, 
       };
       const limits = { bodyLimit: app.initialConfig.bodyLimit ?? DEFAULT_PUSH_LIMIT, pushLimit: pushLimit ?? DEFAULT_PUSH_LIMIT };
       const body = await readPushBody(req.body, entityParser, limits, () => hub.receiver.staged(pipeId));
-      return 'whole' in body ? hub.receiver.receive(pipeId, body.whole, params) : body.staged.commit(params);
+      if ('whole' in body) return hub.receiver.receiveInTurn(pipeId, body.whole, params);
+      // A large push is written over many turns of the event loop: a client that goes away meanwhile has it taken back.
+      const gone = new AbortController();
+      const onClose = (): void => {
+        if (!reply.raw.writableEnded) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      try {
+        return await body.staged.commit(params, gone.signal);
+      } finally {
+        reply.raw.off('close', onClose);
+      }
     },
   });
 }
