@@ -135,6 +135,17 @@ test('a breakpoint in the glyph margin stops at its step; the _T shown is the tr
   await pausedAt(`${R}.default[3]`);
   assert.match((await status().textContent()) ?? '', new RegExp(`Paused at step 6 of 13: add at \\$\\.transform\\.rules\\.default\\[3\\] \\(line ${line}\\)`));
   assert.equal(await editor().getAttribute('data-current-line'), String(line));
+  // Paused on the breakpoint's line: one glyph there, the arrow drawn on the red dot (white on red, not hidden by it).
+  const glyph = editor().locator('.step-current-glyph.on-breakpoint');
+  await glyph.waitFor();
+  assert.equal(await editor().locator('.step-current-glyph').count(), 1);
+  assert.equal(await editor().locator('.step-breakpoint').count(), 0, 'no separate dot stacked over the arrow');
+  type Styles = { getComputedStyle(el: unknown, pseudo: string): { content: string; color: string; backgroundColor: string } };
+  const look = await glyph.evaluate((el) => {
+    const a = (globalThis as unknown as Styles).getComputedStyle(el, '::after');
+    return { on: el.classList.contains('on-breakpoint'), content: a.content, color: a.color, background: a.backgroundColor };
+  });
+  assert.deepEqual(look, { on: true, content: '"➜"', color: 'rgb(255, 255, 255)', background: 'rgb(221, 51, 51)' });
   await page.screenshot({ path: join(SHOTS, 'step-breakpoint.png') });
 
   // The trace of the same entity (a traced preview): _T after this step is what its events up to the step made.
