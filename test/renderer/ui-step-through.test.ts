@@ -247,3 +247,30 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   assert.deepEqual(await shownTarget(), { target: { kind: 'emu', owner: 'ZED' }, changed: ['owner'] });
   assert.deepEqual(pageErrors, []);
 });
+
+test('the breakpoints and the open step-through panel are remembered per pipe across page loads', async () => {
+  const lines = JSON.parse((await editor().getAttribute('data-step-lines')) ?? '{}') as Record<string, number>;
+  const pet1 = lines[`${R}.pet[1]`];
+  await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${pet1}"]`).waitFor();
+  await page.reload();
+  await page.getByTestId('step-panel').waitFor();
+  assert.equal(await page.getByTestId('config-step-toggle').getAttribute('aria-pressed'), 'true');
+  await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${pet1}"]`).waitFor();
+  // Start runs to the remembered breakpoint (scrolled into view: the arrow on its red dot).
+  await page.getByTestId('step-entity').fill('ann');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await status().filter({ hasText: 'Paused at step 9 of 13' }).waitFor();
+  await pausedAt(`${R}.pet[1]`);
+  await editor().locator('.step-current-glyph.on-breakpoint').waitFor();
+  await page.screenshot({ path: join(SHOTS, 'step-remembered.png') });
+  // Closed: stays closed after a reload (the breakpoint still kept for when it opens again).
+  await page.getByTestId('config-step-toggle').click();
+  await page.getByTestId('step-panel').waitFor({ state: 'detached' });
+  await page.reload();
+  await editor().locator('.monaco-editor .view-lines').first().waitFor();
+  assert.equal(await page.getByTestId('step-panel').count(), 0);
+  assert.equal(await page.getByTestId('config-step-toggle').getAttribute('aria-pressed'), 'false');
+  await page.getByTestId('config-step-toggle').click();
+  await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${pet1}"]`).waitFor();
+  assert.deepEqual(pageErrors, []);
+});
