@@ -1,6 +1,8 @@
 // Step-through of a DTL transform for one entity: a recording debugger on the trace machinery (trace.ts). The traced
 // compile runs the entity once; an observer inside the tracer's wrappers records, for every step of every rule set
 // (and every call of apply, hops and apply-hops), where it is, how deep, and `_S`, `_T` and `_P` before and after it.
+// A call is recorded twice: where it starts and where it returns (its value and the caller's `_T` then), so that
+// "step out" of a rule set run by apply lands back on the apply, as a debugger returns to the calling line.
 // The UI then moves through the recording (continue, step over/into/out). A conditional breakpoint is a DTL
 // expression compiled by the same compiler and evaluated in each step's own context just before the step runs.
 
@@ -31,13 +33,14 @@ export const MAX_STEPS = 10_000;
 /** Calls that nest rule sets or joins: recorded as steps of their own so that "step into" can enter them. */
 const NESTING_CALLS: ReadonlySet<string> = new Set(['apply', 'apply-hops', 'hops']);
 
-/** One recorded step (a transform function) or nesting call (apply, hops, apply-hops). */
+/** One recorded step (a transform function) or nesting call (apply, hops, apply-hops), or a call's return. */
 export interface StepRecord {
   /** Its place in the recording. */
   index: number;
   /** Which transform of a chain. */
   transform: number;
-  kind: 'step' | 'call';
+  /** "return": the point where a call has returned (same place and depth as its "call"; `value` is its result). */
+  kind: 'step' | 'call' | 'return';
   /** The function: "add", "filter", "apply", ... */
   name: string;
   /** JSON path of the element in the configuration ("$.transform.rules.default[2]"). */
@@ -56,8 +59,10 @@ export interface StepRecord {
   parent: number | null;
   /** Properties of `_T` the step changed (by itself or by steps inside it). */
   changed: string[];
-  /** A call's value (index into `values`). */
+  /** A call's value (index into `values`): on the call and on its return. */
   value?: number;
+  /** On a return: the index of its call. */
+  call?: number;
   stop?: 'filter' | 'discard';
   error?: string;
   /** The conditional breakpoint was true (as `if` takes it) just before the step ran. */
@@ -153,6 +158,7 @@ class StepRecorder implements TraceObserver {
         throw err;
       }
       this.exit(o, ctx, v);
+      if (o.record !== null) this.returned(o.record, ctx);
       return v;
     };
   }
@@ -169,19 +175,35 @@ class StepRecorder implements TraceObserver {
     return this.values.length - 1;
   }
 
+  /** Whether another step may be recorded (else the recording is cut, saying why). */
+  private room(): boolean {
+    if (this.cut !== null) return false;
+    if (this.steps.length >= this.limits.maxSteps) {
+      this.cut = `the recording stops after ${this.limits.maxSteps} steps; the transform ran on to the end (see the trace)`;
+      return false;
+    }
+    if (this.chars >= this.limits.maxSnapshotChars) {
+      this.cut = `the recording stops after ${this.steps.length} steps: the snapshots reached ${this.limits.maxSnapshotChars} characters`;
+      return false;
+    }
+    return true;
+  }
+
+  /** The point after a call returned: the call's place again, its value, and the caller's `_T` as it is now. */
+  private returned(call: StepRecord, ctx: Ctx): void {
+    if (!this.room()) return;
+    const target = this.snapshot(ctx.target);
+    const { transform, name, at, rule, step, depth, node, source, parent, value } = call;
+    const record: StepRecord = { index: this.steps.length, transform, kind: 'return', name, at, rule, step, depth, node, source, before: target, after: target, parent, changed: [], call: call.index };
+    if (value !== undefined) record.value = value;
+    this.steps.push(record);
+  }
+
   private enter(kind: StepRecord['kind'], name: string, at: string, ctx: Ctx): Open {
     const o: Open = { record: null, target: ctx.target, before: new Map(Object.entries(ctx.target)) };
     const depth = this.open.length;
     this.open.push(o);
-    if (this.cut !== null) return o;
-    if (this.steps.length >= this.limits.maxSteps) {
-      this.cut = `the recording stops after ${this.limits.maxSteps} steps; the transform ran on to the end (see the trace)`;
-      return o;
-    }
-    if (this.chars >= this.limits.maxSnapshotChars) {
-      this.cut = `the recording stops after ${this.steps.length} steps: the snapshots reached ${this.limits.maxSnapshotChars} characters`;
-      return o;
-    }
+    if (!this.room()) return o;
     const place = kind === 'step' ? ruleOf(at) : null;
     const record: StepRecord = {
       index: this.steps.length,

@@ -16,7 +16,7 @@ import type { JsonObject, JsonValue } from '../../hub-core/base/index.js';
 import type { TraceNode, TransformTrace } from '../../hub-core/dtl/index.js';
 import type { PipePreview } from '../../hub-core/preview/index.js';
 
-const SHOTS = '/work/screens/step';
+const SHOTS = '/work/screens/step2';
 const project = tempDir('datahub-ui-step-');
 let hub: HubProcess;
 let browser: Browser;
@@ -133,8 +133,19 @@ test('a breakpoint in the glyph margin stops at its step; the _T shown is the tr
   await page.getByTestId('step-entity').fill('ann');
   await page.getByRole('button', { name: 'Start' }).click();
   await pausedAt(`${R}.default[3]`);
-  assert.match((await status().textContent()) ?? '', new RegExp(`Paused at step 5 of 11: add at \\$\\.transform\\.rules\\.default\\[3\\] \\(line ${line}\\)`));
+  assert.match((await status().textContent()) ?? '', new RegExp(`Paused at step 6 of 13: add at \\$\\.transform\\.rules\\.default\\[3\\] \\(line ${line}\\)`));
   assert.equal(await editor().getAttribute('data-current-line'), String(line));
+  // Paused on the breakpoint's line: one glyph there, the arrow drawn on the red dot (white on red, not hidden by it).
+  const glyph = editor().locator('.step-current-glyph.on-breakpoint');
+  await glyph.waitFor();
+  assert.equal(await editor().locator('.step-current-glyph').count(), 1);
+  assert.equal(await editor().locator('.step-breakpoint').count(), 0, 'no separate dot stacked over the arrow');
+  type Styles = { getComputedStyle(el: unknown, pseudo: string): { content: string; color: string; backgroundColor: string } };
+  const look = await glyph.evaluate((el) => {
+    const a = (globalThis as unknown as Styles).getComputedStyle(el, '::after');
+    return { on: el.classList.contains('on-breakpoint'), content: a.content, color: a.color, background: a.backgroundColor };
+  });
+  assert.deepEqual(look, { on: true, content: '"➜"', color: 'rgb(255, 255, 255)', background: 'rgb(221, 51, 51)' });
   await page.screenshot({ path: join(SHOTS, 'step-breakpoint.png') });
 
   // The trace of the same entity (a traced preview): _T after this step is what its events up to the step made.
@@ -159,7 +170,7 @@ test('a breakpoint in the glyph margin stops at its step; the _T shown is the tr
 test('step into apply and its rule set (with _S and _P there), step out, step over, F5 and F10', async () => {
   await page.getByRole('button', { name: 'Step into' }).click();
   await pausedAt(`${R}.default[3][2]`);
-  assert.match((await status().textContent()) ?? '', /Paused at step 6 of 11: apply/);
+  assert.match((await status().textContent()) ?? '', /Paused at step 7 of 13: apply/);
   await page.getByRole('button', { name: 'Step into' }).click();
   await pausedAt(`${R}.pet[0]`);
   assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'CAT' });
@@ -170,7 +181,16 @@ test('step into apply and its rule set (with _S and _P there), step out, step ov
   assert.deepEqual(await shownTarget(), { target: { kind: 'cat' }, changed: ['kind'] });
   assert.equal(await page.getByTestId('step-stack').locator('li').count(), 3, 'add > apply > add');
   await page.screenshot({ path: join(SHOTS, 'step-into-apply.png') });
+  // Step out: back on the apply that was stepped into, as it returns (what it gave; the caller's _T without "pets").
   await page.getByRole('button', { name: 'Step out' }).click();
+  await pausedAt(`${R}.default[3][2]`);
+  assert.match((await status().textContent()) ?? '', /Paused at step 12 of 13: returned from apply at/);
+  assert.deepEqual(JSON.parse((await page.getByTestId('step-call-value').textContent()) ?? ''), [{ kind: 'cat', owner: 'ANN' }, { kind: 'dog', owner: 'ANN' }]);
+  assert.deepEqual((await shownTarget()).target, { _id: 'ann', name: 'ANN', city: 'Oslo' });
+  assert.equal(await page.getByTestId('step-stack').locator('li').count(), 2, 'add > apply');
+  await page.screenshot({ path: join(SHOTS, 'step-out-returned.png') });
+  // Out again: to the next step of the entity's rule set.
+  await page.keyboard.press('Shift+F11');
   await pausedAt(`${R}.default[4]`);
 
   // Restart: paused at the breakpoint again; F10 steps over apply to the filter, F5 runs to the end.
@@ -189,7 +209,7 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await page.getByTestId('step-condition').fill('["eq", "_S.kind", "Dog"]');
   await page.getByRole('button', { name: 'Restart' }).click();
   await pausedAt(`${R}.pet[0]`);
-  assert.match((await status().textContent()) ?? '', /Paused at step 9 of 11: add at .*pet\[0\].* the condition is true/);
+  assert.match((await status().textContent()) ?? '', /Paused at step 10 of 13: add at .*pet\[0\].* the condition is true/);
   assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'Dog' });
   await page.screenshot({ path: join(SHOTS, 'step-condition.png') });
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -199,7 +219,7 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await toggleBreakpoint(`${R}.pet[1]`);
   await page.getByRole('checkbox', { name: /Only at breakpoints/ }).check();
   await page.getByRole('button', { name: 'Restart' }).click();
-  await status().filter({ hasText: 'Paused at step 10 of 11' }).waitFor();
+  await status().filter({ hasText: 'Paused at step 11 of 13' }).waitFor();
   await pausedAt(`${R}.pet[1]`);
   assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'Dog' });
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -222,8 +242,35 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   assert.equal(await page.getByTestId('step-entity').isDisabled(), true, 'the _id field is off while an entity is pasted');
   // (after the refused condition nothing is recorded: the button starts again)
   await page.getByRole('button', { name: 'Start' }).click();
-  await status().filter({ hasText: 'Paused at step 8 of 9' }).waitFor();
+  await status().filter({ hasText: 'Paused at step 9 of 11' }).waitFor();
   await pausedAt(`${R}.pet[1]`);
   assert.deepEqual(await shownTarget(), { target: { kind: 'emu', owner: 'ZED' }, changed: ['owner'] });
+  assert.deepEqual(pageErrors, []);
+});
+
+test('the breakpoints and the open step-through panel are remembered per pipe across page loads', async () => {
+  const lines = JSON.parse((await editor().getAttribute('data-step-lines')) ?? '{}') as Record<string, number>;
+  const pet1 = lines[`${R}.pet[1]`];
+  await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${pet1}"]`).waitFor();
+  await page.reload();
+  await page.getByTestId('step-panel').waitFor();
+  assert.equal(await page.getByTestId('config-step-toggle').getAttribute('aria-pressed'), 'true');
+  await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${pet1}"]`).waitFor();
+  // Start runs to the remembered breakpoint (scrolled into view: the arrow on its red dot).
+  await page.getByTestId('step-entity').fill('ann');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await status().filter({ hasText: 'Paused at step 9 of 13' }).waitFor();
+  await pausedAt(`${R}.pet[1]`);
+  await editor().locator('.step-current-glyph.on-breakpoint').waitFor();
+  await page.screenshot({ path: join(SHOTS, 'step-remembered.png') });
+  // Closed: stays closed after a reload (the breakpoint still kept for when it opens again).
+  await page.getByTestId('config-step-toggle').click();
+  await page.getByTestId('step-panel').waitFor({ state: 'detached' });
+  await page.reload();
+  await editor().locator('.monaco-editor .view-lines').first().waitFor();
+  assert.equal(await page.getByTestId('step-panel').count(), 0);
+  assert.equal(await page.getByTestId('config-step-toggle').getAttribute('aria-pressed'), 'false');
+  await page.getByTestId('config-step-toggle').click();
+  await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${pet1}"]`).waitFor();
   assert.deepEqual(pageErrors, []);
 });

@@ -20,6 +20,44 @@ export function conditionValue(text: string): unknown {
   }
 }
 
+/** Where a pipe's breakpoints and whether its step-through panel is open are remembered across page loads. */
+const storeKey = (pipeId: string, what: 'breakpoints' | 'open'): string => `datahub.step-through.${what}.${pipeId}`;
+
+function readStored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // Storage may be unavailable (private windows): remembered for this page only.
+  }
+}
+
+/** Whether the pipe's step-through panel was open when last left. */
+export function stepPanelOpen(pipeId: string): boolean {
+  return readStored(storeKey(pipeId, 'open')) === 'open';
+}
+
+export function rememberStepPanel(pipeId: string, open: boolean): void {
+  writeStored(storeKey(pipeId, 'open'), open ? 'open' : null);
+}
+
+function storedBreakpoints(pipeId: string): string[] {
+  try {
+    const v = JSON.parse(readStored(storeKey(pipeId, 'breakpoints')) ?? '[]') as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 export class StepRunner {
   recording = $state<StepThrough | null>(null);
   /** The step paused at; null before the first pause and after the run ended. */
@@ -28,6 +66,7 @@ export class StepRunner {
   ended = $state(false);
   busy = $state(false);
   error = $state<string | null>(null);
+  /** The JSON paths of the rule steps with a breakpoint (remembered per pipe). */
   breakpoints = $state<string[]>([]);
   condition = $state('');
   /** The condition applies to the line breakpoints (pause at one only when it holds) instead of every step. */
@@ -38,7 +77,9 @@ export class StepRunner {
   /** The draft configuration the recording was made from (JSON), to tell when it is out of date. */
   recordedFrom = $state<string | null>(null);
 
-  constructor(private readonly pipeId: string) {}
+  constructor(private readonly pipeId: string) {
+    this.breakpoints = storedBreakpoints(pipeId);
+  }
 
   get step(): StepRecord | null {
     return this.current === null ? null : (this.recording?.steps[this.current] ?? null);
@@ -55,6 +96,7 @@ export class StepRunner {
 
   toggleBreakpoint(path: string): void {
     this.breakpoints = this.breakpoints.includes(path) ? this.breakpoints.filter((p) => p !== path) : [...this.breakpoints, path];
+    writeStored(storeKey(this.pipeId, 'breakpoints'), this.breakpoints.length > 0 ? JSON.stringify(this.breakpoints) : null);
   }
 
   /** Record the run afresh (the draft, the sample and the condition as they are now) and pause at the first break. */

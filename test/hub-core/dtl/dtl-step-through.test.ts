@@ -44,8 +44,10 @@ const EXPECTED: [kind: string, name: string, at: string, depth: number, changed:
   ['step', 'add', `${R}.line[0]`, 2, ['sku']],
   ['step', 'add', `${R}.line[1]`, 2, ['qty']],
   ['step', 'add', `${R}.line[2]`, 2, ['order']],
+  ['return', 'apply', `${R}.default[2][2]`, 1, []], // apply has returned; add has not yet set "lines"
   ['step', 'add', `${R}.default[3]`, 0, ['city']],
   ['call', 'hops', `${R}.default[3][2]`, 1, []],
+  ['return', 'hops', `${R}.default[3][2]`, 1, []],
   ['step', 'filter', `${R}.default[4]`, 0, []],
 ];
 
@@ -69,7 +71,7 @@ test('every step in the order it ran, nested into apply and hops, with _S, _T an
     EXPECTED,
   );
   assert.deepEqual(rec.steps.map((s) => s.index), EXPECTED.map((_, i) => i));
-  const [copy, name, lines, apply, sku, , order, skuB] = rec.steps as StepRecord[] & { length: 13 };
+  const [copy, name, lines, apply, sku, , order, skuB] = rec.steps as StepRecord[] & { length: 15 };
   assert.deepEqual([copy!.rule, copy!.step, lines!.rule, lines!.step, sku!.rule, sku!.step, apply!.rule], ['default', 0, 'default', 2, 'line', 0, null]);
   // _T before and after the step, _S of the entity, no _P at the root.
   assert.deepEqual(v(rec, name!.before), { _id: 'o1' });
@@ -84,11 +86,30 @@ test('every step in the order it ran, nested into apply and hops, with _S, _T an
   assert.deepEqual(v(rec, skuB!.source), { sku: 'b', qty: 1 });
   // The calls' values: what apply and hops gave.
   assert.deepEqual(v(rec, apply!.value), [{ sku: 'a', qty: 2, order: 'o1' }, { sku: 'b', qty: 1, order: 'o1' }]);
-  assert.deepEqual(v(rec, rec.steps[11]!.value), ['Oslo']);
-  assert.deepEqual(v(rec, rec.steps[12]!.after), rec.output[0]);
-  assert.equal(rec.steps[12]!.stop, undefined);
+  assert.deepEqual(v(rec, rec.steps[12]!.value), ['Oslo']);
+  assert.deepEqual(v(rec, rec.steps[14]!.after), rec.output[0]);
+  assert.equal(rec.steps[14]!.stop, undefined);
   assert.equal(rec.cut, null);
   assert.equal(rec.condition, null);
+});
+
+test('a call is recorded again where it returns: its value, and the caller\'s _T as the call left it', () => {
+  const rec = recordSteps(TRANSFORM, ORDER, { lookup });
+  const [apply, back] = [rec.steps[3]!, rec.steps[10]!];
+  assert.deepEqual([back.kind, back.name, back.at, back.depth, back.call], ['return', 'apply', apply.at, apply.depth, 3]);
+  // What apply gave (one target per line), with _T of the caller: "lines" is set by the add only after apply returns.
+  assert.deepEqual(v(rec, back.value), [{ sku: 'a', qty: 2, order: 'o1' }, { sku: 'b', qty: 1, order: 'o1' }]);
+  assert.deepEqual(v(rec, back.after), { _id: 'o1', name: 'ANN' });
+  assert.deepEqual(v(rec, back.source), ORDER);
+  assert.equal(back.parent, null);
+  assert.deepEqual([rec.steps[13]!.kind, rec.steps[13]!.call, v(rec, rec.steps[13]!.value)], ['return', 12, ['Oslo']]);
+  // A condition is checked before steps and calls, not at returns.
+  const always = recordSteps(TRANSFORM, ORDER, { lookup, condition: compileCondition(true).expr });
+  assert.deepEqual(always.steps.filter((s) => !s.hit).map((s) => s.kind), ['return', 'return']);
+  // Cut inside apply: no return is recorded for a call whose end falls past the limit.
+  const cut = recordSteps(TRANSFORM, ORDER, { lookup, limits: { maxSteps: 10 } });
+  assert.deepEqual(cut.steps.map((s) => s.kind).filter((k) => k === 'return'), []);
+  assert.equal(recordSteps(TRANSFORM, ORDER, { lookup, limits: { maxSteps: 11 } }).steps[10]!.kind, 'return');
 });
 
 test('each step is linked to its node of the trace of the same run, and _T after it holds what the trace says it set', () => {
@@ -138,7 +159,8 @@ test('a condition that does not compile says why; one that fails at a step is ma
   assert.match(bad.errors[0]!.msg, /no-such-function/);
   assert.equal(bad.errors[0]!.elements, '$condition[0]');
   const failing = recordSteps(TRANSFORM, ORDER, { lookup, condition: compileCondition(['range', 0, 3, ['minus', 1, 1]]).expr });
-  assert.equal(failing.condition!.errors, failing.steps.length);
+  // (evaluated before every step and call; a call's return is not one)
+  assert.equal(failing.condition!.errors, failing.steps.filter((s) => s.kind !== 'return').length);
   assert.match(failing.steps[0]!.conditionError!, /STEP must not be 0/);
   assert.deepEqual(failing.output, recordSteps(TRANSFORM, ORDER, { lookup }).output);
 });

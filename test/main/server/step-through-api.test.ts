@@ -32,10 +32,12 @@ const EXPECTED_ANN = [
   ['add', '$.transform.rules.default[1]', 0],
   ['add', '$.transform.rules.default[2]', 0],
   ['hops', '$.transform.rules.default[2][2][1]', 1],
+  ['hops', '$.transform.rules.default[2][2][1]', 1], // where it returns
   ['add', '$.transform.rules.default[3]', 0],
   ['apply', '$.transform.rules.default[3][2]', 1],
   ['add', '$.transform.rules.pet[0]', 2],
   ['add', '$.transform.rules.pet[1]', 2],
+  ['apply', '$.transform.rules.default[3][2]', 1], // where it returns
   ['filter', '$.transform.rules.default[4]', 0],
 ];
 
@@ -61,7 +63,9 @@ test('POST /pipes/<id>/step-through: the steps of a source entity, _T at each ro
   assert.equal(st.sample, 'source');
   assert.equal(st.entity['_id'], 'ann');
   assert.deepEqual(st.steps.map((s) => [s.name, s.at, s.depth]), EXPECTED_ANN);
-  assert.deepEqual(st.values[st.steps[7]!.after], { kind: 'cat', owner: 'ANN' });
+  assert.deepEqual(st.values[st.steps[8]!.after], { kind: 'cat', owner: 'ANN' });
+  assert.deepEqual(st.steps.map((s) => s.kind), ['step', 'step', 'step', 'call', 'return', 'step', 'call', 'step', 'step', 'return', 'step']);
+  assert.deepEqual(st.values[st.steps[9]!.value!], [{ kind: 'cat', owner: 'ANN' }]);
   assert.deepEqual(st.values[st.steps[3]!.value!], ['Oslo']);
   assert.deepEqual(st.output, [{ _id: 'ann', name: 'ANN', city: 'Oslo', pets: [{ kind: 'cat', owner: 'ANN' }] }]);
 
