@@ -82,6 +82,19 @@ test('a pipe whose source the remote does not have is refused in words, and noth
   assert.equal(readFileSync(join(dir, 'node', 'pipes', 'orphan.conf.json'), 'utf8'), '{"_id": "orphan", "type": "pipe", "source": {"type": "dataset", "dataset": "gone"}}\n');
 });
 
+test('a source whose real alternative is not clear, and a filter nothing matches, are refused in words; nothing is written', async () => {
+  const unclear = '{"_id": "unclear", "type": "pipe", "source": {"type": "conditional", "condition": "$ENV(x)", "alternatives": {"a": {"type": "dataset", "dataset": "crm-customer"}, "b": {"type": "dataset", "dataset": "crm-customer"}}}}\n';
+  writeFileSync(join(dir, 'node', 'pipes', 'unclear.conf.json'), unclear);
+  const r = await desktop('POST', '/workspace/sample', { pipe: 'unclear', conn });
+  assert.equal(r.status, 400, JSON.stringify(r.body));
+  assert.match(String(r.body['error']), /real alternative is not clear/);
+  assert.equal(readFileSync(join(dir, 'node', 'pipes', 'unclear.conf.json'), 'utf8'), unclear);
+  const none = await desktop('POST', '/workspace/sample', { pipe: 'customer', conn, filter: '["eq", "_S.country", "DK"]' });
+  assert.equal(none.status, 422, JSON.stringify(none.body));
+  assert.match(String(none.body['error']), /gave no entities matching the filter \(of 3 read\)/);
+  assert.equal(pipeFile(), PIPE_TEXT);
+});
+
 test('a filtered sample is pinned scrubbed as the test alternative, and the hub holds the new source at once', async () => {
   const r = await desktop('POST', '/workspace/sample', { pipe: 'customer', conn, count: 5, filter: '["eq", "_S.country", "NO"]', scrub: '*EMAIL*, *phone*' });
   assert.equal(r.status, 200, JSON.stringify(r.body));
