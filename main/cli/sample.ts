@@ -3,26 +3,20 @@
 // Exit codes: 0 written, 1 the instance could not be read, 2 usage, project or connection problems.
 
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { workspaceNodeDir } from '../../hub-core/project/index.js';
-import { readConfigFiles } from '../../hub-core/config/index.js';
-import { effectivePipeConfig } from '../../hub-core/pipes/index.js';
-import { realSource, sampleFileText, testEnvWithNodeEnv } from '../../hub-core/project/index.js';
-import { parseScrubPatterns, Scrubber } from '../../hub-core/project/index.js';
+import { parseScrubPatterns } from '../../hub-core/project/index.js';
 import { HubError } from '../../hub-core/base/index.js';
-import type { JsonObject } from '../../hub-core/base/index.js';
-import type { ConfigEntity } from '../../hub-core/config/index.js';
 import { ConnectionStore } from '../remote/connections.js';
 import { InstanceClient } from '../remote/config-sync.js';
 import { checkTransport, portalApiRoot } from '../remote/portal-client.js';
-import { pullSample } from '../remote/sample-pull.js';
+import { readSample, sampleTarget, scrubKey, SCRUB_KEY_ENV, writeSample } from '../remote/sample-pin.js';
 import { OsKeychain } from '../secrets/keychain.js';
 import { defaultDataDir } from './serve.js';
 
 export const TOKEN_ENV = 'DATAHUB_REMOTE_TOKEN';
-export const SCRUB_KEY_ENV = 'DATAHUB_SCRUB_KEY';
+export { SCRUB_KEY_ENV };
 const DEFAULT_COUNT = 10;
 const MAX_COUNT = 10_000;
 
@@ -82,28 +76,6 @@ async function resolveRemote(from: string, dataDir: string): Promise<Remote> {
   return { apiRoot: found.url, token, label: found.label };
 }
 
-/** The key of the fake values: from the environment, else a file of the data folder made on first use. */
-function scrubKey(dataDir: string): Buffer {
-  const fromEnv = process.env[SCRUB_KEY_ENV];
-  if (fromEnv !== undefined && fromEnv !== '') return Buffer.from(fromEnv, 'utf8');
-  const file = join(dataDir, 'sample-scrub-key');
-  if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
-}
-
-/** The pipe's configuration and the file it is in. */
-function findPipe(nodeDir: string, pipe: string): { entity: ConfigEntity; file: string } {
-  const { entities, problems } = readConfigFiles(nodeDir);
-  const found = entities.find((e) => e.entity._id === pipe && e.entity.type === 'pipe');
-  if (found !== undefined) return found;
-  const bad = problems.map((p) => `${p.file}: ${p.msg}`).join('; ');
-  const pipes = entities.filter((e) => e.entity.type === 'pipe').map((e) => e.entity._id);
-  throw new UsageProblem(`no pipe ${JSON.stringify(pipe)} in ${nodeDir} (its pipes: ${pipes.slice(0, 20).join(', ') || 'none'}${pipes.length > 20 ? ', …' : ''})${bad ? `; unreadable: ${bad}` : ''}`);
-}
-
 export async function sampleCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args;
   try {
@@ -127,39 +99,25 @@ export async function sampleCommand(args: string[]): Promise<number> {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageProblem(`${dir} is not a project folder`);
     const nodeDir = workspaceNodeDir(dir);
     const dataDir = resolve(values.data ?? defaultDataDir());
-    const { entity, file } = findPipe(nodeDir, pipe);
-    const source = realSource(entity);
-    const effective = effectivePipeConfig({ ...entity, source } as ConfigEntity).source;
+    const target = sampleTarget(nodeDir, pipe);
     const remote = await resolveRemote(values.from.trim(), dataDir);
-    const key = patterns.length > 0 ? scrubKey(dataDir) : Buffer.alloc(0);
+    const options = { count, filter: values.filter, patterns, key: patterns.length > 0 ? scrubKey(dataDir) : Buffer.alloc(0) };
 
     let sample;
     try {
-      sample = await pullSample(new InstanceClient(remote.apiRoot, remote.token), remote.label, { pipe, source: effective as JsonObject, count, filter: values.filter });
+      sample = await readSample(new InstanceClient(remote.apiRoot, remote.token), remote.label, target, options);
     } catch (e) {
       if (e instanceof HubError && e.status === 400) throw e;
       process.stderr.write(`datahub sample: ${e instanceof Error ? e.message : String(e)}${e instanceof HubError && e.detail ? `: ${e.detail}` : ''}\n`);
       return 1;
     }
-    if (sample.entities.length === 0) {
-      process.stderr.write(`datahub sample: ${sample.from} on ${remote.label} gave no entities${values.filter !== undefined ? ` matching the filter (of ${sample.read} read)` : ''}; nothing written\n`);
-      return 1;
-    }
-    // Scrubbed before anything is written.
-    const scrubber = new Scrubber(patterns, key);
-    const entities = scrubber.scrub(sample.entities);
-    const path = join(nodeDir, file);
-    writeFileSync(path, sampleFileText(readFileSync(path, 'utf8'), pipe, entities));
+    const pinned = writeSample(nodeDir, target, sample, options);
+    const n = pinned.entities.length;
     process.stdout.write(
-      `Pinned ${entities.length} entit${entities.length === 1 ? 'y' : 'ies'} of ${sample.from} on ${remote.label} as the test alternative of pipe ${pipe} (${file})` +
-        `${patterns.length > 0 ? `; scrubbed ${scrubber.count} propert${scrubber.count === 1 ? 'y' : 'ies'} matching ${patterns.join(', ')}` : ''}\n`,
+      `Pinned ${n} entit${n === 1 ? 'y' : 'ies'} of ${sample.from} on ${remote.label} as the test alternative of pipe ${pipe} (${target.file})` +
+        `${patterns.length > 0 ? `; scrubbed ${pinned.scrubbed} propert${pinned.scrubbed === 1 ? 'y' : 'ies'} matching ${patterns.join(', ')}` : ''}\n`,
     );
-    const envFile = join(nodeDir, 'test-env.json');
-    const env = testEnvWithNodeEnv(existsSync(envFile) ? readFileSync(envFile, 'utf8') : undefined);
-    if (env !== undefined) {
-      writeFileSync(envFile, env.text);
-      process.stdout.write(`${env.note[0]!.toUpperCase()}${env.note.slice(1)}, so tests pick the sample\n`);
-    }
+    if (pinned.envNote !== undefined) process.stdout.write(`${pinned.envNote[0]!.toUpperCase()}${pinned.envNote.slice(1)}, so tests pick the sample\n`);
     return 0;
   } catch (e) {
     const usage = e instanceof UsageProblem || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') === true;

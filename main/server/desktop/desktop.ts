@@ -12,6 +12,7 @@ import { configFileRoutes } from './desktop-config-files.js';
 import { registryConnectionRoutes } from './desktop-registries.js';
 import { workspaceOpenRoutes } from './desktop-workspace-open.js';
 import { schedulerRoutes } from './desktop-scheduler.js';
+import { sampleRoutes } from './desktop-sample.js';
 
 export type { DesktopContext };
 import { workspaceReviewRoutes } from './desktop-workspace-review.js';
@@ -31,4 +32,5 @@ export async function desktopPlugin(app: FastifyInstance, ctx: DesktopContext): 
   await app.register(async (scope) => registryConnectionRoutes(scope, ctx));
   await app.register(async (scope) => workspaceOpenRoutes(scope, ctx));
   await app.register(async (scope) => schedulerRoutes(scope, ctx));
+  await app.register(async (scope) => sampleRoutes(scope, ctx));
 }
