@@ -5,7 +5,7 @@
 import type { Db, Dataset, WriteResult } from '../storage/index.js';
 import { CircuitBreakerTripped } from '../storage/index.js';
 import { HubError, type PreparedEntity } from '../base/index.js';
-import type { PushParams, PushResult } from './json-push.js';
+import type { PushParams, PushResult } from './json-push-types.js';
 
 /** Entities per spool batch, and the time one part (one transaction) may take before the hub answers others. */
 const BATCH = 500;

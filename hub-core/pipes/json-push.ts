@@ -9,6 +9,9 @@ import { HubError, badRequest, conflict } from '../base/index.js';
 import type { WriteResult } from '../storage/index.js';
 import { PushSpool } from '../storage/index.js';
 import { writeStagedPush } from './json-push-staged.js';
+import type { PushParams, PushResult } from './json-push-types.js';
+
+export type { PushParams, PushResult } from './json-push-types.js';
 
 /** A push whose body arrives in parts (see {@link JsonPushReceiver.staged}). */
 export interface StagedPush {
@@ -22,22 +25,6 @@ export interface StagedPush {
    */
   commit(params: PushParams, signal?: AbortSignal): Promise<PushResult>;
   discard(): Promise<void>;
-}
-
-/** The query parameters of the JSON Push protocol. */
-export interface PushParams {
-  sequenceId?: string;
-  isFull?: boolean;
-  requestId?: string;
-  previousRequestId?: string;
-  isFirst?: boolean;
-  isLast?: boolean;
-  force?: boolean;
-}
-
-export interface PushResult extends WriteResult {
-  deleted: number;
-  populated: boolean;
 }
 
 interface SequenceRow {

@@ -7,12 +7,13 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_ROUNDS, runProject } from '../../../hub-core/project/index.js';
-import { formatDiffs, readTestSpecs, runTest, type TestResult, type TestSpec } from '../../../hub-core/project/index.js';
+import { readTestSpecs, runTest, type TestResult, type TestSpec } from '../../../hub-core/project/index.js';
 import { acceptTestOutput, blacklistPatternOf, blacklistedSpecText, type AcceptWhat } from '../../../hub-core/project/index.js';
 import { workspaceNodeDir } from '../../../hub-core/project/index.js';
 import { badRequest } from '../../../hub-core/base/index.js';
 import { publishedOutput } from '../published-output.js';
 import type { WorkspaceTestResult } from '../../../hub-core/desktop-types.js';
+import { resultOf } from './workspace-test-run.js';
 
 export interface AcceptRequest {
   test: string;
@@ -54,16 +55,6 @@ function specOf(dir: string, name: string): TestSpec {
   return spec;
 }
 
-const resultOf = (r: TestResult): WorkspaceTestResult => ({
-  name: r.spec.name,
-  pipe: r.spec.pipe,
-  file: r.spec.file,
-  stage: r.spec.stage,
-  status: r.status,
-  error: r.error,
-  diffs: r.diffs,
-  diffText: formatDiffs(r.diffs),
-});
 
 /** Run the test's pipe (and those upstream) and hand the run to `work`; the run is closed after. */
 async function withRun<T>(dir: string, spec: TestSpec, maxRounds: number | undefined, work: (check: (s: TestSpec) => Promise<TestResult>, published: ReturnType<typeof publishedOutput>) => Promise<T>): Promise<T> {

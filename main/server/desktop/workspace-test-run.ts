@@ -39,7 +39,8 @@ export interface WorkspaceTestFailure {
 /** A test's pipes as the report gives them. */
 const pipesOf = (list: readonly PipeRunSummary[]): NonNullable<WorkspaceTestResult['pipes']> => list.map((p) => ({ pipe: p.pipe, ms: p.ms ?? 0, runs: p.runs, status: p.status }));
 
-const resultOf = (r: TestResult, pipes: readonly PipeRunSummary[]): WorkspaceTestResult => ({
+/** A test's result as the Tests view shows it; with the pipes its run ran when they are known. */
+export const resultOf = (r: TestResult, pipes?: readonly PipeRunSummary[]): WorkspaceTestResult => ({
   name: r.spec.name,
   pipe: r.spec.pipe,
   file: r.spec.file,
@@ -48,7 +49,7 @@ const resultOf = (r: TestResult, pipes: readonly PipeRunSummary[]): WorkspaceTes
   error: r.error,
   diffs: r.diffs,
   diffText: formatDiffs(r.diffs),
-  pipes: pipesOf(pipes),
+  ...(pipes !== undefined ? { pipes: pipesOf(pipes) } : {}),
 });
 
 function reportOf(update: boolean, started: number, run: { rounds: number; converged: boolean; pipes: PipeRunSummary[] }, tests: WorkspaceTestResult[], groups?: WorkspaceTestReport['groups']): WorkspaceTestReport {
