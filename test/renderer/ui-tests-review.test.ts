@@ -121,8 +121,10 @@ test('ignoring a property writes it to the blacklist of the .test.json, keeping 
 });
 
 test('with "re-run affected tests on save" on, a saved pipe re-runs its tests and those downstream, and the view says why', async () => {
+  // The box is checked at once; the hub learns it with the PUT: save only after the hub answered it.
+  const enabled = page.waitForResponse((r) => r.url().endsWith('/workspace/test/loop') && r.request().method() === 'PUT');
   await page.getByTestId('rerun-on-save').check();
-  await page.waitForFunction('document.querySelector(\'[data-testid="rerun-on-save"]\')?.checked === true');
+  assert.equal((await enabled).status(), 200);
   // The workbench saves a pipe with this call (its editor's Save).
   const config = await hub.json<Record<string, unknown>>('/pipes/people/config');
   const saved = await hub.fetch('/pipes/people/config', { method: 'PUT', json: { ...config, description: 'saved from the workbench' } });
