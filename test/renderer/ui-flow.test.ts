@@ -89,7 +89,8 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   await page.waitForURL(/#\/datasets\/people-loud$/);
   const rows = page.getByTestId('entity-row');
   await rows.first().filter({ hasText: pid(0) }).waitFor();
-  assert.match((await page.getByTestId('row-count').textContent()) ?? '', /600 entities/);
+  // The count is read after the first rows are drawn.
+  await page.getByTestId('row-count').filter({ hasText: /600 entities/ }).waitFor();
   await page.getByTestId('entities').focus();
   await page.keyboard.press('PageDown');
   await page.keyboard.press('PageDown');
