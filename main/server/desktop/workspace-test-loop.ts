@@ -1,11 +1,12 @@
 // "Re-run affected tests on save" in the Tests view: while on, every configuration change the hub writes to the
 // workspace (a save in the workbench, or an edit of its files the hub loaded) is compared with the files as they were
 // at the last look, and only the tests that change can affect run (hub-core/project/affected-tests.ts: the selection
-// `datahub test --watch` runs), with why each one. The last such run is kept for the view to show, whichever view the
-// save was made in.
+// `datahub test --watch` runs), with why each one, in a hub kept warm between saves (workspace-test-warm.ts). The last
+// such run is kept for the view to show, whichever view the save was made in.
 import type { DesktopContext } from './desktop-context.js';
 import type { WorkspaceTestReport } from './workspace-test-run.js';
 import type { WorkspaceTestTasks } from './workspace-test-tasks.js';
+import { WarmTestHub } from './workspace-test-warm.js';
 import { affectedTests, configEntitiesOfText, isConfigFilePath, testInputTexts } from '../../../hub-core/project/index.js';
 import type { ConfigEntity } from '../../../hub-core/config/index.js';
 import { HubError } from '../../../hub-core/base/index.js';
@@ -45,6 +46,8 @@ export class WorkspaceTestLoop {
   private timer: NodeJS.Timeout | undefined;
   private cycling = false;
   private again = false;
+  /** The hub the loop's runs share, kept between saves while the loop is on. */
+  private readonly warm = new WarmTestHub();
 
   constructor(
     private readonly ctx: DesktopContext,
@@ -62,6 +65,7 @@ export class WorkspaceTestLoop {
       this.enabled = on;
       clearTimeout(this.timer);
       this.baseline = on ? this.look() : undefined;
+      if (!on) this.warm.close();
     }
     return this.state();
   }
@@ -124,7 +128,8 @@ export class WorkspaceTestLoop {
       }
       // A run someone started is finished first (one at a time); this one follows it.
       while (this.tasks.running) await new Promise((r) => setTimeout(r, 200));
-      run.report = await this.tasks.exclusive<WorkspaceTestReport>({ task: 'run', dir: now.dir, options: { names: run.tests.map((t) => t.name) } });
+      const names = run.tests.map((t) => t.name);
+      run.report = await this.tasks.alone(() => this.warm.run(now.dir, names, changed));
       run.status = 'done';
     } catch (e) {
       run.status = 'failed';

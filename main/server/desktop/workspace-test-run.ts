@@ -6,6 +6,8 @@ import { formatDiffs, projectChecks, readTestSpecs, runTest, type ProjectCheck, 
 import type { PipeRunSummary } from '../../../hub-core/project/index.js';
 import { effectivePipeConfig } from '../../../hub-core/pipes/index.js';
 import { planGroups, projectPipes, runIsolated, testPipes } from '../../cli/test-isolated.js';
+import { runWarm } from '../../cli/test-warm.js';
+import type { TestSession } from '../../../hub-core/project/index.js';
 import { publishedOutput } from '../published-output.js';
 import { workspaceNodeDir } from '../../../hub-core/project/index.js';
 import { HubError, badRequest } from '../../../hub-core/base/index.js';
@@ -75,17 +77,19 @@ const checkResults = (checks: readonly ProjectCheck[]): WorkspaceTestResult[] =>
 /**
  * Run a project's tests (or, with `update`, rewrite its expected files). Throws HubError when it cannot load. Tests
  * whose pipes share nothing run apart, side by side, with the isolated-groups runner of `datahub test`
- * (main/cli/test-isolated.ts); every test says which pipes it ran and how long each took.
+ * (main/cli/test-isolated.ts); every test says which pipes it ran and how long each took. With a `session` (the
+ * loop's warm hub) the groups run one after another in it, as `datahub test --watch` runs them.
  */
-export async function runWorkspaceTests(dir: string, options: WorkspaceTestOptions = {}): Promise<WorkspaceTestReport> {
+export async function runWorkspaceTests(dir: string, options: WorkspaceTestOptions = {}, session?: TestSession): Promise<WorkspaceTestReport> {
   const started = Date.now();
   const update = options.update === true;
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   const { specs, only } = selectSpecs(dir, options.names);
   const nodeDir = workspaceNodeDir(dir);
   const groups = planGroups(nodeDir, specs, only);
-  if (groups.length > 1) {
-    const run = await runIsolated(dir, nodeDir, groups, { maxRounds, update, checks: update ? undefined : specs });
+  if (groups.length > 1 || session !== undefined) {
+    const how = { maxRounds, update, checks: update ? undefined : specs };
+    const run = session !== undefined ? await runWarm(session, groups, how) : await runIsolated(dir, nodeDir, groups, how);
     const { pipes } = projectPipes(nodeDir);
     const tests = specs.map((spec) => resultOf(run.results.get(spec.name)!, testPipes(pipes, spec, run.pipes)));
     tests.push(...checkResults(run.checks));

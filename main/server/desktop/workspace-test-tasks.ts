@@ -7,7 +7,7 @@ import type { WorkspaceTestFailure } from './workspace-test-run.js';
 import type { WorkspaceTask } from './workspace-test-worker.js';
 
 /** A run that takes longer than this is stopped (pipes that never settle, say) and answered with a 504. */
-const RUN_LIMIT_MS = 10 * 60_000;
+export const RUN_LIMIT_MS = 10 * 60_000;
 
 /** Run a test task in a worker thread; resolves with its answer or rejects with a HubError carrying the failure. */
 function runInWorker<T>(task: WorkspaceTask): Promise<T> {
@@ -45,10 +45,15 @@ export class WorkspaceTestTasks {
 
   /** One task at a time: a second is a 409. */
   async exclusive<T>(task: WorkspaceTask): Promise<T> {
+    return this.alone(() => runInWorker<T>(task));
+  }
+
+  /** Any other run of tests (the loop's warm hub), under the same one-at-a-time rule. */
+  async alone<T>(run: () => Promise<T>): Promise<T> {
     if (this.busy) throw new HubError(409, 'a test run is already in progress', 'wait for it to finish, then run again');
     this.busy = true;
     try {
-      return await runInWorker<T>(task);
+      return await run();
     } finally {
       this.busy = false;
     }

@@ -127,3 +127,33 @@ test('with "re-run affected tests on save" on, saving a pipe runs its tests and 
   const off = await desktop('PUT', '/workspace/test/loop', { enabled: false });
   assert.equal(off.body['enabled'], false);
 });
+
+test('the loop keeps its hub between saves and still gives what a fresh run gives: no entity of an earlier run is left', async () => {
+  assert.equal((await desktop('PUT', '/workspace/test/loop', { enabled: true })).status, 200);
+  type Loop = { last: { seq: number; status: string; report: { tests: { name: string; status: string; diffText: string[] }[] } | null } | null };
+  let seen = ((await desktop('GET', '/workspace/test/loop')).body as unknown as Loop).last?.seq ?? 0;
+  const config = await hub.json<Record<string, unknown>>('/pipes/people-adults/config');
+  // hub/dtl/transforms.rst: `filter` drops the entities its expression is false for. Over 37 leaves p2 (40) alone,
+  // so the expected p1 is missing; over 30 gives p1 and p2 again, as expected.
+  const saveOver = async (age: number): Promise<{ status: string; diffText: string[] }> => {
+    const rules = { default: [['filter', ['gt', '_S.age', age]], ['copy', '_id'], ['add', 'name', '_S.name']] };
+    const saved = await hub.fetch('/pipes/people-adults/config', { method: 'PUT', json: { ...config, transform: { type: 'dtl', rules } } });
+    assert.equal(saved.status, 200, await saved.text());
+    const last = await waitFor(`the re-run after "over ${age}"`, async () => {
+      const s = ((await desktop('GET', '/workspace/test/loop')).body as unknown as Loop).last;
+      return s !== null && s.seq > seen && s.status === 'done' ? s : undefined;
+    }, 60_000);
+    seen = last.seq;
+    const result = last.report?.tests.find((t) => t.name === 'people-adults');
+    assert.ok(result, 'people-adults was re-run');
+    return result;
+  };
+  const over37 = await saveOver(37);
+  assert.equal(over37.status, 'failed');
+  assert.match(over37.diffText.join('\n'), /p1/, 'p1 is named as missing');
+  assert.equal((await saveOver(30)).status, 'passed');
+  const again = await saveOver(37);
+  assert.equal(again.status, 'failed', 'p1 of the run before is not left in the kept hub');
+  await saveOver(30);
+  assert.equal((await desktop('PUT', '/workspace/test/loop', { enabled: false })).body['enabled'], false);
+});
