@@ -58,7 +58,8 @@ export function sumOf(values: readonly DtlValue[]): DtlValue {
   return total;
 }
 
-export function sortFunction(name: string, descending: boolean, description: string, examples: FunctionSpec['examples']): FunctionSpec {
+/** A function of the form [NAME, FUNCTION?, VALUES]: `pick` gets the values and their keys (FUNCTION's results, or themselves). */
+function orderingFunction(name: string, description: string, examples: FunctionSpec['examples'], pick: (values: DtlValue, keys: (list: readonly DtlValue[]) => readonly DtlValue[]) => DtlValue): FunctionSpec {
   return expression({
     name,
     family: FAMILY,
@@ -69,31 +70,19 @@ export function sortFunction(name: string, descending: boolean, description: str
     compile(b, cc) {
       const fn = optionalExpr(cc, b.opt('FUNCTION'));
       const values = cc.expr(b.one('VALUES'));
-      return (ctx) => {
-        const v = values(ctx);
-        if (!Array.isArray(v)) return v;
-        return sortByKeys(v, keysOf(ctx, v, fn), descending);
-      };
+      return (ctx) => pick(values(ctx), (list) => keysOf(ctx, list, fn));
     },
   });
 }
 
+export function sortFunction(name: string, descending: boolean, description: string, examples: FunctionSpec['examples']): FunctionSpec {
+  return orderingFunction(name, description, examples, (v, keys) => (Array.isArray(v) ? sortByKeys(v, keys(v), descending) : v));
+}
+
 export function extremeFunction(name: string, wantMax: boolean, description: string, examples: FunctionSpec['examples']): FunctionSpec {
-  return expression({
-    name,
-    family: FAMILY,
-    params: [optional('FUNCTION', 'function'), one('VALUES', 'value')],
-    description,
-    examples,
-    json: 'args',
-    compile(b, cc) {
-      const fn = optionalExpr(cc, b.opt('FUNCTION'));
-      const values = cc.expr(b.one('VALUES'));
-      return (ctx) => {
-        const vs = asList(values(ctx));
-        return extreme(vs, keysOf(ctx, vs, fn), wantMax);
-      };
-    },
+  return orderingFunction(name, description, examples, (v, keys) => {
+    const vs = asList(v);
+    return extreme(vs, keys(vs), wantMax);
   });
 }
 
