@@ -1,5 +1,6 @@
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { HubProcess } from './hub-process.js';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -19,4 +20,19 @@ export async function signIn(page: Page, hub: Pick<HubProcess, 'output'>): Promi
   const m = /one-time link: (\S+)/.exec(hub.output());
   if (!m) throw new Error(`serve printed no login link:\n${hub.output()}`);
   await page.goto(m[1]!);
+}
+
+/**
+ * Assert that a locator's text matches, waiting for it (up to `timeoutMs`) as a user would: the page draws what it
+ * fetched after the element appears, so one read right away can see it empty. Fails with the last text read.
+ */
+export async function textMatches(locator: Locator, pattern: RegExp, message?: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let text = '';
+  for (;;) {
+    text = (await locator.textContent({ timeout: Math.max(1, until - Date.now()) })) ?? '';
+    if (pattern.test(text) || Date.now() >= until) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.match(text, pattern, message);
 }

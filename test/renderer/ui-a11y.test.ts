@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { seedCrew } from '../helpers/crew.js';
 import { runPump } from '../helpers/api.js';
 import { axeViolations, describeFindings, type AxeFinding } from '../helpers/axe.js';
@@ -318,7 +318,7 @@ test('Monaco: Esc then Tab leaves the editor (said under it), Shift+Tab too; Alt
   const editor = page.locator('.monaco-editor .native-edit-context, .monaco-editor textarea:not(.ime-text-area)').first();
   await editor.waitFor({ state: 'attached' });
   const hint = page.locator('[data-testid$="-keys"]').first();
-  assert.match((await hint.textContent()) ?? '', /Esc then Tab leaves the editor/);
+  await textMatches(hint, /Esc then Tab leaves the editor/);
   assert.match((await editor.getAttribute('aria-label')) ?? '', /Alt\+F1/, 'the editor label still points to its accessibility help');
 
   await editor.focus();
@@ -348,7 +348,7 @@ test('Monaco: Esc then Tab leaves the editor (said under it), Shift+Tab too; Alt
   await page.keyboard.press('Alt+F1');
   const help = page.locator('dialog[data-testid$="-help"][open]');
   await help.waitFor();
-  assert.match((await help.textContent()) ?? '', /Esc then Tab/);
+  await textMatches(help, /Esc then Tab/);
   await page.keyboard.press('Escape');
   await help.waitFor({ state: 'hidden' });
   assert.ok((await focused()).inMonaco, 'closing the help goes back to the editor');

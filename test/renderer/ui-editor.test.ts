@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -77,14 +77,14 @@ test('a pipe config: schema and live DTL markers, completion, Ctrl+S, diff, hub 
   await page.keyboard.press('Shift+Alt+F');
   await editor.locator('.view-line').nth(3).waitFor();
   await problems().filter({ hasText: /sourse/ }).waitFor();
-  assert.match((await problems().textContent()) ?? '', /Property sourse is not allowed/);
+  await textMatches(problems(), /Property sourse is not allowed/);
   assert.equal(await page.getByTestId('config-dirty').textContent(), '● unsaved changes');
 
   // An unknown DTL function: the hub's compiler marks it while typing, as an error at its JSON path.
   await replaceText(editor, saved.replace('"upper"', '"shoutify"'));
   const dtlProblem = problems().locator('button.error').filter({ hasText: /shoutify/ });
   await dtlProblem.waitFor({ timeout: 5000 });
-  assert.match((await dtlProblem.textContent()) ?? '', /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
+  await textMatches(dtlProblem, /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
   await editor.locator('.squiggly-error').first().waitFor(); // a red squiggle in the text
   await page.screenshot({ path: join(shots, 'editor-pipe-dtl-error.png'), fullPage: true });
 
@@ -166,7 +166,7 @@ test('a pipe config: schema and live DTL markers, completion, Ctrl+S, diff, hub 
   await replaceText(editor, now.replace('"concat"', '"shoutify"'));
   await page.keyboard.press('ControlOrMeta+S');
   await page.getByTestId('config-status').filter({ hasText: /Not saved/ }).waitFor();
-  assert.match((await page.getByTestId('config-status').textContent()) ?? '', /invalid pipe configuration/);
+  await textMatches(page.getByTestId('config-status'), /invalid pipe configuration/);
   await page.getByTestId('config-save-force').click();
   await page.getByTestId('config-status').filter({ hasText: /the hub reports 1 problem/ }).waitFor();
   const info = await hub.json<{ runtime: { 'config-errors': { elements: string }[] } }>('/pipes/shout');

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { runPump } from '../helpers/api.js';
 
 let hub: HubProcess;
@@ -149,11 +149,11 @@ test('the datasets list says Loading before its first answer, shows counts, filt
   const row = page.getByTestId('datasets').locator('tr[data-dataset="x"]');
   await row.waitFor();
   await page.unroute(/\/api\/datasets$/);
-  assert.match((await row.textContent()) ?? '', /8,000/, 'entity count of x');
-  assert.match((await row.textContent()) ?? '', /s ago|min ago/, 'the time of the last change');
+  await textMatches(row, /8,000/, 'entity count of x');
+  await textMatches(row, /s ago|min ago/, 'the time of the last change');
   // Versions stored and the space they take: x has 8,000 entities and one second version; h 3 + 2 + 30 versions.
   assert.equal(await row.getByTestId('stored-versions').textContent(), '8,001');
-  assert.match((await row.getByTestId('bytes-on-disk').textContent()) ?? '', /^\d+\.\d (kB|MB)$/);
+  await textMatches(row.getByTestId('bytes-on-disk'), /^\d+\.\d (kB|MB)$/);
   assert.equal(await page.getByTestId('datasets').locator('tr[data-dataset="h"]').getByTestId('stored-versions').textContent(), '35');
 
   const names = (): Promise<string[]> => page.getByTestId('datasets').locator('tbody tr td:first-child').allTextContents();
@@ -173,7 +173,7 @@ test('the datasets list says Loading before its first answer, shows counts, filt
   await page.getByTestId('dataset-filter').fill('y');
   await row.waitFor({ state: 'detached' });
   assert.deepEqual(await names(), ['y']);
-  assert.match((await page.getByTestId('datasets-summary').textContent()) ?? '', /^1 of \d+ datasets · 1 entity$/);
+  await textMatches(page.getByTestId('datasets-summary'), /^1 of \d+ datasets · 1 entity$/);
   await page.getByTestId('dataset-filter').fill('');
   await page.getByTestId('sort-change').click();
   await row.waitFor();
@@ -189,7 +189,7 @@ test('the list refreshes its counts, and deletes a dataset after a confirmation'
 
   await row.getByTestId('delete-dataset').click();
   const dialog = page.getByTestId('delete-confirm');
-  assert.match((await dialog.textContent()) ?? '', /Delete dataset "doomed" and its 3 entities/);
+  await textMatches(dialog, /Delete dataset "doomed" and its 3 entities/);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
   assert.equal((await hub.fetch('/datasets/doomed')).status, 200, 'Escape deletes nothing');
@@ -235,7 +235,7 @@ test('a large dataset scrolls virtualised, reading pages by since and dropping t
   assert.ok(inDom < 120, `only the rows in view are in the DOM (${inDom} of ${N})`);
   assert.equal((await rowText(rows().last())).num, N, 'rows are numbered through the whole dataset');
   assert.ok((await headers()).includes('late'), 'a key that first appears in a later page became a column');
-  assert.match((await rows().last().textContent()) ?? '', /late renamed/);
+  await textMatches(rows().last(), /late renamed/);
   await page.screenshot({ path: join(shots, 'explorer-scrolled.png') });
 
   // Home goes to the first row kept in memory: the first pages were dropped.
@@ -275,7 +275,7 @@ test('a large dataset scrolls virtualised, reading pages by since and dropping t
   await page.keyboard.press('ArrowRight');
   const pretty = page.getByTestId('row-json').first();
   await pretty.waitFor();
-  assert.match((await pretty.textContent()) ?? '', /^\{\n {2}"_id": "e0000",\n/, 'pretty-printed, two-space indent');
+  await textMatches(pretty, /^\{\n {2}"_id": "e0000",\n/, 'pretty-printed, two-space indent');
   await page.screenshot({ path: join(shots, 'explorer-json.png') });
   await page.keyboard.press('ArrowLeft');
   await pretty.waitFor({ state: 'detached' });
@@ -337,7 +337,7 @@ test('newest first shows the highest offsets first; Go to offset starts there an
   assert.equal((await selectedRow()).id, id(5000), 'the row at the offset is selected');
   assert.equal(Number(await page.locator('[data-testid="entity-row"][aria-selected="true"]').getAttribute('data-offset')), target);
   assert.equal((await headers())[0], 'offset', 'row numbers are unknown: the offsets are shown');
-  assert.match((await page.getByTestId('offset-note').textContent()) ?? '', new RegExp(`Starting at offset ${target}`));
+  await textMatches(page.getByTestId('offset-note'), new RegExp(`Starting at offset ${target}`));
   await waitFor('the rows before the offset', async () => {
     await page.getByTestId('entities').evaluate((el) => (el.scrollTop = 0));
     const firstId = (await rowText(rows().first())).id;
@@ -348,7 +348,7 @@ test('newest first shows the highest offsets first; Go to offset starts there an
 
   await page.getByTestId('offset-input').fill('twelve');
   await page.getByTestId('offset-input').press('Enter');
-  assert.match((await page.getByTestId('offset-error').textContent()) ?? '', /"twelve" is not an offset/);
+  await textMatches(page.getByTestId('offset-error'), /"twelve" is not an offset/);
   await page.getByTestId('offset-note').getByRole('button', { name: 'Back to the start' }).click();
   await waitFirstId('e0000');
   assert.equal((await headers())[0], '#');
@@ -388,7 +388,7 @@ test('search by _id opens the entity, marks its row and brings the detail into v
 test('history: any two versions compared, deleted versions marked', async () => {
   await openDataset('h');
   await waitFirstId('quick');
-  assert.match((await page.getByTestId('storage').textContent()) ?? '', /^\s*35 versions · \d+\.\d kB on disk\s*$/);
+  await textMatches(page.getByTestId('storage'), /^\s*35 versions · \d+\.\d kB on disk\s*$/);
   await find('multi');
   const versions = page.getByTestId('versions').locator('tbody tr');
   await versions.nth(2).waitFor();
@@ -398,7 +398,7 @@ test('history: any two versions compared, deleted versions marked', async () => 
     ['v3 (latest)', 'v2', 'v1'],
   );
   assert.equal(await versions.nth(1).getByTestId('deleted-version').count(), 1, 'the deletion is marked');
-  assert.match((await page.getByTestId('compare-caption').textContent()) ?? '', /from v2 · offset \d+ · deleted to v3 \(latest\)/);
+  await textMatches(page.getByTestId('compare-caption'), /from v2 · offset \d+ · deleted to v3 \(latest\)/);
 
   await versions.nth(2).getByTestId('pick-from').check();
   await page.getByTestId('compare-caption').filter({ hasText: /from v1 · offset \d+ to v3/ }).waitFor();
@@ -529,7 +529,7 @@ test('deleted entities can be hidden; a failing read or download says why in wor
   await page.getByTestId('download-json').click();
   await page.getByTestId('download-status').filter({ hasText: /The JSON download failed \(404\): dataset "y" not found/ }).waitFor();
   await page.getByLabel('Show deleted').uncheck();
-  assert.match((await page.getByTestId('dataset-error').textContent()) ?? '', /Reading dataset "y" failed \(404\)/);
+  await textMatches(page.getByTestId('dataset-error'), /Reading dataset "y" failed \(404\)/);
 });
 
 test('the pipe page starts a run, shows it in the log, and the sink dataset appears', async () => {
@@ -542,7 +542,7 @@ test('the pipe page starts a run, shows it in the log, and the sink dataset appe
   for (const op of ['start', 'stop', 'enable', 'disable', 'start-rescan', 'reset-rescan', 'discard-retries']) assert.ok(ops.includes(op), `${op} in ${ops.join(',')}`);
   assert.ok(await controls.locator('button[data-op="enable"]').isDisabled(), 'a manual pump does not support enable');
   assert.ok(await controls.locator('button[data-op="disable"]').isDisabled(), 'nor disable');
-  assert.match((await page.getByTestId('pipe-config').textContent()) ?? '', /"dataset": "x-copy"/);
+  await textMatches(page.getByTestId('pipe-config'), /"dataset": "x-copy"/);
 
   await controls.locator('button[data-op="start"]').click();
   await page.getByTestId('pump-log').filter({ hasText: 'pump-completed' }).waitFor({ timeout: 10_000 });
@@ -554,7 +554,7 @@ test('the pipe page starts a run, shows it in the log, and the sink dataset appe
   await page.getByRole('button', { name: /^Datasets/ }).click();
   const copy = page.getByTestId('datasets').locator('tr', { has: page.getByRole('button', { name: 'x-copy', exact: true }) });
   await copy.waitFor();
-  assert.match((await copy.textContent()) ?? '', /8,000/);
+  await textMatches(copy, /8,000/);
 });
 
 test('an operation the hub refuses is shown in words', async () => {
@@ -565,7 +565,7 @@ test('an operation the hub refuses is shown in words', async () => {
   // Deleting the pipe behind the page's back: the next operation fails with the hub's reason.
   await hub.fetch('/pipes/copy', { method: 'DELETE' });
   await page.getByTestId('pump-controls').locator('button[data-op="start"]').click();
-  assert.match((await page.getByTestId('op-error').textContent()) ?? '', /failed \(404\)/);
+  await textMatches(page.getByTestId('op-error'), /failed \(404\)/);
 });
 
 test('the UI follows the light or dark theme of the OS', async () => {

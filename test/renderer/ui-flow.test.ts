@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -60,7 +60,7 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   await page.keyboard.press('Shift+ControlOrMeta+End');
   await page.keyboard.press('Delete');
   await output.filter({ hasText: /PERSON 0/ }).waitFor();
-  assert.match((await output.textContent()) ?? '', /HELLO Oslo/);
+  await textMatches(output, /HELLO Oslo/);
   assert.equal(await page.getByTestId('preview-dirty').textContent(), '● unsaved changes');
   await page.getByTestId('preview-save').click();
   await page.getByTestId('preview-status').filter({ hasText: /Saved at/ }).waitFor();
@@ -82,7 +82,7 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   await page.getByRole('tab', { name: 'Output' }).click();
   await page.getByTestId('sink-count').filter({ hasText: `${N} entities` }).waitFor();
   const newest = page.getByTestId('output-entities');
-  assert.match((await newest.textContent()) ?? '', new RegExp(`PERSON ${N - 1}`), 'the newest entity comes first');
+  await textMatches(newest, new RegExp(`PERSON ${N - 1}`), 'the newest entity comes first');
 
   // 5. From the Output tab to the dataset explorer; page through it with the keyboard.
   await page.getByTestId('open-sink-dataset').click();
@@ -183,7 +183,7 @@ test('deleting a pipe from its page says its dataset is kept, and keeps it', asy
   await page.getByTestId('pipe-delete').click();
   const dialog = page.getByTestId('confirm-dialog');
   await dialog.filter({ hasText: 'Delete the pipe people-loud?' }).waitFor();
-  assert.match((await dialog.textContent()) ?? '', new RegExp(`Its dataset people-loud \\(${before.count.toLocaleString('en-US')} entities\\) is kept`));
+  await textMatches(dialog, new RegExp(`Its dataset people-loud \\(${before.count.toLocaleString('en-US')} entities\\) is kept`));
   await page.getByTestId('confirm-cancel').click();
   assert.equal((await hub.fetch('/pipes/people-loud')).status, 200);
 

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { seedCrew } from '../helpers/crew.js';
 
 let hub: HubProcess;
@@ -211,7 +211,7 @@ test('a pump operation the hub refuses ends in an error toast in words', async (
   await page.getByTestId('palette-input').press('Enter');
   const error = page.getByTestId('toast').and(page.locator('[data-kind="error"]'));
   await error.filter({ hasText: /“start” on doomed failed \(404\)/ }).waitFor();
-  assert.match((await error.textContent()) ?? '', /doomed/);
+  await textMatches(error, /doomed/);
   await error.getByRole('button', { name: 'Dismiss' }).click();
   await error.waitFor({ state: 'detached' });
 });
@@ -284,7 +284,7 @@ test('the palette deletes a pipe after asking on its page; its dataset is kept',
   await page.waitForURL(/#\/pipes\/embedded-one/);
   const dialog = page.getByTestId('confirm-dialog');
   await dialog.filter({ hasText: 'Delete the pipe embedded-one?' }).waitFor();
-  assert.match((await dialog.textContent()) ?? '', /Its dataset embedded-one .*is kept/);
+  await textMatches(dialog, /Its dataset embedded-one .*is kept/);
   await page.getByTestId('confirm-ok').click();
   await page.waitForURL(/#\/pipes$/);
   assert.equal((await hub.fetch('/pipes/embedded-one')).status, 404);

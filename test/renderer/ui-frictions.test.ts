@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
 import { runPump } from '../helpers/api.js';
 import { forgetConnections, stopAndRemove } from '../helpers/connections.js';
@@ -80,21 +80,21 @@ test('Trace from the Output tab traces the property whose value was clicked', as
   const panel = page.getByTestId('trace-panel');
   await panel.waitFor();
   assert.equal((await panel.locator('.head').textContent())?.includes(`Property “${property}”`), true, (await panel.locator('.head').textContent()) ?? '');
-  assert.match((await page.getByTestId('trace-events').textContent()) ?? '', /set by add at \$\.transform\.rules\.default\[1\]\s*"ADA LOVELACE"/);
+  await textMatches(page.getByTestId('trace-events'), /set by add at \$\.transform\.rules\.default\[1\]\s*"ADA LOVELACE"/);
   await page.screenshot({ path: `${SHOTS}/trace-from-output.png` });
 
   // The row's own Trace button still traces _id.
   await page.goto(`${hub.url}/#/pipes/people-loud/output`);
   await page.locator('[data-testid="trace-output"]').last().click();
   await panel.waitFor();
-  assert.match((await panel.locator('.head').textContent()) ?? '', /Property “_id”/);
+  await textMatches(panel.locator('.head'), /Property “_id”/);
 });
 
 test('the typo cocnat suggests concat, and the problem table shows the whole message without a sideways scrollbar', async () => {
   await page.goto(`${hub.url}/#/pipes/greeting-with-typo`);
   const msg = page.getByTestId('config-error-msg').filter({ hasText: 'cocnat' });
   await msg.waitFor();
-  assert.match((await msg.textContent()) ?? '', /unknown function "cocnat"; did you mean "concat"\?/);
+  await textMatches(msg, /unknown function "cocnat"; did you mean "concat"\?/);
   const fits = (await page.evaluate(`(() => {
     const content = document.querySelector('[data-testid="content"]');
     const cell = document.querySelector('[data-testid="config-error-msg"]').getBoundingClientRect();
@@ -121,7 +121,7 @@ test('a pipe whose file no longer parses says so, not "valid", while the hub run
   await page.goto(`${hub.url}/#/pipes/fragile`);
   const pill = page.getByTestId('pipe-file-problem');
   await pill.filter({ hasText: 'pipes/fragile.conf.json' }).waitFor();
-  assert.match((await pill.textContent()) ?? '', /has an error: the hub runs the last good version/);
+  await textMatches(pill, /has an error: the hub runs the last good version/);
   await page.screenshot({ path: `${SHOTS}/file-error-pipe.png` });
 });
 

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { pushEntities, runPump } from '../helpers/api.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 
@@ -70,7 +70,7 @@ test('Impact shows progress, then what saving and re-running would do, and write
   const panel = page.getByTestId('impact-panel');
   await panel.waitFor();
   await panel.getByTestId('impact-progress').waitFor();
-  assert.match((await panel.getByTestId('impact-progress').textContent()) ?? '', new RegExp(`of ${N.toLocaleString('en-US')}|of ${N}`));
+  await textMatches(panel.getByTestId('impact-progress'), new RegExp(`of ${N.toLocaleString('en-US')}|of ${N}`));
 
   const result = panel.getByTestId('impact-result');
   await result.waitFor({ timeout: 60_000 });
@@ -87,7 +87,7 @@ test('Impact shows progress, then what saving and re-running would do, and write
   assert.deepEqual(await adult.allTextContents(), ['adult', '21000', '0', '0']);
   const sample = result.locator('[data-testid="impact-sample"][data-kind="changed"]').first();
   await sample.locator('summary').click();
-  assert.match((await sample.textContent()) ?? '', /adult[\s\S]*\(absent\)[\s\S]*true/);
+  await textMatches(sample, /adult[\s\S]*\(absent\)[\s\S]*true/);
   await result.getByTestId('impact-downstream-none').waitFor();
   await result.getByTestId('impact-tests-none').waitFor();
 
@@ -95,7 +95,7 @@ test('Impact shows progress, then what saving and re-running would do, and write
   const stored = await hub.json<{ transform: unknown }>('/pipes/people-out/config');
   assert.deepEqual(stored.transform, V1.transform);
   assert.equal((await hub.json<{ count: number }>('/datasets/people-out')).count, N);
-  assert.match((await page.getByTestId('config-dirty').textContent()) ?? '', /unsaved changes/);
+  await textMatches(page.getByTestId('config-dirty'), /unsaved changes/);
 
   await panel.getByTestId('impact-close').click();
   await panel.waitFor({ state: 'detached' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -84,12 +84,12 @@ test('importing a JSON file shows what changes, then applies it', async () => {
   await page.getByTestId('config-file').setInputFiles(file);
   const confirm = page.getByTestId('import-confirm');
   await confirm.waitFor();
-  assert.match((await confirm.getByTestId('import-added').textContent()) ?? '', /pipe delta/);
-  assert.match((await confirm.getByTestId('import-changed').textContent()) ?? '', /pipe alpha/);
+  await textMatches(confirm.getByTestId('import-added'), /pipe delta/);
+  await textMatches(confirm.getByTestId('import-changed'), /pipe alpha/);
   const removed = (await confirm.getByTestId('import-removed').textContent()) ?? '';
   assert.match(removed, /pipe beta/);
   assert.doesNotMatch(removed, /crm/, 'an unchanged system is not listed');
-  assert.match((await confirm.textContent()) ?? '', /1 unchanged/);
+  await textMatches(confirm, /1 unchanged/);
   await confirm.getByTestId('import-changed').getByRole('button', { name: 'pipe alpha' }).click();
   const change = confirm.getByTestId('import-diff');
   assert.ok((await change.locator('[data-op="-"]').allTextContents()).some((l) => l.includes('hi there')));
@@ -111,7 +111,7 @@ test('a zip dropped on the import area is read the same way; a file that is not 
   await page.getByTestId('config-drop').dispatchEvent('drop', { dataTransfer: transfer });
   const confirm = page.getByTestId('import-confirm');
   await confirm.filter({ hasText: 'config.zip' }).waitFor();
-  assert.match((await confirm.getByTestId('import-removed').textContent()) ?? '', /system crm/);
+  await textMatches(confirm.getByTestId('import-removed'), /system crm/);
   assert.equal(await confirm.getByTestId('import-added').count(), 0, (await confirm.textContent()) ?? '');
   await page.getByTestId('import-apply').click();
   await page.getByTestId('config-notice').filter({ hasText: 'config.zip' }).waitFor();
@@ -131,7 +131,7 @@ test('the history compares a version with the one before it, with the current on
   await page.getByTestId('history-versions').waitFor();
   const versions = page.getByTestId('history-version');
   assert.equal(await versions.count(), 3, 'created, edited, imported');
-  assert.match((await versions.first().textContent()) ?? '', /current/);
+  await textMatches(versions.first(), /current/);
   // The newest version is compared with the one before it: what the last change (the import) did.
   const diff = page.getByTestId('text-diff');
   await diff.waitFor();
@@ -177,7 +177,7 @@ test('Restore this version stores the old configuration again, after a confirmat
   await page.getByTestId('history-notice').filter({ hasText: /it is now the current version/ }).waitFor();
   assert.deepEqual(await hub.json<Entity>('/pipes/alpha/config'), alpha('hello'), 'the current configuration is the restored one');
   assert.equal(await versions.count(), 4, 'the restore is a new version');
-  assert.match((await versions.first().textContent()) ?? '', /current/);
+  await textMatches(versions.first(), /current/);
   // The new current version undoes the import: compared with the one before it, "good morning" goes, "hello" is back.
   await versions.first().click();
   const diff = page.getByTestId('text-diff');

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { forgetConnections, stopAndRemove } from '../helpers/connections.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
@@ -105,6 +105,6 @@ test('a remote that refuses is said in words in the dialog, and nothing is writt
   await dialog.getByTestId('pipe-sample-pull').click();
   const error = dialog.getByTestId('pipe-sample-error');
   await error.waitFor();
-  assert.match((await error.textContent()) ?? '', /Staging has no dataset "gone"/);
+  await textMatches(error, /Staging has no dataset "gone"/);
   assert.equal(readFileSync(join(dir, 'node', 'pipes', 'orphan.conf.json'), 'utf8'), '{"_id": "orphan", "type": "pipe", "source": {"type": "dataset", "dataset": "gone"}}\n');
 });

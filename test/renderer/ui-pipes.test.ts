@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -161,8 +161,8 @@ test('search by id ("/" focuses it), the config-group filter and sortable column
   assert.deepEqual(await waitForIds('descending ids', (ids) => ids[0] === 'orders-in'), ['orders-in', 'crew-scheduled', 'crew-names', 'crew-invalid', 'crew-broken', 'big-slow']);
   await page.getByTestId('sort-schedule').click();
   await waitForIds('the only pipe on a schedule first', (ids) => ids[0] === 'crew-scheduled');
-  assert.match((await row('crew-scheduled').getByTestId('pipe-schedule').textContent()) ?? '', /enabled · next in (59 min|1 h)/);
-  assert.match((await row('crew-names').getByTestId('pipe-schedule').textContent()) ?? '', /^\s*manual\s*$/, 'a manual pump does not read "disabled"');
+  await textMatches(row('crew-scheduled').getByTestId('pipe-schedule'), /enabled · next in (59 min|1 h)/);
+  await textMatches(row('crew-names').getByTestId('pipe-schedule'), /^\s*manual\s*$/, 'a manual pump does not read "disabled"');
   await page.getByTestId('sort-group').click();
   await waitForIds('by group: the default group first, then people, then shop', (ids) => ids.join() === 'big-slow,crew-scheduled,crew-broken,crew-names,crew-invalid,orders-in');
 
@@ -181,7 +181,7 @@ test('live status from one request per poll: a running run counts up in the list
   const requests: string[] = [];
   const onRequest = (r: { url: () => string }): void => void requests.push(new URL(r.url()).pathname);
   page.on('request', onRequest);
-  assert.match((await row('crew-names').getByTestId('pipe-last-run').textContent()) ?? '', /never/);
+  await textMatches(row('crew-names').getByTestId('pipe-last-run'), /never/);
   for (const id of ['big-slow', 'crew-broken', 'crew-names']) {
     await hub.fetch(`/pipes/${id}/pump`, { method: 'POST', body: new URLSearchParams({ operation: 'start' }) });
   }
@@ -190,11 +190,11 @@ test('live status from one request per poll: a running run counts up in the list
   const first = await waitForNumber(progress, 'data-processed', 'the list to show entities processed', (n) => n >= 1);
   const later = await waitForNumber(progress, 'data-processed', 'the count in the list to grow', (n) => n > first);
   assert.ok(later < BIG);
-  assert.match((await progress.textContent()) ?? '', /^[\d,]+$/);
+  await textMatches(progress, /^[\d,]+$/);
   assert.equal(await progress.getAttribute('title'), 'Entities this run has processed so far');
   await page.screenshot({ path: join(shots, 'pipes-list-running.png') });
   await row('crew-broken').getByTestId('pipe-last-run').filter({ hasText: 'failed' }).waitFor({ timeout: 15_000 });
-  assert.match((await row('crew-broken').getByTestId('pipe-last-run').textContent()) ?? '', /alan is not welcome/);
+  await textMatches(row('crew-broken').getByTestId('pipe-last-run'), /alan is not welcome/);
   assert.equal((await row('crew-broken').getByTestId('pipe-errors').textContent())?.trim(), '1');
 
   await row('crew-names').getByTestId('pipe-last-run').filter({ hasText: /ok/ }).waitFor({ timeout: 15_000 });
@@ -247,7 +247,7 @@ test('the pipe page disables operations the pipe does not support, and start whi
   const first = await waitForNumber(counter, 'data-processed', 'the first entities processed', (n) => n >= 1);
   const later = await waitForNumber(counter, 'data-processed', 'the progress counter to grow', (n) => n > first);
   assert.ok(later < BIG, `still running: ${later}`);
-  assert.match((await page.getByTestId('run-progress').textContent()) ?? '', /Run in progress.*entities processed so far.*source entities left/);
+  await textMatches(page.getByTestId('run-progress'), /Run in progress.*entities processed so far.*source entities left/);
   await page.screenshot({ path: join(shots, 'pipe-page-running.png'), fullPage: true });
 
   await opButton('stop').click();
@@ -273,7 +273,7 @@ test('the pipe page disables operations the pipe does not support, and start whi
   await page.getByRole('tab', { name: 'Execution log' }).click();
   const stoppedRow = page.getByTestId('pump-log').getByTestId('log-row').first();
   await stoppedRow.filter({ hasText: 'pump-completed' }).waitFor();
-  assert.match((await stoppedRow.textContent()) ?? '', /stopped.*stopped by the "stop" operation/);
+  await textMatches(stoppedRow, /stopped.*stopped by the "stop" operation/);
   await page.getByRole('tab', { name: 'Overview' }).click();
 });
 
@@ -298,7 +298,7 @@ test('update-last-seen is prefilled with the current position; set-last-seen-to-
   // set-last-seen-to-end: Cancel leaves the position; Yes moves it to the end of the source.
   await opButton('set-last-seen-to-end').click();
   const ask = page.getByTestId('op-confirm');
-  assert.match((await ask.textContent()) ?? '', /Skip every unread source entity after offset 1\?.*data loss/);
+  await textMatches(ask, /Skip every unread source entity after offset 1\?.*data loss/);
   assert.equal(await page.evaluate('document.activeElement?.getAttribute("data-testid")'), 'op-confirm-yes', 'the confirm button has the focus');
   await ask.getByRole('button', { name: 'Cancel' }).click();
   await ask.waitFor({ state: 'detached' });
@@ -366,7 +366,7 @@ test('the execution log filters by event and status and opens an entry as JSON; 
   assert.deepEqual(await rows.locator('td:nth-child(3)').allTextContents(), ['pump-failed', 'pump-started']);
   await page.getByTestId('log-filter-status').selectOption('failed');
   assert.deepEqual(await rows.locator('td:nth-child(3)').allTextContents(), ['pump-failed']);
-  assert.match((await page.getByTestId('log-count').textContent()) ?? '', /^1 of 2 loaded entries/);
+  await textMatches(page.getByTestId('log-count'), /^1 of 2 loaded entries/);
   await page.getByTestId('log-filter-status').selectOption('');
   await page.getByTestId('log-filter-event').selectOption('pump-started');
   assert.deepEqual(await rows.locator('td:nth-child(3)').allTextContents(), ['pump-started']);
@@ -382,7 +382,7 @@ test('the execution log filters by event and status and opens an entry as JSON; 
   assert.equal(entry['write_errors'], 1);
   assert.deepEqual(entry, failedEntry, 'the whole entry');
   assert.equal(await page.getByTestId('log-entry-traceback').textContent(), failedEntry['traceback'], 'the traceback as lines of text');
-  assert.match((await json.textContent()) ?? '', /\n {2}"reason_why_stopped": "alan is not welcome",\n/, 'indented JSON');
+  await textMatches(json, /\n {2}"reason_why_stopped": "alan is not welcome",\n/, 'indented JSON');
   await page.screenshot({ path: join(shots, 'pipe-log-expanded.png'), fullPage: true });
   await rows.filter({ hasText: 'pump-failed' }).getByTestId('log-row-toggle').press('Enter');
   await json.waitFor({ state: 'detached' });
@@ -426,7 +426,7 @@ test('the run chart draws processed, changed, errors and durations of the runs i
   await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
   const legend = chart.locator('.u-legend');
   await legend.locator('tr', { hasText: 'processed' }).locator('.u-value').filter({ hasText: /^\d+$/ }).waitFor();
-  assert.match((await legend.locator('tr', { hasText: 'duration (s)' }).locator('.u-value').textContent()) ?? '', /^\d+\.\d{3} s$/);
+  await textMatches(legend.locator('tr', { hasText: 'duration (s)' }).locator('.u-value'), /^\d+\.\d{3} s$/);
 
   // Older runs: one page more of the log, then all loaded runs in the chart.
   await page.getByTestId('chart-load-older').click();
@@ -499,7 +499,7 @@ test('"New pipe" creates a pipe from a template and opens its Config tab', async
   await page.getByTestId('new-pipe-id').fill('crew-copy');
   await page.getByTestId('new-pipe-source').fill('');
   await page.getByTestId('new-pipe-create').click();
-  assert.match((await page.getByTestId('new-pipe-error').textContent()) ?? '', /Name the dataset/);
+  await textMatches(page.getByTestId('new-pipe-error'), /Name the dataset/);
   await page.getByTestId('new-pipe-source').fill('crew');
   await page.screenshot({ path: join(shots, 'pipes-new-dialog.png') });
   await page.getByTestId('new-pipe-create').click();

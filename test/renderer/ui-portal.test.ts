@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { AsyncEntry } from '@napi-rs/keyring';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 import { startPortal, defaultPortalSeed, type PortalServer, type PortalUser } from '../helpers/portal-server.js';
 
@@ -122,7 +122,7 @@ test('a subscription is edited; a concurrent change gives a clear conflict messa
   await page.getByTestId('subscription-save').click();
   const conflict = page.getByTestId('subscription-conflict');
   await conflict.waitFor();
-  assert.match((await conflict.textContent()) ?? '', /Someone else changed this subscription since you opened it; reload to see their change/);
+  await textMatches(conflict, /Someone else changed this subscription since you opened it; reload to see their change/);
   await page.screenshot({ path: join(shots, 'portal-subscription-conflict.png'), fullPage: true });
   await page.getByTestId('subscription-reload').click();
   const description = page.getByTestId('subscription-description');
@@ -209,7 +209,7 @@ test('a custom role is created and changed; built-in roles offer no Delete', asy
   const builtIn = page.locator('[data-testid="role-row"][data-role="group:Admin"]');
   await builtIn.waitFor();
   assert.equal(await page.getByTestId('roles').getByTestId('role-delete').count(), 0, 'no Delete on built-in roles');
-  assert.match((await builtIn.textContent()) ?? '', /built-in/);
+  await textMatches(builtIn, /built-in/);
 
   await page.getByTestId('role-name').fill('Auditor');
   await page.getByTestId('role-description').fill('Reads logs');
@@ -292,7 +292,7 @@ test('a notification rule is created from the form generated from its type schem
   await page.getByTestId('rules-message').filter({ hasText: 'Churn' }).waitFor();
   const churn = page.getByTestId('rules').getByRole('row', { name: /Churn/ });
   await churn.waitFor();
-  assert.match((await churn.textContent()) ?? '', /"period":\{"amount":2,"unit":"hours"\}/, 'the nested object reached the portal');
+  await textMatches(churn, /"period":\{"amount":2,"unit":"hours"\}/, 'the nested object reached the portal');
 
   // Changing the rule: the form opens with its values, the type stays, the change reaches the portal.
   await churn.getByTestId('rule-edit').click();
@@ -307,7 +307,7 @@ test('a notification rule is created from the form generated from its type schem
   await page.getByTestId('rule-create').click();
   await page.getByTestId('rules-message').filter({ hasText: 'Rule “Churn” saved' }).waitFor();
   await churn.filter({ hasText: '"period":{"amount":3,"unit":"days"}' }).filter({ hasText: 'data-team@example.com' }).waitFor();
-  assert.match((await churn.textContent()) ?? '', /"limit":5000/, 'untouched parameters are kept');
+  await textMatches(churn, /"limit":5000/, 'untouched parameters are kept');
   assert.equal(await page.getByTestId('rules').getByRole('row', { name: /Churn/ }).count(), 1, 'changed, not added');
 
   await page.getByTestId('rule-type').selectOption('pattern_match');
@@ -324,8 +324,8 @@ test('a notification rule is created from the form generated from its type schem
   await page.getByTestId('rules-message').filter({ hasText: 'Timeouts' }).waitFor();
   const row = page.getByTestId('rules').getByRole('row', { name: /Timeouts/ });
   await row.waitFor();
-  assert.match((await row.textContent()) ?? '', /\["\*timed out\*","\*refused\*"\]/);
-  assert.match((await row.textContent()) ?? '', /ops@example\.com/);
+  await textMatches(row, /\["\*timed out\*","\*refused\*"\]/);
+  await textMatches(row, /ops@example\.com/);
   await page.screenshot({ path: join(shots, 'portal-notification-rule.png'), fullPage: true });
 });
 

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { CREW } from '../helpers/crew.js';
 
 let hub: HubProcess;
@@ -107,9 +107,9 @@ test('the Preview tab: Monaco editors, output that follows typing, error markers
   await replaceText(transform, { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['shoutify', '_S.name']]] } });
   const marker = page.getByTestId('preview-transform-problems').locator('button.error').filter({ hasText: 'shoutify' });
   await marker.waitFor();
-  assert.match((await marker.textContent()) ?? '', /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
+  await textMatches(marker, /\$\.transform\.rules\.default\[1\]\[2\]\[0\]/);
   await transform.locator('.squiggly-error').first().waitFor(); // a red squiggle under the name
-  assert.match((await page.getByTestId('preview-errors').textContent()) ?? '', /unknown function/);
+  await textMatches(page.getByTestId('preview-errors'), /unknown function/);
   await page.keyboard.press('Shift+Alt+F');
   await transform.locator('.view-line').nth(10).waitFor();
   await page.screenshot({ path: join(shots, 'preview-tab-error.png'), fullPage: true });
@@ -129,12 +129,12 @@ test('the Preview tab: Monaco editors, output that follows typing, error markers
   await replaceText(sample, [{ _id: 'linus', name: 'Linus Torvalds' }]);
   await output().filter({ hasText: 'LINUS TORVALDS' }).waitFor();
   assert.doesNotMatch(await outputText(), /GRACE HOPPER/);
-  assert.match((await page.getByTestId('preview-sample-mode').textContent()) ?? '', /your own/);
+  await textMatches(page.getByTestId('preview-sample-mode'), /your own/);
   await page.getByTestId('preview-sample-size').fill('2');
   await page.getByTestId('preview-load-sample').click();
   await output().filter({ hasText: 'ALAN' }).waitFor();
   assert.doesNotMatch(await outputText(), /LINUS|GRACE/);
-  assert.match((await page.getByTestId('preview-sample-mode').textContent()) ?? '', /2 from the source/);
+  await textMatches(page.getByTestId('preview-sample-mode'), /2 from the source/);
   assert.equal(await page.getByTestId('preview-result').count(), 2);
   await sample.filter({ hasText: 'Ada Lovelace' }).waitFor();
   assert.doesNotMatch(await editorText(sample), /Linus/, 'the sample editor shows the entities read');
@@ -189,7 +189,7 @@ test('one draft in both tabs: the Config tab preview pane follows unsaved edits,
   await page.keyboard.insertText('{"_id": "shout", ');
   await pane.getByTestId('preview-problem').filter({ hasText: 'The configuration is not valid JSON' }).waitFor();
   assert.match((await pane.getByTestId('preview-output').getAttribute('class')) ?? '', /stale/);
-  assert.match((await pane.getByTestId('preview-output').textContent()) ?? '', /Xena!/);
+  await textMatches(pane.getByTestId('preview-output'), /Xena!/);
   await replaceText(config, edited);
   await pane.getByTestId('preview-output').filter({ hasText: 'Ada Lovelace!' }).waitFor();
   assert.deepEqual((await hub.json<{ transform: unknown }>('/pipes/shout/config')).transform, TRANSFORM, 'nothing saved yet');
@@ -234,7 +234,7 @@ test('one draft in both tabs: the Config tab preview pane follows unsaved edits,
   await replaceText(await monaco('preview-transform'), { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'loud', ['shoutify', '_S.name']]] } });
   await page.getByTestId('preview-save').click();
   await page.getByTestId('preview-status').filter({ hasText: /Not saved/ }).waitFor();
-  assert.match((await page.getByTestId('preview-status').textContent()) ?? '', /invalid pipe configuration/);
+  await textMatches(page.getByTestId('preview-status'), /invalid pipe configuration/);
   await page.getByTestId('preview-save-force').click();
   await page.getByTestId('preview-status').filter({ hasText: /the hub reports 1 problem/ }).waitFor();
   const info = await hub.json<{ runtime: { 'config-errors': { elements: string }[] } }>('/pipes/shout');
@@ -326,7 +326,7 @@ test('the sink stage differs from after transforms where the sink step does: nam
     const text = (await sink.textContent()) ?? '';
     assert.doesNotMatch(text, /"\$ids"/, 'no $ids are added: the merge source maintains them');
     assert.match(text, /"_id": "alan",\s*"_deleted": true,\s*"_filtered": true/, 'the filtered entity enters the sink as a deletion');
-    assert.match((await sink.getByTestId('preview-deletion').textContent()) ?? '', /as a deletion \(filtered out/);
+    await textMatches(sink.getByTestId('preview-deletion'), /as a deletion \(filtered out/);
     await transform.locator('.view-lines').first().click();
     await page.keyboard.press('Shift+Alt+F');
     await transform.locator('.view-line').nth(5).waitFor();

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -74,7 +74,7 @@ test('with Follow off the panel stays as it was until Follow is on again', async
   await page.getByTestId('follow').uncheck();
   await write([{ _id: 'late', wings: 2 }]);
   await new Promise((r) => setTimeout(r, 6000));
-  assert.match((await summary().textContent()) ?? '', /^\s*48 entities/, 'no refresh while Follow is off');
+  await textMatches(summary(), /^\s*48 entities/, 'no refresh while Follow is off');
   await page.getByTestId('follow').check();
   await summary().filter({ hasText: /^\s*49 entities/ }).waitFor({ timeout: 15_000 });
 });

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 import { runPump } from '../helpers/api.js';
 import { forgetConnections, stopAndRemove } from '../helpers/connections.js';
@@ -69,7 +69,7 @@ test('publish: the receiver pipe with registry metadata, a picked file, the same
   await p.getByTestId('publish-create').click();
   const url = await p.getByTestId('publish-receiver-url').inputValue();
   assert.equal(url, `${a.url}/api/receivers/towns/entities`);
-  assert.match((await p.getByTestId('publish-curl').textContent()) ?? '', new RegExp(`curl -X POST .*--data-binary @entities\\.json "${url.replace(/[.]/g, '\\.')}"`));
+  await textMatches(p.getByTestId('publish-curl'), new RegExp(`curl -X POST .*--data-binary @entities\\.json "${url.replace(/[.]/g, '\\.')}"`));
 
   const pipe = await a.json<{ source: Json; sink: Json; metadata: Json }>('/pipes/towns/config');
   assert.deepEqual(pipe.source, { type: 'http_endpoint' });

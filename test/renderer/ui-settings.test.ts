@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/work/screens/bench-ui';
@@ -78,14 +78,14 @@ test('the scheduler: paused on open, the switch runs it (the top bar follows) an
 
 test('the pipe workers: the count the hub was started with and what they do now', async () => {
   await page.getByTestId('settings-workers-count').filter({ hasText: '2 threads run pipe transforms' }).waitFor();
-  assert.match((await page.getByTestId('settings-workers-state').textContent()) ?? '', /\d+ started, \d+ runs? in them/);
+  await textMatches(page.getByTestId('settings-workers-state'), /\d+ started, \d+ runs? in them/);
 });
 
 test('the keychain says whether it works and never shows a secret', async () => {
   const state = page.getByTestId('settings-keychain-state');
   await state.waitFor();
   // test/run.js runs the suite with an unlocked Secret Service of its own.
-  assert.match((await state.textContent()) ?? '', /Available: tokens of saved connections are kept in the Secret Service/);
+  await textMatches(state, /Available: tokens of saved connections are kept in the Secret Service/);
   assert.ok(!(await page.content()).includes(hub.token), 'the page holds no token');
   await page.screenshot({ path: `${SHOTS}/settings.png` });
 });

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { runPump, waitFor } from '../helpers/api.js';
 
 let hub: HubProcess;
@@ -51,5 +51,5 @@ test('a scheduled run that changed nothing is shown on the log tab, marked as no
   await page.getByTestId('log-unlogged').waitFor();
   const first = page.getByTestId('pump-log').getByTestId('log-row').first();
   await first.filter({ hasText: 'pump-completed (not logged)' }).waitFor();
-  assert.match((await first.textContent()) ?? '', /schedule/);
+  await textMatches(first, /schedule/);
 });

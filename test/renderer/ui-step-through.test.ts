@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 import type { JsonObject, JsonValue } from '../../hub-core/base/index.js';
@@ -133,7 +133,7 @@ test('a breakpoint in the glyph margin stops at its step; the _T shown is the tr
   await page.getByTestId('step-entity').fill('ann');
   await page.getByRole('button', { name: 'Start' }).click();
   await pausedAt(`${R}.default[3]`);
-  assert.match((await status().textContent()) ?? '', new RegExp(`Paused at step 6 of 13: add at \\$\\.transform\\.rules\\.default\\[3\\] \\(line ${line}\\)`));
+  await textMatches(status(), new RegExp(`Paused at step 6 of 13: add at \\$\\.transform\\.rules\\.default\\[3\\] \\(line ${line}\\)`));
   assert.equal(await editor().getAttribute('data-current-line'), String(line));
   // Paused on the breakpoint's line: one glyph there, the arrow drawn on the red dot (white on red, not hidden by it).
   const glyph = editor().locator('.step-current-glyph.on-breakpoint');
@@ -170,7 +170,7 @@ test('a breakpoint in the glyph margin stops at its step; the _T shown is the tr
 test('step into apply and its rule set (with _S and _P there), step out, step over, F5 and F10', async () => {
   await page.getByRole('button', { name: 'Step into' }).click();
   await pausedAt(`${R}.default[3][2]`);
-  assert.match((await status().textContent()) ?? '', /Paused at step 7 of 13: apply/);
+  await textMatches(status(), /Paused at step 7 of 13: apply/);
   await page.getByRole('button', { name: 'Step into' }).click();
   await pausedAt(`${R}.pet[0]`);
   assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'CAT' });
@@ -184,7 +184,7 @@ test('step into apply and its rule set (with _S and _P there), step out, step ov
   // Step out: back on the apply that was stepped into, as it returns (what it gave; the caller's _T without "pets").
   await page.getByRole('button', { name: 'Step out' }).click();
   await pausedAt(`${R}.default[3][2]`);
-  assert.match((await status().textContent()) ?? '', /Paused at step 12 of 13: returned from apply at/);
+  await textMatches(status(), /Paused at step 12 of 13: returned from apply at/);
   assert.deepEqual(JSON.parse((await page.getByTestId('step-call-value').textContent()) ?? ''), [{ kind: 'cat', owner: 'ANN' }, { kind: 'dog', owner: 'ANN' }]);
   assert.deepEqual((await shownTarget()).target, { _id: 'ann', name: 'ANN', city: 'Oslo' });
   assert.equal(await page.getByTestId('step-stack').locator('li').count(), 2, 'add > apply');
@@ -209,7 +209,7 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await page.getByTestId('step-condition').fill('["eq", "_S.kind", "Dog"]');
   await page.getByRole('button', { name: 'Restart' }).click();
   await pausedAt(`${R}.pet[0]`);
-  assert.match((await status().textContent()) ?? '', /Paused at step 10 of 13: add at .*pet\[0\].* the condition is true/);
+  await textMatches(status(), /Paused at step 10 of 13: add at .*pet\[0\].* the condition is true/);
   assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'Dog' });
   await page.screenshot({ path: join(SHOTS, 'step-condition.png') });
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -229,9 +229,9 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await page.getByTestId('step-condition').fill('["no-such-function", 1]');
   await page.getByRole('button', { name: 'Restart' }).click();
   await page.getByTestId('step-error').filter({ hasText: 'not a valid DTL expression' }).waitFor();
-  assert.match((await page.getByTestId('step-error').textContent()) ?? '', /no-such-function/);
+  await textMatches(page.getByTestId('step-error'), /no-such-function/);
   // The run recorded with the old condition is gone, not shown as if it answered the new one.
-  assert.match((await status().textContent()) ?? '', /Press Start/);
+  await textMatches(status(), /Press Start/);
   assert.equal(await editor().getAttribute('data-current-path'), '');
   await page.screenshot({ path: join(SHOTS, 'step-bad-condition.png') });
 

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let dir: string;
@@ -52,8 +52,8 @@ test('"Run tests" runs the two closures apart and shows per test the pipes it ra
   await page.goto(`${hub.url}/#/tests`);
   await page.getByTestId('run-tests').click();
   await page.getByTestId('test-results').waitFor({ timeout: 60_000 });
-  assert.match((await page.getByTestId('tests-summary').textContent()) ?? '', /2 passed, 0 failed/);
-  assert.match((await page.getByTestId('test-groups').textContent()) ?? '', /2 groups of tests with no pipe or dataset in common ran apart, side by side/);
+  await textMatches(page.getByTestId('tests-summary'), /2 passed, 0 failed/);
+  await textMatches(page.getByTestId('test-groups'), /2 groups of tests with no pipe or dataset in common ran apart, side by side/);
   for (const [name, pipes] of [
     ['a-label', ['a-seed', 'a-label']],
     ['b-upper', ['b-seed', 'b-upper']],

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 import { PEOPLE_EXPECTED, PEOPLE_SPEC, writeReviewProject } from '../helpers/review-project.js';
 
@@ -76,9 +76,9 @@ test('a failing test shows its diff per entity, with the path of each changed pr
   ]);
   assert.deepEqual(await paths('p2'), ['address.zip', 'age', 'name']);
   const zip = people().locator('[data-testid="property-diff"][data-path="address.zip"]');
-  assert.match((await zip.textContent()) ?? '', /address\.zip\s*"0151"\s*"0150"/);
+  await textMatches(zip, /address\.zip\s*"0151"\s*"0150"/);
   assert.equal(await zip.locator('.parent').textContent(), 'address.', 'a nested property shows its parent');
-  assert.match((await people().getByTestId('diff-counts').textContent()) ?? '', /1 missing · 1 unexpected · 1 changed/);
+  await textMatches(people().getByTestId('diff-counts'), /1 missing · 1 unexpected · 1 changed/);
   await shot('tests-view-diff.png');
   const found = await axeViolations(page);
   assert.deepEqual(found, [], describeFindings(found));
@@ -131,9 +131,9 @@ test('with "re-run affected tests on save" on, a saved pipe re-runs its tests an
   assert.equal(saved.status, 200, await saved.text());
   const run = page.locator('[data-testid="loop-run"][data-status="done"]');
   await run.waitFor({ timeout: 60_000 });
-  assert.match((await run.textContent()) ?? '', /Re-ran after saving\s+pipes\/people\.conf\.json:\s+2 affected tests/);
+  await textMatches(run, /Re-ran after saving\s+pipes\/people\.conf\.json:\s+2 affected tests/);
   const listed = await run.getByTestId('loop-test').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')} ${e.getAttribute('data-status')}`));
   assert.deepEqual(listed.sort(), ['people failed', 'people-adults passed'], 'places is not affected');
-  assert.match((await run.locator('[data-name="people-adults"]').textContent()) ?? '', /downstream of pipe people changed/);
+  await textMatches(run.locator('[data-name="people-adults"]'), /downstream of pipe people changed/);
   await shot('tests-view-rerun-on-save.png');
 });

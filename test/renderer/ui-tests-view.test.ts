@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 import type { WorkspaceTestReport } from '../../main/server/desktop/workspace-test-run.js';
 
@@ -104,7 +104,7 @@ describe('the Tests view and Add test', () => {
     await page.getByTestId('confirm-dialog').getByText(/Accept the output of pipe items-out/).waitFor();
     await page.getByTestId('confirm-ok').click();
     await page.locator('[data-testid="test-result"][data-name="items-out"][data-status="passed"]').waitFor({ timeout: 30_000 });
-    assert.match((await row.textContent()) ?? '', /wrote expected\/items-out\.json/);
+    await textMatches(row, /wrote expected\/items-out\.json/);
     const written = JSON.parse(readFileSync(expected('items-out.json'), 'utf8')) as { _id: string; label: string; in_stock: boolean }[];
     assert.deepEqual(written.map((e) => [e._id, e.label, e.in_stock]), [['i1', 'HAMMER', true], ['i2', 'SAW', false], ['i3', 'DRILL', true]]);
   });

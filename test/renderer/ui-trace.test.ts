@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { runPump } from '../helpers/api.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 
@@ -76,11 +76,11 @@ test('click an output property: its derivation beside the editor, the step highl
   // The property "loud" of Ada: set by the add at default[1], from upper of _S.name.
   await property(0, 'loud').click();
   await panel().waitFor();
-  assert.match((await page.getByTestId('trace-events').textContent()) ?? '', /set by add at \$\.transform\.rules\.default\[1\]\s*"ADA LOVELACE"/);
+  await textMatches(page.getByTestId('trace-events'), /set by add at \$\.transform\.rules\.default\[1\]\s*"ADA LOVELACE"/);
   const step = page.getByTestId('trace-step');
   assert.equal(await step.getAttribute('data-at'), '$.transform.rules.default[1]');
-  assert.match((await step.textContent()) ?? '', /upper → "ADA LOVELACE"/);
-  assert.match((await step.textContent()) ?? '', /_S\.name → "Ada Lovelace"/);
+  await textMatches(step, /upper → "ADA LOVELACE"/);
+  await textMatches(step, /_S\.name → "Ada Lovelace"/);
   await highlightOf('$.transform.rules.default[1]');
   const h = await highlighted();
   assert.match(h.text ?? '', /"add",\s*"loud",\s*\[\s*"upper",\s*"_S\.name"\s*\]/, 'the highlight covers the step\'s own text');
@@ -90,8 +90,8 @@ test('click an output property: its derivation beside the editor, the step highl
   // "era": the if took its else branch for Ada (born 1815); the highlight moves to that step.
   await property(0, 'era').click();
   await highlightOf('$.transform.rules.default[2]');
-  assert.match((await step.textContent()) ?? '', /if → "early" \(took else\)/);
-  assert.match((await step.textContent()) ?? '', /gt → false/);
+  await textMatches(step, /if → "early" \(took else\)/);
+  await textMatches(step, /gt → false/);
 
   // Click a step: the properties it touched, each of them a way to its derivation.
   await panel().locator('summary').click();
@@ -101,8 +101,8 @@ test('click an output property: its derivation beside the editor, the step highl
   const touched = page.getByTestId('trace-touched-property');
   assert.deepEqual(await touched.evaluateAll((els) => els.map((e) => e.getAttribute('data-property'))), ['born']);
   await touched.first().click();
-  assert.match((await page.getByTestId('trace-events').textContent()) ?? '', /set by copy at \$\.transform\.rules\.default\[0\]\s*1815/);
-  assert.match((await panel().locator('.head').textContent()) ?? '', /Property “born”/);
+  await textMatches(page.getByTestId('trace-events'), /set by copy at \$\.transform\.rules\.default\[0\]\s*1815/);
+  await textMatches(panel().locator('.head'), /Property “born”/);
 
   // The trace panel and the clickable output pass axe's WCAG A/AA rules, light and dark.
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -117,17 +117,17 @@ test('a filtered entity: which filter dropped it and why; a click in the transfo
   // Alan is filtered out: his _deleted comes from the filter, whose condition was false.
   await property(1, '_deleted').click();
   await page.getByTestId('trace-stopped').waitFor();
-  assert.match((await page.getByTestId('trace-stopped').textContent()) ?? '', /Stopped by filter at \$\.transform\.rules\.default\[3\]: its condition gave false/);
-  assert.match((await page.getByTestId('trace-events').textContent()) ?? '', /by the filter at \$\.transform\.rules\.default\[3\]/);
+  await textMatches(page.getByTestId('trace-stopped'), /Stopped by filter at \$\.transform\.rules\.default\[3\]: its condition gave false/);
+  await textMatches(page.getByTestId('trace-events'), /by the filter at \$\.transform\.rules\.default\[3\]/);
   await highlightOf('$.transform.rules.default[3]');
   assert.deepEqual(await page.getByTestId('trace-touched-property').evaluateAll((els) => els.map((e) => e.getAttribute('data-property'))), ['_deleted', '_filtered']);
-  assert.match((await page.getByTestId('trace-step').textContent()) ?? '', /neq → false/);
+  await textMatches(page.getByTestId('trace-step'), /neq → false/);
 
   // A click on 1900 in the transform text: the step around it (the add of "era"), for the same entity.
   await editor().locator('.view-lines').getByText('1900').first().click();
   await page.locator('[data-testid="trace-step"][data-at="$.transform.rules.default[2]"]').waitFor();
   assert.deepEqual(await page.getByTestId('trace-touched-property').evaluateAll((els) => els.map((e) => e.getAttribute('data-property'))), ['era']);
-  assert.match((await page.getByTestId('trace-step').textContent()) ?? '', /if → "modern" \(took then\)/);
+  await textMatches(page.getByTestId('trace-step'), /if → "modern" \(took then\)/);
   await highlightOf('$.transform.rules.default[2]');
   await page.screenshot({ path: join(shots, 'trace-filter.png'), fullPage: true });
 
@@ -144,11 +144,11 @@ test('an entity of the pipe\'s output: "Trace" re-runs the source entity that ma
   await trace.waitFor();
   await trace.click();
   await panel().waitFor();
-  assert.match((await panel().locator('.head').textContent()) ?? '', /Property “_id”\s*output 1 of input ada/);
+  await textMatches(panel().locator('.head'), /Property “_id”\s*output 1 of input ada/);
   assert.equal(await page.getByTestId('preview-result').count(), 1, 'the sample is the one source entity');
-  assert.match((await page.getByTestId('preview-sample-mode').textContent()) ?? '', /your own/);
+  await textMatches(page.getByTestId('preview-sample-mode'), /your own/);
   await property(0, 'era').click();
   await highlightOf('$.transform.rules.default[2]');
-  assert.match((await page.getByTestId('trace-step').textContent()) ?? '', /if → "early" \(took else\)/);
+  await textMatches(page.getByTestId('trace-step'), /if → "early" \(took else\)/);
   assert.deepEqual(pageErrors, [], 'the page raised no errors');
 });

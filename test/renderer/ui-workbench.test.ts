@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
 import { seedCrew } from '../helpers/crew.js';
 
 let hub: HubProcess;
@@ -45,7 +45,7 @@ test('the Preview tab shows the transformed sample and follows edits: chains, in
   await page.getByRole('tab', { name: 'Preview' }).click();
   const output = page.getByTestId('preview-output');
   await output.filter({ hasText: /ADA LOVELACE/ }).waitFor();
-  assert.match((await output.textContent()) ?? '', /GRACE HOPPER/);
+  await textMatches(output, /GRACE HOPPER/);
   await page.getByTestId('preview-transform-editor').locator('.view-lines').filter({ hasText: '"upper"' }).waitFor();
   await page.screenshot({ path: join(shots, 'workbench-preview.png'), fullPage: true });
 
@@ -59,7 +59,7 @@ test('the Preview tab shows the transformed sample and follows edits: chains, in
   const steps = page.getByTestId('preview-chain-step');
   assert.equal(await steps.count(), 6, 'two steps for each of the three entities');
   assert.doesNotMatch((await steps.nth(0).textContent()) ?? '', /second/);
-  assert.match((await steps.nth(1).textContent()) ?? '', /ADA LOVELACE!/);
+  await textMatches(steps.nth(1), /ADA LOVELACE!/);
 
   // Invalid JSON is reported next to the editor; the last output stays, dimmed, and the draft cannot be saved.
   await replaceText('preview-transform', '{"type": "dtl", ');
@@ -167,7 +167,7 @@ test('env and secret requests the hub refuses are explained in words and the typ
   await page.getByRole('button', { name: 'Add' }).click();
   const envError = page.getByTestId('env-error');
   await envError.filter({ hasText: /not usable/ }).waitFor();
-  assert.match((await envError.textContent()) ?? '', /Saving HAS SPACE failed \(400\).*spaces/);
+  await textMatches(envError, /Saving HAS SPACE failed \(400\).*spaces/);
   assert.equal(await page.getByLabel('New variable name').inputValue(), 'HAS SPACE', 'the name stays');
   assert.equal(await page.getByLabel('New variable value').inputValue(), 'kept value', 'the value stays');
   assert.equal(await page.getByRole('button', { name: 'Add' }).isEnabled(), true, 'the form is usable again');
@@ -187,7 +187,7 @@ test('env and secret requests the hub refuses are explained in words and the typ
   await page.getByRole('button', { name: 'Set secret' }).click();
   const secretError = page.getByTestId('secrets-error');
   await secretError.filter({ hasText: /parentheses/ }).waitFor();
-  assert.match((await secretError.textContent()) ?? '', /Setting the secret bad\(name\) failed \(400\)/);
+  await textMatches(secretError, /Setting the secret bad\(name\) failed \(400\)/);
   assert.equal(await page.getByLabel('Secret value').inputValue(), value, 'the value stays in its field');
   assert.ok(!(await page.content()).includes(value), 'the value is not in the page source');
   assert.ok(!(await hub.json<string[]>('/secrets')).includes('bad(name)'));
@@ -236,7 +236,7 @@ test('a system gets secrets of its own (names only) and is deleted after a confi
   await page.getByTestId('system-delete').click();
   const dialog = page.getByTestId('confirm-dialog');
   await dialog.filter({ hasText: 'Delete the system erp?' }).waitFor();
-  assert.match((await dialog.textContent()) ?? '', /its 1 secret/);
+  await textMatches(dialog, /its 1 secret/);
   await page.screenshot({ path: join(shots, 'workbench-system-delete.png') });
   await page.getByTestId('confirm-cancel').click();
   assert.equal((await hub.fetch('/systems/erp')).status, 200, 'Cancel keeps it');
