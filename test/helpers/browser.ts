@@ -22,17 +22,25 @@ export async function signIn(page: Page, hub: Pick<HubProcess, 'output'>): Promi
   await page.goto(m[1]!);
 }
 
+/** A locator's text once `ok` holds for it, or the last text read when `timeoutMs` has passed. */
+async function settledText(locator: Locator, ok: (text: string) => boolean, timeoutMs: number): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const text = (await locator.textContent({ timeout: Math.max(1, until - Date.now()) })) ?? '';
+    if (ok(text) || Date.now() >= until) return text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * Assert that a locator's text matches, waiting for it (up to `timeoutMs`) as a user would: the page draws what it
  * fetched after the element appears, so one read right away can see it empty. Fails with the last text read.
  */
 export async function textMatches(locator: Locator, pattern: RegExp, message?: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let text = '';
-  for (;;) {
-    text = (await locator.textContent({ timeout: Math.max(1, until - Date.now()) })) ?? '';
-    if (pattern.test(text) || Date.now() >= until) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.match(text, pattern, message);
+  assert.match(await settledText(locator, (t) => pattern.test(t), timeoutMs), pattern, message);
+}
+
+/** Assert that a locator's text, trimmed, equals `expected`, waiting for it as textMatches does. */
+export async function textEquals(locator: Locator, expected: string, message?: string, timeoutMs = 10_000): Promise<void> {
+  assert.equal((await settledText(locator, (t) => t.trim() === expected, timeoutMs)).trim(), expected, message);
 }

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches, textEquals } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -76,7 +76,7 @@ test('create a pipe, shape its DTL in the preview, run it, explore its output, a
   // 4. The sink dataset appears: the list shows the run's result, the Output tab its newest entities.
   await page.getByRole('button', { name: '← Pipes' }).click();
   await row('people-loud').getByTestId('pipe-last-run').filter({ hasText: 'ok' }).waitFor();
-  assert.equal((await row('people-loud').getByTestId('pipe-processed').textContent())?.trim(), String(N));
+  await textEquals(row('people-loud').getByTestId('pipe-processed'), String(N));
   await page.screenshot({ path: join(shots, 'flow-pipe-list.png') });
   await row('people-loud').getByRole('button', { name: 'people-loud' }).click();
   await page.getByRole('tab', { name: 'Output' }).click();

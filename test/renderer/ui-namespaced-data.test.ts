@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, textEquals } from '../helpers/browser.js';
 import { writeBigProject, type BigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -46,7 +46,7 @@ test('the grid: columns under their namespace with short names, typed values, th
   const group = page.getByTestId('namespace-group').filter({ hasText: ns });
   await group.waitFor();
   const header = page.locator(`[role="columnheader"][data-column="${ns}:hourly_rate"]`);
-  assert.equal((await header.textContent())?.trim(), 'hourly_rate');
+  await textEquals(header, 'hourly_rate');
   assert.equal(await header.getAttribute('title'), `${ns}:hourly_rate`);
   // Every short name whole in its heading: a column is as wide as its name needs (issue 33: `cost_center_refere…`).
   const cutHeadings = await page
@@ -60,18 +60,18 @@ test('the grid: columns under their namespace with short names, typed values, th
   assert.ok(typed.includes('129.90'), `a decimal shows as a number: ${typed.join(' | ')}`);
   assert.ok(typed.includes('2020-06-08'), `a datetime at midnight shows as its date: ${typed.join(' | ')}`);
   const ref = row.getByTestId('entity-ref');
-  assert.equal((await ref.textContent())?.trim(), 'CC-10', 'a reference by its short id');
+  await textEquals(ref, 'CC-10', 'a reference by its short id');
   assert.match((await ref.locator('xpath=..').getAttribute('title')) ?? '', new RegExp(`~:${REF_DATASET}:CC-10`));
   // _id values too: the part after the namespace, the whole on hover.
   const id = row.locator('[role="gridcell"]').first();
-  assert.equal((await id.textContent())?.trim(), 'E1000');
+  await textEquals(id, 'E1000');
   assert.equal(await id.getAttribute('title'), `${ns}:E1000`);
   await page.screenshot({ path: `${SHOTS}/dataset-namespaced.png` });
 
   await page.getByTestId('raw-values').check();
   const rawCells = await cells();
   assert.ok(rawCells.includes('~f129.90') && rawCells.includes('~t2020-06-08T00:00:00Z') && rawCells.includes(`~:${REF_DATASET}:CC-10`), rawCells.join(' | '));
-  assert.equal((await header.textContent())?.trim(), `${ns}:hourly_rate`, 'raw: the whole name');
+  await textEquals(header, `${ns}:hourly_rate`, 'raw: the whole name');
   assert.equal(await page.getByTestId('namespace-row').count(), 0);
   await page.screenshot({ path: `${SHOTS}/dataset-namespaced-raw.png` });
   await page.getByTestId('raw-values').uncheck();
@@ -82,7 +82,7 @@ test('the profile groups its properties by namespace, short names with the whole
   await page.getByTestId('profile-toggle').click();
   await page.getByTestId('profile-namespace').filter({ hasText: project.typedPipe }).waitFor();
   const prop = page.locator(`[data-testid="profile-property"][data-path="${project.typedPipe}:hourly_rate"] code.path`);
-  assert.equal((await prop.textContent())?.trim(), 'hourly_rate');
+  await textEquals(prop, 'hourly_rate');
   assert.equal(await prop.getAttribute('title'), `${project.typedPipe}:hourly_rate`);
   await page.screenshot({ path: `${SHOTS}/dataset-namespaced-profile.png` });
   await page.getByTestId('profile-toggle').click();

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches, textEquals } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -168,9 +168,9 @@ test('search by id ("/" focuses it), the config-group filter and sortable column
 
   // The Config column: the number of errors, the first message as the tooltip; sorting puts the broken one first.
   const config = row('crew-invalid').getByTestId('pipe-config-state');
-  assert.equal((await config.textContent())?.trim(), '1 error');
+  await textEquals(config, '1 error');
   assert.match((await config.getAttribute('title')) ?? '', /^\$\.source\.dataset: a dataset source needs "dataset"/);
-  assert.equal((await row('crew-names').getByTestId('pipe-config-state').textContent())?.trim(), 'valid');
+  await textEquals(row('crew-names').getByTestId('pipe-config-state'), 'valid');
   await page.getByTestId('sort-config').click();
   await waitForIds('the pipe with a config error first', (ids) => ids[0] === 'crew-invalid');
   await page.getByTestId('sort-id').click();
@@ -195,18 +195,18 @@ test('live status from one request per poll: a running run counts up in the list
   await page.screenshot({ path: join(shots, 'pipes-list-running.png') });
   await row('crew-broken').getByTestId('pipe-last-run').filter({ hasText: 'failed' }).waitFor({ timeout: 15_000 });
   await textMatches(row('crew-broken').getByTestId('pipe-last-run'), /alan is not welcome/);
-  assert.equal((await row('crew-broken').getByTestId('pipe-errors').textContent())?.trim(), '1');
+  await textEquals(row('crew-broken').getByTestId('pipe-errors'), '1');
 
   await row('crew-names').getByTestId('pipe-last-run').filter({ hasText: /ok/ }).waitFor({ timeout: 15_000 });
-  assert.equal((await row('crew-names').getByTestId('pipe-processed').textContent())?.trim(), String(crew.length));
-  assert.equal((await row('crew-names').getByTestId('pipe-changed').textContent())?.trim(), String(crew.length));
-  assert.equal((await row('crew-names').getByTestId('pipe-errors').textContent())?.trim(), '0');
+  await textEquals(row('crew-names').getByTestId('pipe-processed'), String(crew.length));
+  await textEquals(row('crew-names').getByTestId('pipe-changed'), String(crew.length));
+  await textEquals(row('crew-names').getByTestId('pipe-errors'), '0');
 
   await hub.fetch('/pipes/big-slow/pump', { method: 'POST', body: new URLSearchParams({ operation: 'stop' }) });
   await row('big-slow').getByTestId('pipe-state').filter({ hasText: 'idle' }).waitFor({ timeout: 5000 });
   await row('big-slow').getByTestId('pipe-last-run').filter({ hasText: 'stopped' }).waitFor({ timeout: 5000 });
   const stopped = (await pumpOf('big-slow'))['last-run']!.processed;
-  assert.equal((await row('big-slow').getByTestId('pipe-processed').textContent())?.trim(), String(stopped));
+  await textEquals(row('big-slow').getByTestId('pipe-processed'), String(stopped));
   await page.screenshot({ path: join(shots, 'pipes-list.png') });
   page.off('request', onRequest);
   assert.ok(requests.filter((p) => p === '/api/pipes').length >= 3, `the list polled GET /pipes: ${requests.join(' ')}`);
@@ -560,7 +560,7 @@ test('with 1,000 more pipes the list renders the rows in view, scrolls, searches
   await page.getByTestId('sort-config').click();
   const byConfig = await waitForIds('the broken bulk pipes first', (ids) => ids[0] === 'bulk-0042');
   assert.deepEqual(byConfig.slice(0, 10), Array.from({ length: 10 }, (_, k) => `bulk-${String(k * 100 + 42).padStart(4, '0')}`));
-  assert.equal((await row('bulk-0042').getByTestId('pipe-config-state').textContent())?.trim(), '1 error');
+  await textEquals(row('bulk-0042').getByTestId('pipe-config-state'), '1 error');
   await page.getByTestId('pipe-search').fill('');
   await page.getByTestId('sort-id').click();
   await count.filter({ hasText: `${total} of ${total}` }).waitFor();

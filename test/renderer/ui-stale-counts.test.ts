@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches, textEquals } from '../helpers/browser.js';
 import { runPump, waitFor } from '../helpers/api.js';
 
 let hub: HubProcess;
@@ -41,7 +41,7 @@ test('a dataset a pump wrote reads "Populated: yes"', async () => {
   const headers = (await page.locator('table:has(tr[data-dataset="filled"]) thead th').allTextContents()).map((t) => t.trim());
   const populated = headers.indexOf('Populated');
   assert.ok(populated > 0, `a Populated column among ${JSON.stringify(headers)}`);
-  assert.equal((await cells.nth(populated).textContent())?.trim(), 'yes');
+  await textEquals(cells.nth(populated), 'yes');
 });
 
 test('a scheduled run that changed nothing is shown on the log tab, marked as not logged', async () => {
