@@ -12,7 +12,7 @@ export { functionCatalogue } from './catalogue.js';
 export { compileTracedTransform, traceExpression, type TracedRun, type TracedTransform, type TracedExpression } from './trace.js';
 export { DEFAULT_TRACE_LIMITS, type TraceLimits, type TransformTrace, type EntityTrace, type TraceNode, type TracePropertyEvent } from './trace-types.js';
 export { traceInWords } from './trace-words.js';
-export { compileCondition, recordSteps, DEFAULT_STEP_LIMITS, MAX_STEPS, type StepLimits, type StepRecord, type StepRecording } from './step-through.js';
+export { compileCondition, recordSteps, DEFAULT_STEP_LIMITS, MAX_STEPS, type StepLimits, type StepRecord, type StepRecording, type CompiledCondition } from './step-through.js';
 export type { FunctionDoc, ExampleDoc } from './catalogue.js';
 
 // Used by the tests and the host beside the engine's entry points above.

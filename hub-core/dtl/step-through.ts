@@ -4,7 +4,8 @@
 // A call is recorded twice: where it starts and where it returns (its value and the caller's `_T` then), so that
 // "step out" of a rule set run by apply lands back on the apply, as a debugger returns to the calling line.
 // The UI then moves through the recording (continue, step over/into/out). A conditional breakpoint is a DTL
-// expression compiled by the same compiler and evaluated in each step's own context just before the step runs.
+// expression compiled by the same compiler and evaluated in each step's own context just before the step runs: one
+// for every step (`condition`), or one per line breakpoint (`conditionsAt`, by the step's JSON path).
 
 import type { JsonObject, JsonValue } from '../base/index.js';
 import type { ConfigError } from '../base/index.js';
@@ -69,6 +70,10 @@ export interface StepRecord {
   hit?: true;
   /** The conditional breakpoint failed in this step's context. */
   conditionError?: string;
+  /** The condition of the line breakpoint at this step was true just before it ran. */
+  breakHit?: true;
+  /** The condition of the line breakpoint at this step failed in its context. */
+  breakError?: string;
 }
 
 export interface StepRecording {
@@ -85,6 +90,8 @@ export interface StepRecording {
   error: { msg: string; elements: string | null } | null;
   /** The conditional breakpoint: how many steps it held at. */
   condition: { hits: number; errors: number } | null;
+  /** Per line breakpoint with a condition (by JSON path): how many times it held, and failed. */
+  conditionsAt: Record<string, { hits: number; errors: number }>;
 }
 
 /** A conditional breakpoint compiled: null when there is none; its compile problems when it does not compile. */
@@ -117,6 +124,7 @@ class StepRecorder implements TraceObserver {
   private transform = 0;
   hits = 0;
   conditionErrors = 0;
+  readonly conditionsAt: Record<string, { hits: number; errors: number }> = {};
 
   constructor(
     private readonly tracer: Tracer,
@@ -124,7 +132,10 @@ class StepRecorder implements TraceObserver {
     private readonly traceLimits: TraceLimits,
     private readonly condition: Expr | null,
     private readonly conditionState: RunState,
-  ) {}
+    private readonly atConditions: ReadonlyMap<string, Expr>,
+  ) {
+    for (const at of atConditions.keys()) this.conditionsAt[at] = { hits: 0, errors: 0 };
+  }
 
   begin(transform: number): void {
     this.transform = transform;
@@ -221,26 +232,42 @@ class StepRecorder implements TraceObserver {
       parent: ctx.parent === null ? null : this.snapshot({ _S: ctx.parent.source, _T: ctx.parent.target }),
       changed: [],
     };
-    if (this.condition !== null) this.test(record, ctx);
+    if (this.condition !== null) {
+      const held = this.test(this.condition, ctx);
+      if (held === true) {
+        record.hit = true;
+        this.hits++;
+      } else if (held !== false) {
+        record.conditionError = held.error;
+        this.conditionErrors++;
+      }
+    }
+    const atCondition = kind === 'step' ? this.atConditions.get(at) : undefined;
+    if (atCondition !== undefined) {
+      const held = this.test(atCondition, ctx);
+      const count = this.conditionsAt[at]!;
+      if (held === true) {
+        record.breakHit = true;
+        count.hits++;
+      } else if (held !== false) {
+        record.breakError = held.error;
+        count.errors++;
+      }
+    }
     this.steps.push(record);
     o.record = record;
     return o;
   }
 
-  /** Evaluate the conditional breakpoint in the step's context (its own run state: it changes nothing of the run). */
-  private test(record: StepRecord, ctx: Ctx): void {
+  /** Evaluate a breakpoint's condition in the step's context (its own run state: it changes nothing of the run). */
+  private test(condition: Expr, ctx: Ctx): boolean | { error: string } {
     const at = new Ctx(ctx.source, ctx.target, ctx.parent, ctx.root, this.conditionState, ctx.sourceJson);
     at.current = ctx.current;
     try {
-      const v = (this.condition as Expr)(at);
       // True as `if` takes it: anything but false, null and the empty list.
-      if (isTruthy(v)) {
-        record.hit = true;
-        this.hits++;
-      }
+      return isTruthy(condition(at));
     } catch (err) {
-      record.conditionError = err instanceof Error ? err.message : String(err);
-      this.conditionErrors++;
+      return { error: err instanceof Error ? err.message : String(err) };
     }
   }
 
@@ -272,6 +299,8 @@ export interface StepThroughOptions extends DtlTransformOptions {
   traceLimits?: Partial<TraceLimits>;
   /** A compiled conditional breakpoint (compileCondition). */
   condition?: Expr | null;
+  /** Compiled conditions of line breakpoints, by the step's JSON path. */
+  conditionsAt?: ReadonlyMap<string, Expr>;
   /** The look-ups the condition may make (untraced: the condition leaves no mark in the trace). */
   conditionLookup?: DtlLookup;
 }
@@ -290,7 +319,7 @@ export function recordSteps(transform: unknown, entity: JsonObject, options: Ste
   const traced = compileTracedTransform(transform, {
     ...options,
     limits: traceLimits,
-    observe: (tracer) => (recorder = new StepRecorder(tracer, limits, traceLimits, options.condition ?? null, conditionState)),
+    observe: (tracer) => (recorder = new StepRecorder(tracer, limits, traceLimits, options.condition ?? null, conditionState, options.conditionsAt ?? new Map())),
   });
   const run = traced.run(entity);
   const r = recorder as unknown as StepRecorder;
@@ -303,5 +332,6 @@ export function recordSteps(transform: unknown, entity: JsonObject, options: Ste
     output: run.entities,
     error: run.error ? { msg: run.error.message, elements: run.error.elements ?? null } : null,
     condition: options.condition ? { hits: r.hits, errors: r.conditionErrors } : null,
+    conditionsAt: r.conditionsAt,
   };
 }

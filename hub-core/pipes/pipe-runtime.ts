@@ -33,6 +33,7 @@ import {
   recordSteps,
   type StepLimits,
   type StepRecording,
+  type CompiledCondition,
 } from '../dtl/index.js';
 import { addNamespaces, addsNamespaces, removeNamespaces, removesNamespaces } from './namespaces.js';
 import { TrackingLookup, trackedDatasets } from './dependency-tracking.js';
@@ -209,21 +210,26 @@ export class PipeRuntime {
    * step-through (previews only); undefined without a transform. A conditional breakpoint that does not compile is a
    * 400 naming its problem.
    */
-  recordSteps(entity: JsonObject, condition: unknown, limits?: Partial<StepLimits>): StepRecording | undefined {
+  recordSteps(entity: JsonObject, condition: unknown, limits?: Partial<StepLimits>, conditionsAt: Readonly<Record<string, unknown>> = {}): StepRecording | undefined {
     const value = this.config['transform'];
     if (value === undefined) return undefined;
-    let expr = null;
-    if (condition !== undefined && condition !== null && condition !== '') {
-      const compiled = compileCondition(condition, this.namespaces);
+    type Condition = NonNullable<CompiledCondition['expr']>;
+    const compile = (expression: unknown, what: string): Condition => {
+      const compiled = compileCondition(expression, this.namespaces);
       const first = compiled.errors.find((e) => e.level === 'error');
-      if (first !== undefined) throw badRequest('the breakpoint condition is not a valid DTL expression', `${first.elements}: ${first.msg}`);
-      expr = compiled.expr;
-    }
+      if (first !== undefined || compiled.expr === null) throw badRequest(`${what} is not a valid DTL expression`, first ? `${first.elements}: ${first.msg}` : undefined);
+      return compiled.expr;
+    };
+    const given = (c: unknown): boolean => c !== undefined && c !== null && c !== '';
+    const expr = given(condition) ? compile(condition, 'the breakpoint condition') : null;
+    const at = new Map<string, Condition>();
+    for (const [path, c] of Object.entries(conditionsAt)) if (given(c)) at.set(path, compile(c, `the condition of the breakpoint at ${path}`));
     const options = this.transformOptions('$.transform', this.ctx.lookup);
     const transform = substituteDtlKeySecrets(transformWithEnv(value, this.env), this.ctx.vars, '$.transform');
     return recordSteps(transform, entity, {
       ...options,
       condition: expr,
+      conditionsAt: at,
       ...(this.ctx.lookup ? { conditionLookup: this.ctx.lookup } : {}),
       ...(limits ? { limits } : {}),
     });

@@ -19,6 +19,8 @@ export interface StepThroughRequest {
   'entity-id'?: string;
   /** A conditional breakpoint: a DTL expression evaluated just before each step. */
   condition?: unknown;
+  /** Conditions of line breakpoints: by a step's JSON path, a DTL expression evaluated just before that step. */
+  'conditions-at'?: Record<string, unknown>;
   /** At most this many steps are recorded. */
   'max-steps'?: number;
 }
@@ -59,7 +61,7 @@ export async function stepThroughPipe(hub: Hub, pipeId: string, request: StepThr
   if (problem) throw problem;
   const entity = isJsonObject(request.entity) ? request.entity : await sourceEntity(run, request['entity-id']);
   const limits = request['max-steps'] === undefined ? undefined : { maxSteps: request['max-steps'] };
-  const recording = run.recordSteps(run.beforeTransforms(entity), request.condition, limits);
+  const recording = run.recordSteps(run.beforeTransforms(entity), request.condition, limits, request['conditions-at']);
   if (recording === undefined) throw badRequest('the pipe has no transform to step through');
   const result: StepThrough = { entity, sample: request.entity !== undefined ? 'request' : 'source', ...recording };
   return maskJson(result as unknown as JsonObject, (text) => hub.secrets.mask(text)) as unknown as StepThrough;

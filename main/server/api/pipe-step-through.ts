@@ -9,9 +9,11 @@ import { MAX_STEPS } from '../../../hub-core/dtl/index.js';
 
 const runError = { type: 'object', required: ['msg', 'elements'], properties: { msg: str, elements: { type: ['string', 'null'] } } } as const;
 
+const hitCount = { type: 'object', required: ['hits', 'errors'], properties: { hits: int, errors: int } } as const;
+
 const stepThroughReply = {
   type: 'object',
-  required: ['entity', 'sample', 'steps', 'values', 'cut', 'limits', 'trace', 'output', 'error', 'condition'],
+  required: ['entity', 'sample', 'steps', 'values', 'cut', 'limits', 'trace', 'output', 'error', 'condition', 'conditionsAt'],
   properties: {
     entity: { ...anyObject, description: 'the sample entity the steps start from' },
     sample: { type: 'string', enum: ['request', 'source'] },
@@ -26,7 +28,8 @@ const stepThroughReply = {
     trace: { ...anyObject, description: 'the trace of the same run (see "Tracing")' },
     output: { type: 'array', items: anyObject },
     error: { anyOf: [{ type: 'null' }, runError] },
-    condition: { anyOf: [{ type: 'null' }, { type: 'object', required: ['hits', 'errors'], properties: { hits: int, errors: int } }] },
+    condition: { anyOf: [{ type: 'null' }, hitCount] },
+    conditionsAt: { type: 'object', additionalProperties: hitCount, description: 'per line breakpoint with a condition (by JSON path): how often it held and failed' },
   },
 } as const;
 
@@ -44,6 +47,11 @@ export async function pipeStepThroughRoutes(app: FastifyInstance, { hub }: Route
           entity: { description: 'the sample entity (a JSON object)' },
           'entity-id': { ...str, minLength: 1, description: 'the sample entity is the source entity with this _id (default: the first one)' },
           condition: { description: 'a conditional breakpoint: a DTL expression; steps where it is true just before they run are marked "hit"' },
+          'conditions-at': {
+            type: 'object',
+            additionalProperties: { description: 'a DTL expression' },
+            description: 'conditions of line breakpoints, by the step\'s JSON path ("$.transform.rules.default[2]"); that step is marked "breakHit" where its condition is true just before it runs',
+          },
           'max-steps': { ...int, minimum: 1, maximum: MAX_STEPS, description: `record at most this many steps (default 2000, at most ${MAX_STEPS})` },
         },
       },

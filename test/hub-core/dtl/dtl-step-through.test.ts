@@ -165,6 +165,28 @@ test('a condition that does not compile says why; one that fails at a step is ma
   assert.deepEqual(failing.output, recordSteps(TRANSFORM, ORDER, { lookup }).output);
 });
 
+test('a condition of its own per line breakpoint: checked only at that step, counted per breakpoint', () => {
+  // line[1] runs twice (once per order line, indices 5 and 8 above); its condition holds for line "b" only. The
+  // condition at default[1] holds at its one step (_S.name is "ann"); the one at default[4] fails (range STEP 0).
+  const conditionsAt = new Map([
+    [`${R}.line[1]`, compileCondition(['eq', '_S.sku', 'b']).expr!],
+    [`${R}.default[1]`, compileCondition(['eq', '_S.name', 'ann']).expr!],
+    [`${R}.default[4]`, compileCondition(['range', 0, 3, ['minus', 1, 1]]).expr!],
+  ]);
+  const rec = recordSteps(TRANSFORM, ORDER, { lookup, conditionsAt });
+  assert.deepEqual(rec.steps.filter((s) => s.breakHit).map((s) => s.index), [1, 8]);
+  assert.deepEqual(rec.steps.filter((s) => s.breakError !== undefined).map((s) => s.index), [14]);
+  assert.match(rec.steps[14]!.breakError!, /STEP must not be 0/);
+  assert.deepEqual(rec.conditionsAt, {
+    [`${R}.line[1]`]: { hits: 1, errors: 0 },
+    [`${R}.default[1]`]: { hits: 1, errors: 0 },
+    [`${R}.default[4]`]: { hits: 0, errors: 1 },
+  });
+  assert.equal(rec.condition, null, 'no condition for every step');
+  assert.equal(rec.steps.filter((s) => s.hit).length, 0);
+  assert.deepEqual(rec.output, recordSteps(TRANSFORM, ORDER, { lookup }).output, 'the conditions change nothing of the run');
+});
+
 test('the recording is bounded: past max steps it stops and says so, the transform still runs to the end', () => {
   const rec = recordSteps(TRANSFORM, ORDER, { lookup, limits: { maxSteps: 5 } });
   assert.equal(rec.steps.length, 5);

@@ -104,6 +104,16 @@ test('a conditional breakpoint, a draft configuration and the step limit', async
   const path = await hub.json<StepThrough>('/pipes/people-out/step-through', { method: 'POST', json: { 'entity-id': 'ann', condition: '_T.city' } });
   assert.deepEqual(path.steps.filter((s) => s.hit && s.depth === 0).map((s) => s.at), ['$.transform.rules.default[3]', '$.transform.rules.default[4]']);
 
+  // A condition per line breakpoint, checked at its own step only: before pet[1], pet[0] has set _T.kind to "cat"
+  // (ann's one pet); ann is 40, so the condition at default[1] does not hold.
+  const at = await hub.json<StepThrough>('/pipes/people-out/step-through', {
+    method: 'POST',
+    json: { 'entity-id': 'ann', 'conditions-at': { '$.transform.rules.pet[1]': ['eq', '_T.kind', 'cat'], '$.transform.rules.default[1]': ['eq', '_S.age', 41] } },
+  });
+  assert.deepEqual(at.steps.filter((s) => s.breakHit).map((s) => `${s.at} ${JSON.stringify(at.values[s.source])}`), ['$.transform.rules.pet[1] {"kind":"CAT"}']);
+  assert.deepEqual(at.conditionsAt, { '$.transform.rules.pet[1]': { hits: 1, errors: 0 }, '$.transform.rules.default[1]': { hits: 0, errors: 0 } });
+  assert.equal(at.condition, null);
+
   const draft = { source: { type: 'dataset', dataset: 'people' }, transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'n', ['length', '_S.name']]] } } };
   const d = await hub.json<StepThrough>('/pipes/people-out/step-through', { method: 'POST', json: { config: draft, 'entity-id': 'ann' } });
   assert.deepEqual(d.steps.map((s) => s.at), ['$.transform.rules.default[0]', '$.transform.rules.default[1]']);
@@ -119,6 +129,9 @@ test('bad step-through requests are 4xx JSON errors in words', async () => {
   const bad = await expectError(await post('people-out', { condition: ['no-such-function'] }), 400, 'a condition that does not compile');
   assert.match(bad.error, /breakpoint condition is not a valid DTL expression/);
   assert.match(String(bad.detail), /\$condition\[0\].*no-such-function/);
+  const badAt = await expectError(await post('people-out', { 'conditions-at': { '$.transform.rules.pet[0]': ['nope'] } }), 400, 'a breakpoint\'s condition that does not compile');
+  assert.match(badAt.error, /condition of the breakpoint at \$\.transform\.rules\.pet\[0\] is not a valid DTL expression/);
+  await expectError(await post('people-out', { 'conditions-at': ['x'] }), 400, 'conditions-at that is not an object');
   const missing = await expectError(await post('people-out', { 'entity-id': 'nobody' }), 404, 'an unknown entity');
   assert.match(missing.error, /no entity "nobody"/);
   await expectError(await post('people-out', { 'entity-id': 'ann', entity: { _id: 'x' } }), 400, 'both a sample and an _id');
