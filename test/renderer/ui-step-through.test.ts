@@ -1,8 +1,8 @@
 // Step-through in the Config tab (issue 36.4), in Chromium against the real hub on the generated 300-pipe workspace
 // with a pipe of our own: a breakpoint set in Monaco's glyph margin stops the run at that step, and the _T shown
 // there equals what the trace of the same entity says at that step; step into apply, step out, step over, the
-// keyboard (F5/F10), a conditional breakpoint (anywhere, or narrowing a line breakpoint), and a condition that does
-// not compile.
+// keyboard (F5/F10), a conditional breakpoint (anywhere, or narrowing a line breakpoint), a line breakpoint with a
+// condition of its own, and a condition that does not compile.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -245,6 +245,49 @@ test('a conditional breakpoint stops where the DTL expression is true; one that 
   await status().filter({ hasText: 'Paused at step 9 of 11' }).waitFor();
   await pausedAt(`${R}.pet[1]`);
   assert.deepEqual(await shownTarget(), { target: { kind: 'emu', owner: 'ZED' }, changed: ['owner'] });
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a line breakpoint with a condition of its own pauses only where it holds; it is remembered and marked in the margin', async () => {
+  // From the test before: one breakpoint, at pet[1]; a pasted entity. Back to ann (pets CAT and Dog).
+  await page.getByRole('textbox', { name: 'Sample entity (JSON)' }).fill('');
+  await page.getByTestId('step-entity').fill('ann');
+  const row = page.locator(`[data-testid="step-bp"][data-path="${R}.pet[1]"]`);
+  const condition = row.getByTestId('step-bp-condition');
+  await condition.fill('["eq", "_S.kind", "CAT"]');
+  await condition.press('Tab');
+  await page.getByRole('button', { name: 'Restart' }).click();
+  // Steps of ann: copy, add, add, hops and its return, add, apply, then pet[0], pet[1] for CAT (8 and 9), for Dog
+  // (10 and 11), apply's return, filter: the cat's pet[1] is step 9 of 13.
+  await status().filter({ hasText: 'Paused at step 9 of 13' }).waitFor();
+  await pausedAt(`${R}.pet[1]`);
+  await textMatches(status(), /its breakpoint's condition is true/);
+  assert.deepEqual(JSON.parse((await page.getByTestId('step-source').textContent()) ?? ''), { kind: 'CAT' });
+  await textMatches(row.getByTestId('step-bp-hits'), /^1×$/);
+  await page.screenshot({ path: join(SHOTS, 'step-breakpoint-condition.png') });
+  // The dog's pet[1] does not hold: Continue runs to the end.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await status().filter({ hasText: 'The run ended' }).waitFor();
+  await editor().locator('.step-breakpoint.conditional').waitFor();
+
+  // Kept across a reload: Start pauses at the cat's pet[1] again.
+  await page.reload();
+  await page.getByTestId('step-panel').waitFor();
+  const again = page.locator(`[data-testid="step-bp"][data-path="${R}.pet[1]"]`).getByTestId('step-bp-condition');
+  assert.equal(await again.inputValue(), '["eq", "_S.kind", "CAT"]');
+  await page.getByTestId('step-entity').fill('ann');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await status().filter({ hasText: 'Paused at step 9 of 13' }).waitFor();
+  await editor().locator('.step-current-glyph.on-breakpoint').waitFor();
+
+  // One that does not compile names its breakpoint; cleared, the breakpoint pauses every time again.
+  await again.fill('["no-such-function"]');
+  await again.press('Tab');
+  await page.getByRole('button', { name: 'Restart' }).click();
+  await page.getByTestId('step-error').filter({ hasText: /condition of the breakpoint at .*pet\[1\] is not a valid DTL expression/ }).waitFor();
+  await again.fill('');
+  await again.press('Tab');
+  await editor().locator('.step-breakpoint:not(.conditional)').waitFor();
   assert.deepEqual(pageErrors, []);
 });
 

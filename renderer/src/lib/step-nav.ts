@@ -5,18 +5,20 @@ import type { StepRecord } from '../../../hub-core/dtl/index';
 export type { StepRecord };
 
 /**
- * Where the recording pauses: at a line breakpoint (the step's JSON path) or where the conditional breakpoint held;
- * with `onlyAtLines`, the condition narrows the line breakpoints instead (pause at one only when it holds there).
+ * Where the recording pauses: at a line breakpoint (the step's JSON path; one with a condition of its own only where
+ * that held, `breakHit`) or where the panel's condition held; with `onlyAtLines`, the panel's condition narrows the
+ * line breakpoints instead (pause at one only when it holds there).
  */
-export function isBreak(step: StepRecord, breakpoints: ReadonlySet<string>, onlyAtLines = false): boolean {
-  const atLine = step.kind === 'step' && breakpoints.has(step.at);
+export function isBreak(step: StepRecord, breakpoints: ReadonlySet<string>, onlyAtLines = false, conditional: ReadonlySet<string> = new Set()): boolean {
+  const atLine = step.kind === 'step' && breakpoints.has(step.at) && (!conditional.has(step.at) || step.breakHit === true);
   return onlyAtLines ? atLine && step.hit === true : atLine || step.hit === true;
 }
 
 /** Continue: the next step after `from` (-1: from the start) that breaks. */
-export function continueFrom(steps: readonly StepRecord[], from: number, lines: readonly string[], onlyAtLines = false): number | null {
+export function continueFrom(steps: readonly StepRecord[], from: number, lines: readonly string[], onlyAtLines = false, conditional: readonly string[] = []): number | null {
   const breakpoints = new Set(lines);
-  for (let i = from + 1; i < steps.length; i++) if (isBreak(steps[i] as StepRecord, breakpoints, onlyAtLines)) return i;
+  const withCondition = new Set(conditional);
+  for (let i = from + 1; i < steps.length; i++) if (isBreak(steps[i] as StepRecord, breakpoints, onlyAtLines, withCondition)) return i;
   return null;
 }
 

@@ -1,6 +1,7 @@
 // The Config tab's step-through: asks the hub to record one sample entity through the draft's transform
 // (POST /pipes/<id>/step-through) and moves through the recording like a debugger (step-nav.ts). Breakpoints are the
-// JSON paths of rule steps; the conditional breakpoint is a DTL expression the hub evaluates at every step.
+// JSON paths of rule steps, each with an optional condition of its own (a DTL expression the hub evaluates at that
+// step); the panel's condition is one the hub evaluates at every step.
 import type { StepThrough } from '../../../hub-core/preview/index';
 import type { JsonValue } from '../../../hub-core/base/index';
 import { api, json } from './api';
@@ -21,7 +22,7 @@ export function conditionValue(text: string): unknown {
 }
 
 /** Where a pipe's breakpoints and whether its step-through panel is open are remembered across page loads. */
-const storeKey = (pipeId: string, what: 'breakpoints' | 'open'): string => `datahub.step-through.${what}.${pipeId}`;
+const storeKey = (pipeId: string, what: 'breakpoints' | 'conditions' | 'open'): string => `datahub.step-through.${what}.${pipeId}`;
 
 function readStored(key: string): string | null {
   try {
@@ -58,6 +59,16 @@ function storedBreakpoints(pipeId: string): string[] {
   }
 }
 
+function storedConditions(pipeId: string): Record<string, string> {
+  try {
+    const v = JSON.parse(readStored(storeKey(pipeId, 'conditions')) ?? '{}') as unknown;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
 export class StepRunner {
   recording = $state<StepThrough | null>(null);
   /** The step paused at; null before the first pause and after the run ended. */
@@ -68,6 +79,8 @@ export class StepRunner {
   error = $state<string | null>(null);
   /** The JSON paths of the rule steps with a breakpoint (remembered per pipe). */
   breakpoints = $state<string[]>([]);
+  /** The condition of a line breakpoint, as typed, by its JSON path (remembered per pipe); none: it always pauses. */
+  conditions = $state<Record<string, string>>({});
   condition = $state('');
   /** The condition applies to the line breakpoints (pause at one only when it holds) instead of every step. */
   conditionAtLines = $state(false);
@@ -79,6 +92,12 @@ export class StepRunner {
 
   constructor(private readonly pipeId: string) {
     this.breakpoints = storedBreakpoints(pipeId);
+    this.conditions = storedConditions(pipeId);
+  }
+
+  /** The line breakpoints that have a condition of their own. */
+  get conditional(): string[] {
+    return this.breakpoints.filter((p) => (this.conditions[p] ?? '').trim() !== '');
   }
 
   get step(): StepRecord | null {
@@ -89,14 +108,31 @@ export class StepRunner {
     return i === null || i === undefined ? undefined : this.recording?.values[i];
   }
 
+  /** The line breakpoints whose condition the recording holds (a condition typed since counts from the next Restart). */
+  private get conditionalRecorded(): string[] {
+    const at = this.recording?.conditionsAt ?? {};
+    return this.breakpoints.filter((p) => p in at);
+  }
+
   /** The condition narrows the line breakpoints (only when asked for and there are both). */
   private get narrowed(): boolean {
     return this.conditionAtLines && this.breakpoints.length > 0 && this.recording?.condition != null;
   }
 
   toggleBreakpoint(path: string): void {
-    this.breakpoints = this.breakpoints.includes(path) ? this.breakpoints.filter((p) => p !== path) : [...this.breakpoints, path];
+    const removed = this.breakpoints.includes(path);
+    this.breakpoints = removed ? this.breakpoints.filter((p) => p !== path) : [...this.breakpoints, path];
     writeStored(storeKey(this.pipeId, 'breakpoints'), this.breakpoints.length > 0 ? JSON.stringify(this.breakpoints) : null);
+    if (removed && path in this.conditions) this.setCondition(path, '');
+  }
+
+  /** Give a line breakpoint a condition ('' for none); it counts from the next Start or Restart. */
+  setCondition(path: string, text: string): void {
+    const next = { ...this.conditions };
+    if (text.trim() === '') delete next[path];
+    else next[path] = text;
+    this.conditions = next;
+    writeStored(storeKey(this.pipeId, 'conditions'), Object.keys(next).length > 0 ? JSON.stringify(next) : null);
   }
 
   /** Record the run afresh (the draft, the sample and the condition as they are now) and pause at the first break. */
@@ -116,13 +152,15 @@ export class StepRunner {
       } else if (this.entityId.trim() !== '') body = { ...body, 'entity-id': this.entityId.trim() };
       const condition = conditionValue(this.condition);
       if (condition !== undefined) body = { ...body, condition };
+      const conditional = this.conditional;
+      if (conditional.length > 0) body = { ...body, 'conditions-at': Object.fromEntries(conditional.map((p) => [p, conditionValue(this.conditions[p] ?? '')])) };
       this.recording = await api<StepThrough>(`/pipes/${encode(this.pipeId)}/step-through`, json('POST', body));
       this.recordedFrom = JSON.stringify(config);
       this.current = null;
       this.ended = false;
       // With breakpoints (or a condition): run to the first; without: pause at the first step.
       const breaks = this.breakpoints.length > 0 || condition !== undefined;
-      this.move(breaks ? continueFrom(this.recording.steps, -1, this.breakpoints, this.narrowed) : this.recording.steps.length > 0 ? 0 : null);
+      this.move(breaks ? continueFrom(this.recording.steps, -1, this.breakpoints, this.narrowed, conditional) : this.recording.steps.length > 0 ? 0 : null);
     } catch (e) {
       // The run shown would no longer match what was asked for (another condition, sample or text).
       this.recording = null;
@@ -143,7 +181,7 @@ export class StepRunner {
 
   /** Continue to the next breakpoint (or the end). */
   resume(): void {
-    if (this.recording) this.move(continueFrom(this.recording.steps, this.current ?? -1, this.breakpoints, this.narrowed));
+    if (this.recording) this.move(continueFrom(this.recording.steps, this.current ?? -1, this.breakpoints, this.narrowed, this.conditionalRecorded));
   }
 
   over(): void {
