@@ -122,8 +122,8 @@ class StepRecorder implements TraceObserver {
   cut: string | null = null;
   private open: Open[] = [];
   private transform = 0;
-  hits = 0;
-  conditionErrors = 0;
+  /** The panel's condition: how many steps it held at, and failed at. */
+  readonly everywhere = { hits: 0, errors: 0 };
   readonly conditionsAt: Record<string, { hits: number; errors: number }> = {};
 
   constructor(
@@ -233,40 +233,35 @@ class StepRecorder implements TraceObserver {
       changed: [],
     };
     if (this.condition !== null) {
-      const held = this.test(this.condition, ctx);
-      if (held === true) {
-        record.hit = true;
-        this.hits++;
-      } else if (held !== false) {
-        record.conditionError = held.error;
-        this.conditionErrors++;
-      }
+      const held = this.test(this.condition, ctx, this.everywhere);
+      if (held === true) record.hit = true;
+      else if (held !== false) record.conditionError = held.error;
     }
     const atCondition = kind === 'step' ? this.atConditions.get(at) : undefined;
     if (atCondition !== undefined) {
-      const held = this.test(atCondition, ctx);
-      const count = this.conditionsAt[at]!;
-      if (held === true) {
-        record.breakHit = true;
-        count.hits++;
-      } else if (held !== false) {
-        record.breakError = held.error;
-        count.errors++;
-      }
+      const held = this.test(atCondition, ctx, this.conditionsAt[at]!);
+      if (held === true) record.breakHit = true;
+      else if (held !== false) record.breakError = held.error;
     }
     this.steps.push(record);
     o.record = record;
     return o;
   }
 
-  /** Evaluate a breakpoint's condition in the step's context (its own run state: it changes nothing of the run). */
-  private test(condition: Expr, ctx: Ctx): boolean | { error: string } {
+  /**
+   * Evaluate a breakpoint's condition in the step's context (its own run state: it changes nothing of the run), and
+   * count the answer in `count`.
+   */
+  private test(condition: Expr, ctx: Ctx, count: { hits: number; errors: number }): boolean | { error: string } {
     const at = new Ctx(ctx.source, ctx.target, ctx.parent, ctx.root, this.conditionState, ctx.sourceJson);
     at.current = ctx.current;
     try {
       // True as `if` takes it: anything but false, null and the empty list.
-      return isTruthy(condition(at));
+      const held = isTruthy(condition(at));
+      if (held) count.hits++;
+      return held;
     } catch (err) {
+      count.errors++;
       return { error: err instanceof Error ? err.message : String(err) };
     }
   }
@@ -331,7 +326,7 @@ export function recordSteps(transform: unknown, entity: JsonObject, options: Ste
     trace: run.trace,
     output: run.entities,
     error: run.error ? { msg: run.error.message, elements: run.error.elements ?? null } : null,
-    condition: options.condition ? { hits: r.hits, errors: r.conditionErrors } : null,
+    condition: options.condition ? { ...r.everywhere } : null,
     conditionsAt: r.conditionsAt,
   };
 }
