@@ -32,12 +32,17 @@ async function polled<T>(work: () => Promise<T>): Promise<{ result: T; slowest: 
     }
   })();
   const t0 = performance.now();
+  let result: T;
+  let ms: number;
   try {
-    return { result: await work(), slowest, ms: performance.now() - t0 };
+    result = await work();
+    ms = performance.now() - t0;
   } finally {
     done = true;
+    // The poll in flight counts too (it may be the one the work held).
     await poller;
   }
+  return { result, slowest, ms };
 }
 
 async function post(path: string, json: unknown, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
