@@ -28,6 +28,12 @@ export const localEvaluator: PreviewEvaluator = {
 /** A job's deadline: a little over the bound the evaluator keeps itself, so that its own words come first. */
 export const PREVIEW_DEADLINE_MS = SERVING_THREAD_HOLD_MS + 3000;
 
+/** The deadline: DATAHUB_PREVIEW_DEADLINE_MS (at least 1000) or {@link PREVIEW_DEADLINE_MS}. */
+export function previewDeadlineMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env['DATAHUB_PREVIEW_DEADLINE_MS']);
+  return Number.isInteger(n) && n >= 1000 ? n : PREVIEW_DEADLINE_MS;
+}
+
 export function deadlineError(ms: number): DtlLimitError {
   return new DtlLimitError(
     'the transform takes too long',
@@ -82,6 +88,11 @@ export class PreviewPool implements PreviewEvaluator {
       this.release(slot);
       return this.evaluate(run, job, signal);
     }
+    if (signal?.aborted) {
+      // The client went away while the job waited for a worker: nothing to stop.
+      this.release(slot);
+      throw new HubError(499, 'the client went away', 'the preview was not started');
+    }
     const text = await new Promise<string>((resolve, reject) => {
       const id = this.nextId++;
       const deadline: { timer?: ReturnType<typeof setTimeout> } = {};
@@ -99,7 +110,6 @@ export class PreviewPool implements PreviewEvaluator {
         this.release(slot);
       };
       slot.job = { id, settle };
-      if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       deadline.timer = setTimeout(() => {
         this.retire(slot);

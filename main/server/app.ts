@@ -42,7 +42,7 @@ import { guardServingThread } from '../../hub-core/dtl/index.js';
 import { buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
-import { PreviewPool } from '../../hub-core/preview/index.js';
+import { PreviewPool, previewDeadlineMs } from '../../hub-core/preview/index.js';
 import { workerMemoryMb, workerNice } from '../../hub-core/pipes/index.js';
 import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop/desktop.js';
@@ -111,7 +111,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const previews =
     process.env['DATAHUB_PREVIEW_WORKERS'] === '0'
       ? undefined
-      : new PreviewPool(join(options.hub.dataDir, 'hub.db'), options.hub.datasets, options.hub.pumps.runtimes, 2, workerMemoryMb(), workerNice());
+      : new PreviewPool(join(options.hub.dataDir, 'hub.db'), options.hub.datasets, options.hub.pumps.runtimes, 2, workerMemoryMb(), workerNice(), previewDeadlineMs());
   app.addHook('onClose', async () => previews?.close());
   let hosts = new Set<string>();
   app.addHook('onListen', async () => {

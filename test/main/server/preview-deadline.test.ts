@@ -4,7 +4,7 @@
 // stopped). A pipe whose transform takes a $SECRET as its encrypt/decrypt key gets the value in its worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useHub } from '../../helpers/hub-process.js';
+import { startHub, useHub } from '../../helpers/hub-process.js';
 import { pushEntities, sleep, waitFor } from '../../helpers/api.js';
 
 type Json = Record<string, unknown>;
@@ -153,4 +153,25 @@ test('a preview whose client goes away is stopped: its worker is free for the ne
   const ms = performance.now() - t0;
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   assert.ok(ms < 6000, `the next preview was answered after ${ms.toFixed(0)} ms, not after the runaways' 10 s`);
+});
+
+test('past its deadline a preview\'s worker is terminated: 422 in words at the deadline, and a fresh worker answers next', async (t) => {
+  // A 2 s deadline, well before the evaluator's own 10 s check: only terminating the worker ends the job then.
+  const short = await startHub({ env: { DATAHUB_PREVIEW_DEADLINE_MS: '2000' } });
+  try {
+    const t0 = performance.now();
+    const res = await short.fetch('/dtl/preview', { method: 'POST', json: { transform: rules(SPIN), entities: [{ _id: 'x' }] }, signal: AbortSignal.timeout(60_000) });
+    const ms = performance.now() - t0;
+    const body = (await res.json()) as Json;
+    t.diagnostic(`answered ${res.status} after ${ms.toFixed(0)} ms`);
+    assert.equal(res.status, 422, JSON.stringify(body));
+    assert.equal(body['error'], 'the transform takes too long');
+    assert.match(String(body['detail']), /more than 2 s and was stopped/);
+    assert.ok(ms < 8000, `answered after ${ms.toFixed(0)} ms, not after the evaluator's own 10 s`);
+    const ok = await short.fetch('/dtl/preview', { method: 'POST', json: { transform: rules(['add', 'y', 1]), entities: [{ _id: 'z' }] } });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(((await ok.json()) as { results: { entities: Json[] }[] }).results[0]!.entities, [{ _id: 'z', y: 1 }]);
+  } finally {
+    await short.stop();
+  }
 });
