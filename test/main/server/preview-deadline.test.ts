@@ -175,3 +175,63 @@ test('past its deadline a preview\'s worker is terminated: 422 in words at the d
     await short.stop();
   }
 });
+
+test('previews, traces, step-throughs and impacts answer the same in preview workers as on the hub\'s thread', async () => {
+  // The same requests to a hub with preview workers and one without (DATAHUB_PREVIEW_WORKERS=0, as before): hops read
+  // through the worker's connection, a chain, traces, "source-of", a breakpoint condition (and a bad one), an
+  // encrypt/decrypt keyed by a secret, and two impacts. Only write times and the random Fernet token may differ.
+  const transform = [
+    {
+      type: 'dtl',
+      rules: {
+        default: [
+          ['copy', '*'],
+          ['add', 'team-title', ['hops', { datasets: ['teams t'], where: ['eq', '_S.team', 't._id'] }]],
+          ['add', 'sealed', ['decrypt', '$SECRET(k)', ['encrypt', '$SECRET(k)', '_S.name']]],
+          ['filter', ['neq', '_S._id', 'cid']],
+        ],
+      },
+    },
+    { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'n', ['length', '_S.name']], ['add', 'bad', ['+', '_S.name', 1]]] } },
+  ];
+  const pipe = { _id: 'p', type: 'pipe', source: { type: 'dataset', dataset: 'people' }, transform, pump: { mode: 'manual' } };
+  const answers = async (env: NodeJS.ProcessEnv): Promise<string[]> => {
+    const h = await startHub({ env });
+    try {
+      await pushEntities(h, 'people', [{ _id: 'ann', name: 'Ann', f: 1.5, team: 't1' }, { _id: 'bob', name: 'Bob', team: 't2' }, { _id: 'cid', name: 'Cid', team: 't1' }]);
+      await pushEntities(h, 'teams', [{ _id: 't1', title: 'One' }, { _id: 't2', title: 'Two' }]);
+      await h.json('/secrets', { method: 'POST', json: { k: KEY } });
+      await h.json('/pipes', { method: 'POST', json: [pipe] });
+      const answer = async (path: string, json: unknown): Promise<string> => {
+        const res = await h.fetch(path, { method: 'POST', json });
+        return `${res.status} ${await res.text()}`;
+      };
+      const out = [
+        await answer('/dtl/preview', { transform, entities: [{ _id: 'a', name: 'A', team: 't2' }, { _id: 'cid', name: 'C' }], trace: true }),
+        await answer('/dtl/preview', { transform: transform[0], entities: [{ _id: 'a', name: 'A', team: 't2' }], pipe: 'p' }),
+        await answer('/pipes/p/preview', { trace: true }),
+        await answer('/pipes/p/preview', { 'source-of': 'ann', trace: true }),
+        await answer('/pipes/p/preview', { entities: [{ _id: 'z', name: 'Zed', team: 't1' }] }),
+        await answer('/pipes/p/step-through', { 'entity-id': 'ann', condition: ['eq', '_S._id', 'ann'] }),
+        await answer('/pipes/p/step-through', { 'entity-id': 'ann', condition: ['nope'] }),
+      ];
+      for (const draft of [{ ...pipe, transform: transform[0] }, pipe]) {
+        assert.equal((await h.fetch('/pipes/p/impact?tests=false', { method: 'POST', json: draft })).status, 202);
+        const job = await waitFor('the impact to end', async () => {
+          const j = await h.json<Json>('/pipes/p/impact');
+          return j['status'] === 'running' ? undefined : j;
+        }, 30_000);
+        out.push(JSON.stringify({ ...job, id: '', started: '', finished: '' }));
+      }
+      return out;
+    } finally {
+      await h.stop();
+    }
+  };
+  const times = (text: string): string => text.replace(/\d{16}/g, 'T').replace(/"~b[A-Za-z0-9_=-]+"/g, '"~b…"');
+  const before = (await answers({ DATAHUB_PREVIEW_WORKERS: '0' })).map(times);
+  const after = (await answers({})).map(times);
+  assert.ok(before.every((a) => a.startsWith('200 ') || a.startsWith('400 ') || a.startsWith('{')), before.map((a) => a.slice(0, 200)).join('\n'));
+  assert.ok(before[0]!.includes('"team-title":[{"_id":"t2"'), 'the hops found the team');
+  for (const [i, a] of before.entries()) assert.equal(after[i], a, `answer #${i}`);
+});
