@@ -16,6 +16,7 @@ export type { EntityDependencies, PackedDependencies } from './packed-dependenci
 export { effectivePipeConfig, pipeDependencies } from './pipe-config.js';
 export type { ConfigError, EffectivePipe } from './pipe-config.js';
 export { PipeRuntime } from './pipe-runtime.js';
+export type { PipeRuntimes } from './pipe-runtime.js';
 export type { PipeTemplate, PublishFormat } from './pipe-types.js';
 export { PipeRegistry } from './pipes.js';
 export type { PipeInfo } from './pipes.js';
@@ -32,4 +33,8 @@ export { workerRequest } from './workers/eligibility.js';
 export { packEntities, unpackEntities } from './workers/packed-batch.js';
 export type { PackedEntities } from './workers/packed-batch.js';
 export type { PipeWorkersStatus } from './workers/pool.js';
-export { WORKERS_ENV, parseWorkerCount, pipeWorkerCount } from './workers/worker-count.js';
+export { WORKERS_ENV, parseWorkerCount, pipeWorkerCount, workerMemoryMb, workerNice } from './workers/worker-count.js';
+export { lowerThreadPriority } from './workers/thread-priority.js';
+export { WorkerDatasets, answerIndexRequest, indexRequester } from './workers/worker-datasets.js';
+export { errorFromWorker, errorOf, outOfWorkerMemory } from './workers/worker-errors.js';
+export type { WorkerError } from './workers/protocol.js';

@@ -107,6 +107,8 @@ export class PipeRuntime {
   readonly writesDataset: boolean;
   /** Neither a transform nor a sink step that changes anything: entities pass as they are (JSON Push receivers). */
   readonly passesThrough: boolean;
+  /** A transform tried on its own, outside any pipe of this node (no namespaces). */
+  readonly standalone: boolean;
   private chainCache: CompiledTransform[] | null | undefined;
   private readonly sourceSettings: NamespaceSettings | undefined;
 
@@ -121,6 +123,7 @@ export class PipeRuntime {
     },
   ) {
     this.id = config._id;
+    this.standalone = options.standalone === true;
     this.pipe = effectivePipeConfig(config);
     // Checked with the set `$ENV`s replaced (the transform's are resolved lazily, when it is compiled).
     this.runErrors = [...checkPipeConfig(pipeWithEnv(config, this.env)), ...pipeNumberErrors(config, this.env)];
@@ -165,6 +168,28 @@ export class PipeRuntime {
   get needsSecrets(): boolean {
     const transform = this.config['transform'];
     return transform !== undefined && hasDtlKeySecret(transformWithEnv(transform, this.env));
+  }
+
+  /**
+   * The secret values the transform takes as the key of encrypt/decrypt, by name: all a worker that evaluates it needs
+   * of the secrets (a missing one is the UnsetVariableError its compilation raises).
+   */
+  keySecrets(): Record<string, string> {
+    const transform = this.config['transform'];
+    const out: Record<string, string> = {};
+    if (transform === undefined) return out;
+    const vars = this.ctx.vars;
+    const recording: ConfigVariables = {
+      env: (name) => vars.env(name),
+      secret: (name, scope) => {
+        const value = vars.secret(name, scope);
+        if (value !== undefined) out[name] = value;
+        return value;
+      },
+      mask: (text) => vars.mask(text),
+    };
+    substituteDtlKeySecrets(transformWithEnv(transform, this.env), recording);
+    return out;
   }
 
   /** The dataset a `dataset` source reads. */

@@ -13,15 +13,17 @@ import type { PipeRuntime } from '../pipes/index.js';
 import type { EffectivePipe } from '../config/index.js';
 import { effectivePipeConfig, pipeDependencies } from '../pipes/index.js';
 import { transformDatasets } from '../pipes/index.js';
-import { prepareEntity, EntityError, MAINTAINED_PROPERTIES, type PreparedEntity } from '../base/index.js';
+import { prepareEntity, MAINTAINED_PROPERTIES, type PreparedEntity } from '../base/index.js';
+import { localEvaluator, type PreviewEvaluator } from './preview-pool.js';
 import { isPumpable } from '../pipes/index.js';
-import { DtlRuntimeError } from '../dtl/index.js';
-import { HubError, badRequest } from '../base/index.js';
+import { badRequest } from '../base/index.js';
 import { isJsonObject, type JsonObject } from '../base/index.js';
 
 export const IMPACT_DEFAULT_SAMPLE = 20;
 export const IMPACT_MAX_SAMPLE = 200;
 const DEFAULT_BATCH = 1000;
+/** Source entities processed per preview job (whole batches). */
+const EVALUATION_GROUP = 1000;
 
 export type ImpactKind = 'added' | 'changed' | 'deleted';
 
@@ -141,6 +143,10 @@ export interface ImpactOptions {
   onProgress?: (p: ImpactProgress) => void;
   /** Asked between batches; true stops the computation with an ImpactCancelled. */
   cancelled?: () => boolean;
+  /** Where the pipe's processing runs (default: on this thread). */
+  evaluator?: PreviewEvaluator;
+  /** Stops the processing running now (a cancel). */
+  signal?: AbortSignal;
 }
 
 export class ImpactCancelled extends Error {
@@ -247,16 +253,6 @@ function nextTick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** A transform failing on an entity, as the run would fail: a 400 naming the entity. */
-function runFailure(e: unknown, entity: JsonObject): HubError | undefined {
-  const id = typeof entity['_id'] === 'string' ? entity['_id'] : '(no _id)';
-  if (e instanceof DtlRuntimeError) {
-    return badRequest(`a run would fail: the transform fails on entity ${JSON.stringify(id)}`, `${e.kind}: ${e.message}${e.elements ? ` (${e.elements})` : ''}`);
-  }
-  if (e instanceof EntityError) return badRequest('a run would fail: the sink refuses an entity', `${e.message} (from source entity ${JSON.stringify(id)})`);
-  return undefined;
-}
-
 /** Work out the impact of `draft` (from impactDraft) on pipe `pipeId`'s sink dataset. */
 export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntity, options: ImpactOptions = {}): Promise<ImpactResult> {
   const sampleSize = Math.max(0, Math.min(IMPACT_MAX_SAMPLE, options.sample ?? IMPACT_DEFAULT_SAMPLE));
@@ -339,34 +335,39 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
     batchIds = new Set();
   };
 
+  // The source is read here (it may reach outside, with a system's secrets); the pipe's processing runs as preview
+  // jobs, a few batches per job, where a deadline can stop it.
+  const evaluator = options.evaluator ?? localEvaluator;
   const batches = source.batches(undefined, batchSize);
-  for (;;) {
-    const next = await batches.next();
-    if (next.done) break;
-    const processedBefore = progress.processed;
-    for (const entity of next.value.entities) {
-      let out: JsonObject[];
-      try {
-        out = runtime.process([entity]);
-      } catch (e) {
-        throw runFailure(e, entity) ?? e;
+  for (let ended = false; !ended; ) {
+    const group: JsonObject[][] = [];
+    for (let n = 0; n < EVALUATION_GROUP; ) {
+      const next = await batches.next();
+      if (next.done) {
+        ended = true;
+        break;
       }
-      for (const o of out) {
-        let p: PreparedEntity;
-        try {
-          p = prepareEntity(o, toSink);
-        } catch (e) {
-          throw runFailure(e, entity) ?? e;
-        }
-        toSink++;
-        if (write(p, () => JSON.parse(p.body) as JsonObject)) batchIds.add(p.id);
-      }
-      progress.processed++;
+      group.push(next.value.entities);
+      n += next.value.entities.length;
     }
-    countBatch(processedBefore);
-    options.onProgress?.({ ...progress });
-    await nextTick();
-    if (cancelled()) throw new ImpactCancelled();
+    const entities = group.flat();
+    const processed = entities.length > 0 ? await evaluator.evaluate(runtime, { kind: 'process', entities, firstIndex: toSink }, options.signal) : { outputs: [] };
+    let k = 0;
+    for (const batch of group) {
+      const processedBefore = progress.processed;
+      for (let i = 0; i < batch.length; i++, k++) {
+        if (processed.failure?.index === k) throw badRequest(processed.failure.message, processed.failure.detail);
+        for (const p of processed.outputs[k]!) {
+          toSink++;
+          if (write(p, () => JSON.parse(p.body) as JsonObject)) batchIds.add(p.id);
+        }
+        progress.processed++;
+      }
+      countBatch(processedBefore);
+      options.onProgress?.({ ...progress });
+      await nextTick();
+      if (cancelled()) throw new ImpactCancelled();
+    }
   }
 
   if (full && sink) {

@@ -9,8 +9,10 @@ import type { PipeRuntime } from '../pipes/index.js';
 import { parseOffset } from '../pipes/index.js';
 import { pipeConfigErrors } from '../pipes/index.js';
 import { hasErrors, type ConfigError } from '../base/index.js';
-import { DtlRuntimeError, type CompiledTransform, type TransformTrace } from '../dtl/index.js';
-import { sourceEntityOf, traceSample } from './pipe-trace.js';
+import { DtlRuntimeError } from '../dtl/index.js';
+import { sourceEntityOf } from './pipe-trace.js';
+import type { PreviewResult } from './preview-chain.js';
+import { localEvaluator, type PreviewEvaluator } from './preview-pool.js';
 import { HubError, badRequest } from '../base/index.js';
 import { isJsonObject, type JsonObject } from '../base/index.js';
 import { maskJson } from '../security/index.js';
@@ -86,6 +88,8 @@ export async function pipeStageEntities(hub: Hub, pipeId: string, stage: PipeSta
 
 export const PREVIEW_MAX_ENTITIES = 1000;
 export const PREVIEW_DEFAULT_LIMIT = 10;
+export { chainSteps } from './preview-chain.js';
+export type { PreviewChainStep, PreviewResult, PreviewRunError } from './preview-chain.js';
 
 export interface PreviewRequest {
   /** The draft configuration (default: the stored one). */
@@ -98,26 +102,6 @@ export interface PreviewRequest {
   trace?: boolean;
   /** The sample is the one source entity that makes this output entity (`_id`), e.g. to trace it. */
   'source-of'?: string;
-}
-
-export interface PreviewRunError {
-  kind: string;
-  msg: string;
-  elements: string | null;
-}
-
-/** What one transform of a chain made of the entities the one before it made; a failing one ends the chain. */
-export type PreviewChainStep = { entities: JsonObject[] } | { error: PreviewRunError };
-
-/** What one sample entity became; `error` when the transform failed on it (then both lists are empty). */
-export interface PreviewResult {
-  'after-transforms': JsonObject[];
-  sink: JsonObject[];
-  error: PreviewRunError | null;
-  /** With a chain of transforms: what each of them produced, in order. */
-  chain?: PreviewChainStep[];
-  /** With `"trace": true` and a transform that compiles: how the entity went through it (hub-core/dtl/trace.ts). */
-  trace?: TransformTrace;
 }
 
 export interface PipePreview {
@@ -145,29 +129,6 @@ function draftConfig(pipeId: string, value: unknown): ConfigEntity {
   return { ...value, _id: pipeId, type: typeof value['type'] === 'string' ? value['type'] : 'pipe' } as ConfigEntity;
 }
 
-function runError(e: DtlRuntimeError): PreviewRunError {
-  return { kind: e.kind, msg: e.message, elements: e.elements ?? null };
-}
-
-/** Each transform of a chain on its own, fed what the one before it made. */
-export function chainSteps(chain: readonly CompiledTransform[], entity: JsonObject): PreviewChainStep[] {
-  const out: PreviewChainStep[] = [];
-  let current: JsonObject[] = [entity];
-  for (const step of chain) {
-    const next: JsonObject[] = [];
-    try {
-      for (const e of current) next.push(...step.run(e).entities);
-    } catch (e) {
-      if (!(e instanceof DtlRuntimeError)) throw e;
-      out.push({ error: runError(e) });
-      return out;
-    }
-    out.push({ entities: next });
-    current = next;
-  }
-  return out;
-}
-
 function errorText(e: unknown): string {
   if (e instanceof HubError) return e.detail ? `${e.message}: ${e.detail}` : e.message;
   return e instanceof Error ? e.message : String(e);
@@ -192,7 +153,7 @@ async function readSample(run: PipeRuntime, limit: number): Promise<{ entities: 
  * processing that writes nothing. A malformed request is a HubError (400); problems of the draft itself (it does not
  * compile, its source cannot be read, the transform fails on an entity) are part of the answer, in words.
  */
-export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequest): Promise<PipePreview> {
+export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequest, evaluator: PreviewEvaluator = localEvaluator, signal?: AbortSignal): Promise<PipePreview> {
   const stored = request.config === undefined ? hub.pipes.require(pipeId) : undefined;
   const config = stored ?? draftConfig(pipeId, request.config);
   const run = stored ? hub.pumps.runtimes.of(stored) : hub.pumps.runtimes.draft(config);
@@ -213,7 +174,9 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
   let sourceError: string | null = null;
   let more = false;
   if (request['source-of'] !== undefined && request.entities !== undefined) throw badRequest('send either sample entities or "source-of", not both');
-  if (request['source-of'] !== undefined) sample = [await sourceEntityOf(run, request['source-of'])];
+  if (request['source-of'] !== undefined) {
+    sample = [await sourceEntityOf(run, request['source-of'], (entities, outputId) => evaluator.evaluate(run, { kind: 'source-of', entities, outputId }, signal))];
+  }
   else if (request.entities === undefined) {
     try {
       ({ entities: sample, more } = await readSample(run, limit));
@@ -224,25 +187,14 @@ export async function previewPipe(hub: Hub, pipeId: string, request: PreviewRequ
     }
   }
   const compiles = !run.transform || run.transform.ok;
-  const traces = request.trace === true && compiles ? traceSample(run, sample) : [];
+  const evaluated: PreviewResult[] =
+    compiles && sample.length > 0
+      ? await evaluator.evaluate(run, { kind: 'sample', sample, trace: request.trace === true }, signal)
+      : sample.map(() => ({ 'after-transforms': [], sink: [], error: null }));
   const results: PreviewResult[] = [];
   const after: JsonObject[] = [];
   const sink: JsonObject[] = [];
-  for (const entity of sample) {
-    const result: PreviewResult = { 'after-transforms': [], sink: [], error: null };
-    if (compiles) {
-      try {
-        const stages = run.stages(entity);
-        result['after-transforms'] = stages.afterTransforms;
-        result.sink = stages.sink;
-      } catch (e) {
-        if (!(e instanceof DtlRuntimeError)) throw e;
-        result.error = runError(e);
-      }
-      if (run.chain) result.chain = chainSteps(run.chain, run.beforeTransforms(entity));
-      const trace = traces[results.length];
-      if (trace !== undefined) result.trace = trace;
-    }
+  for (const result of evaluated) {
     after.push(...result['after-transforms']);
     sink.push(...result.sink);
     results.push(result);

@@ -9,6 +9,7 @@ import type { StepRecording } from '../dtl/index.js';
 import { HubError, badRequest, isJsonObject, type JsonObject } from '../base/index.js';
 import { maskJson } from '../security/index.js';
 import { SOURCE_OF_MAX_SCAN } from './pipe-trace.js';
+import { localEvaluator, type PreviewEvaluator } from './preview-pool.js';
 
 export interface StepThroughRequest {
   /** The draft configuration (default: the stored one). */
@@ -47,7 +48,7 @@ async function sourceEntity(run: PipeRuntime, id: string | undefined): Promise<J
   throw new HubError(404, `the pipe's source has no entity ${JSON.stringify(id)}`, n >= SOURCE_OF_MAX_SCAN ? `looked at the first ${SOURCE_OF_MAX_SCAN} source entities` : `looked at all ${n} source entities`);
 }
 
-export async function stepThroughPipe(hub: Hub, pipeId: string, request: StepThroughRequest): Promise<StepThrough> {
+export async function stepThroughPipe(hub: Hub, pipeId: string, request: StepThroughRequest, evaluator: PreviewEvaluator = localEvaluator, signal?: AbortSignal): Promise<StepThrough> {
   let run: PipeRuntime;
   if (request.config === undefined) run = hub.pumps.runtimes.of(hub.pipes.require(pipeId));
   else {
@@ -60,9 +61,11 @@ export async function stepThroughPipe(hub: Hub, pipeId: string, request: StepThr
   const problem = run.transformProblem();
   if (problem) throw problem;
   const entity = isJsonObject(request.entity) ? request.entity : await sourceEntity(run, request['entity-id']);
-  const limits = request['max-steps'] === undefined ? undefined : { maxSteps: request['max-steps'] };
-  const recording = run.recordSteps(run.beforeTransforms(entity), request.condition, limits, request['conditions-at']);
-  if (recording === undefined) throw badRequest('the pipe has no transform to step through');
+  const maxSteps = request['max-steps'];
+  const conditionsAt = request['conditions-at'];
+  const job = { kind: 'steps', entity, condition: request.condition, ...(maxSteps === undefined ? {} : { maxSteps }), ...(conditionsAt === undefined ? {} : { conditionsAt }) } as const;
+  const recording = await evaluator.evaluate(run, job, signal);
+  if (recording === null) throw badRequest('the pipe has no transform to step through');
   const result: StepThrough = { entity, sample: request.entity !== undefined ? 'request' : 'source', ...recording };
   return maskJson(result as unknown as JsonObject, (text) => hub.secrets.mask(text)) as unknown as StepThrough;
 }

@@ -27,19 +27,20 @@ export function traceSample(run: PipeRuntime, sample: readonly JsonObject[]): (T
  * The source entity the pipe turns into the output entity `outputId` (after the transforms or at the sink), found by
  * running the transform over the source in order; a 404 HubError when none does within SOURCE_OF_MAX_SCAN entities.
  */
-export async function sourceEntityOf(run: PipeRuntime, outputId: string): Promise<JsonObject> {
+export async function sourceEntityOf(
+  run: PipeRuntime,
+  outputId: string,
+  /** The index of the first of `entities` the pipe turns into `outputId`, or -1 (a preview job, preview-jobs.ts). */
+  find: (entities: JsonObject[], outputId: string) => Promise<number>,
+): Promise<JsonObject> {
   const source = run.openSource();
   let n = 0;
   for await (const batch of source.batches(undefined, 1000)) {
-    for (const e of batch.entities) {
-      if (++n > SOURCE_OF_MAX_SCAN) break;
-      let stages: { afterTransforms: JsonObject[]; sink: JsonObject[] };
-      try {
-        stages = run.stages(e);
-      } catch {
-        continue; // an entity the transform fails on makes no output
-      }
-      if (stages.afterTransforms.some((o) => o['_id'] === outputId) || stages.sink.some((o) => o['_id'] === outputId)) return e;
+    const scanned = batch.entities.slice(0, Math.max(0, SOURCE_OF_MAX_SCAN - n));
+    n += batch.entities.length;
+    if (scanned.length > 0) {
+      const at = await find(scanned, outputId);
+      if (at >= 0) return scanned[at]!;
     }
     if (n > SOURCE_OF_MAX_SCAN) break;
   }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -41,6 +42,8 @@ import { guardServingThread } from '../../hub-core/dtl/index.js';
 import { buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
+import { PreviewPool, previewDeadlineMs } from '../../hub-core/preview/index.js';
+import { workerMemoryMb, workerNice } from '../../hub-core/pipes/index.js';
 import type { RouteContext } from './route-context.js';
 import { desktopPlugin, type DesktopContext } from './desktop/desktop.js';
 
@@ -103,6 +106,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorateRequest('claims', null);
   const entityParser = new EntityParserPool();
   app.addHook('onClose', async () => entityParser.close());
+  // Previews, traces, step-throughs and impacts evaluate DTL in these workers, each job with a deadline.
+  // DATAHUB_PREVIEW_WORKERS=0 evaluates them on the hub's thread, as before (to measure the difference).
+  const previews =
+    process.env['DATAHUB_PREVIEW_WORKERS'] === '0'
+      ? undefined
+      : new PreviewPool(join(options.hub.dataDir, 'hub.db'), options.hub.datasets, options.hub.pumps.runtimes, 2, workerMemoryMb(), workerNice(), previewDeadlineMs());
+  app.addHook('onClose', async () => previews?.close());
   let hosts = new Set<string>();
   app.addHook('onListen', async () => {
     const addr = app.server.address();
@@ -199,6 +209,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         hub: options.hub,
         tokens: options.tokens,
         entityParser,
+        previews,
         pushLimit: options.pushLimit,
         get workspaceDir() {
           return workspaces?.dir;

@@ -6,11 +6,12 @@
 
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../../storage/index.js';
-import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../../dtl/index.js';
-import { HubError, UnsetVariableError } from '../../base/index.js';
+import { HubError } from '../../base/index.js';
+import { errorFromWorker, outOfWorkerMemory } from './worker-errors.js';
+import { answerIndexRequest } from './worker-datasets.js';
 import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
-import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerError, WorkerInit, WorkerRun } from './protocol.js';
+import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerInit, WorkerRun } from './protocol.js';
 
 export type { RemoteBatch, WorkerRun };
 export type JobRequest = Omit<OpenJob, 'type' | 'job'>;
@@ -287,14 +288,7 @@ export class PipeWorkerPool {
 
   private onMessage(slot: Slot, msg: FromWorker): void {
     if (msg.type === 'ensure-index') {
-      try {
-        const idx = this.datasets.require(msg.dataset).ensureIndex(msg.expression);
-        Atomics.store(slot.signal, 1, idx);
-        Atomics.store(slot.signal, 0, 1);
-      } catch {
-        Atomics.store(slot.signal, 0, 2);
-      }
-      Atomics.notify(slot.signal, 0);
+      answerIndexRequest(this.datasets, slot.signal, msg.dataset, msg.expression);
       return;
     }
     const run = slot.jobs.get(msg.job);
@@ -316,26 +310,7 @@ export class PipeWorkerPool {
   }
 }
 
-/** The error a worker raised, as the class the pump knows (a DTL limit disables the pump, a trip trips the sink). */
-function errorFromWorker(e: WorkerError): Error {
-  let error: Error;
-  if (e.name === 'DtlLimitError') error = new DtlLimitError(e.message, e.detail ?? '');
-  else if (e.name === 'UnsetVariableError') error = new UnsetVariableError(e.message, e.detail);
-  else if (e.kind !== undefined) error = new DtlRuntimeError(e.kind as DtlErrorKind, e.message, e.elements, e.entityId);
-  else if (e.status !== undefined) error = new HubError(e.status, e.message, e.detail);
-  else error = new Error(e.message);
-  error.name = e.name;
-  if (e.stack !== undefined) error.stack = e.stack;
-  return error;
-}
-
 /** Why a worker died, in words; running out of its heap is the runaway-transform bound's failure. */
 function workerDied(e: Error, memoryMb: number): Error {
-  if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new DtlLimitError(
-      'the transform needs more memory than the hub allows',
-      `the worker thread running it used up its ${memoryMb} MB heap and was stopped; look for lists that grow with each other (a "map" or "range" inside another)`,
-    );
-  }
-  return new HubError(500, 'the pipe worker running this pipe failed', e.message);
+  return outOfWorkerMemory(e, memoryMb) ?? new HubError(500, 'the pipe worker running this pipe failed', e.message);
 }

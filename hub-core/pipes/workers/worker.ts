@@ -5,58 +5,29 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { DatasetStore } from '../../storage/index.js';
 import { DatasetLookup } from '../dataset-lookup.js';
 import { KeptSnapshots } from '../lookup-snapshots.js';
-import type { Dataset } from '../../storage/index.js';
 import { PipeRuntime } from '../pipe-runtime.js';
 import { parseConfigText } from '../../base/index.js';
 import type { ConfigEntity } from '../../config/index.js';
 import { prepareEntity, type PreparedEntity } from '../../base/index.js';
-import { DtlRuntimeError, heapExhausted, memoryLimitError } from '../../dtl/index.js';
-import { HubError } from '../../base/index.js';
+import { heapExhausted, memoryLimitError } from '../../dtl/index.js';
 import type { JsonObject } from '../../base/index.js';
 import type { PumpSource, SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
 import { LineagePacker } from '../lineage-record.js';
 import { packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
-import type { FromWorker, OpenJob, ToWorker, WorkerError, WorkerInit } from './protocol.js';
+import type { FromWorker, OpenJob, ToWorker, WorkerInit } from './protocol.js';
+import { WorkerDatasets, indexRequester } from './worker-datasets.js';
+import { errorOf } from './worker-errors.js';
 
 const init = workerData as WorkerInit;
 lowerThreadPriority(init.nice);
 const port = parentPort!;
 const signal = new Int32Array(init.signal);
 
-/** Ask the hub's thread to create an index and wait for it (indexes are writes, and the writer must know of them). */
-function ensureIndexOnHub(dataset: string, expression: string): number {
-  Atomics.store(signal, 0, 0);
-  post({ type: 'ensure-index', dataset, expression });
-  if (Atomics.wait(signal, 0, 0, 120_000) === 'timed-out') throw new HubError(503, 'the hub did not create an index a join needs', `${dataset}: ${expression}`);
-  if (Atomics.load(signal, 0) !== 1) throw new HubError(500, `the index ${expression} of dataset ${JSON.stringify(dataset)} could not be created`);
-  return Atomics.load(signal, 1);
-}
-
-/** The datasets of one job, read through the worker's connection; a join's index comes from the hub. */
-class WorkerDatasets extends DatasetStore {
-  private readonly known = new Map<string, number>();
-  private readonly patched = new WeakSet<Dataset>();
-
-  override get(name: string): Dataset | undefined {
-    const ds = super.get(name);
-    if (ds !== undefined && !this.patched.has(ds)) {
-      this.patched.add(ds);
-      ds.ensureIndex = (expression: string): number => {
-        const key = `${name}\u0000${expression}`;
-        let idx = this.known.get(key) ?? ds.listIndexes().find((ix) => ix.expression === expression)?.id;
-        idx ??= ensureIndexOnHub(name, expression);
-        this.known.set(key, idx);
-        return idx;
-      };
-    }
-    return ds;
-  }
-}
+const ensureIndexOnHub = indexRequester(signal, (dataset, expression) => post({ type: 'ensure-index', dataset, expression }));
 
 type PartBatch = SourceBatch & { rangeEnd?: boolean };
 
@@ -83,16 +54,6 @@ function post(message: FromWorker): void {
   else port.postMessage(message);
 }
 
-function errorOf(e: unknown): WorkerError {
-  if (!(e instanceof Error)) return { name: 'Error', message: String(e), stack: undefined };
-  const base = { name: e.name, message: e.message, stack: e.stack };
-  if (e instanceof HubError) return { ...base, status: e.status, ...(e.detail !== undefined ? { detail: e.detail } : {}) };
-  if (e instanceof DtlRuntimeError) {
-    return { ...base, kind: e.kind, ...(e.elements !== undefined ? { elements: e.elements } : {}), ...(e.entityId !== undefined ? { entityId: e.entityId } : {}) };
-  }
-  return base;
-}
-
 function open(msg: OpenJob): Job {
   const db = new Database(init.dbFile, { readonly: true, fileMustExist: true });
   try {
@@ -105,7 +66,7 @@ function open(msg: OpenJob): Job {
 
 function openOn(db: Database.Database, msg: OpenJob): Job {
   db.pragma('busy_timeout = 5000');
-  const datasets = new WorkerDatasets(db);
+  const datasets = new WorkerDatasets(db, ensureIndexOnHub);
   const lookup = new DatasetLookup(datasets, undefined, keptSnapshots);
   // A share of a run read in parts reads about as many entities as its ranges are wide, each making its lookups.
   if (msg.parts !== undefined) lookup.expectLookups(msg.parts.ranges.reduce((n, [after, until]) => n + until - after, 0), msg.batchSize);

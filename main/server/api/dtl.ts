@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../route-context.js';
+import { clientGone, type RouteContext } from '../route-context.js';
 import { anyObject, replies } from '../schemas.js';
-import { functionCatalogue, DtlRuntimeError } from '../../../hub-core/dtl/index.js';
-import { chainSteps } from '../../../hub-core/preview/index.js';
-import { MAX_TRACED_ENTITIES } from '../../../hub-core/preview/index.js';
+import { functionCatalogue } from '../../../hub-core/dtl/index.js';
+import { localEvaluator } from '../../../hub-core/preview/index.js';
 import { isJsonObject } from '../../../hub-core/base/index.js';
 import { badRequest } from '../../../hub-core/base/index.js';
 import type { ConfigEntity } from '../../../hub-core/config/index.js';
@@ -17,7 +16,7 @@ interface PreviewBody {
   trace?: boolean;
 }
 
-export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+export async function dtlRoutes(app: FastifyInstance, { hub, previews }: RouteContext): Promise<void> {
   const tags = ['dtl'];
   // The catalogue does not change while the hub runs.
   const catalogue = functionCatalogue();
@@ -49,29 +48,16 @@ export async function dtlRoutes(app: FastifyInstance, { hub }: RouteContext): Pr
       },
       response: replies({ 200: anyObject }),
     },
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const { transform, entities, pipe, trace } = req.body;
       // The transform runs in the pipe's runtime: as that pipe would run it (its namespaces), or on its own.
       const config = { ...(pipe !== undefined ? hub.pipes.require(pipe) : { _id: 'dtl-preview', type: 'pipe' }), transform } as ConfigEntity;
       const runtime = hub.pumps.runtimes.draft(config, { standalone: pipe === undefined });
       const compiled = runtime.transform!;
       if (!compiled.ok) return { ok: false, errors: compiled.errors, results: [] };
-      // A chain of transforms also answers what each of its transforms produced (results[k].stages).
-      const chain = runtime.chain;
-      const traced = trace === true ? runtime.traced() : undefined;
-      const results = entities.map((entity, i) => {
-        if (!isJsonObject(entity)) throw badRequest('every sample entity must be a JSON object');
-        const fed = runtime.beforeTransforms(entity);
-        const trace = traced && i < MAX_TRACED_ENTITIES ? { trace: traced.run(fed).trace } : {};
-        const stages = { ...(chain ? { stages: chainSteps(chain, fed) } : {}), ...trace };
-        try {
-          return { entities: runtime.afterTransforms(entity), ...stages };
-        } catch (e) {
-          if (e instanceof DtlRuntimeError) return { error: { kind: e.kind, msg: e.message, elements: e.elements ?? null }, ...stages };
-          throw e;
-        }
-      });
-      return { ok: true, errors: compiled.errors, results };
+      if (!entities.every(isJsonObject)) throw badRequest('every sample entity must be a JSON object');
+      // The evaluation runs in a preview worker with a deadline (the hub goes on answering meanwhile).
+      return (previews ?? localEvaluator).evaluate(runtime, { kind: 'dtl', entities, trace: trace === true }, clientGone(reply));
     },
   });
 }

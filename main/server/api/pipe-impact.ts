@@ -199,7 +199,9 @@ export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext):
         tests: null,
         error: null,
       };
-      const entry: { job: ImpactJob; cancel: boolean; stop?: () => void } = { job, cancel: false };
+      // A cancel also ends the evaluation running in a preview worker.
+      const abort = new AbortController();
+      const entry: { job: ImpactJob; cancel: boolean; stop?: () => void } = { job, cancel: false, stop: () => abort.abort() };
       jobs.set(id, entry);
       const cancelled = (): boolean => entry.cancel;
       const end = (s: ImpactJob['status']): void => {
@@ -209,7 +211,13 @@ export async function pipeImpactRoutes(app: FastifyInstance, ctx: RouteContext):
       };
       void (async () => {
         try {
-          const result = await computeImpact(hub, id, draft, { sample: req.query.sample ?? IMPACT_DEFAULT_SAMPLE, cancelled, onProgress: (p) => (job.progress = p) });
+          const result = await computeImpact(hub, id, draft, {
+            sample: req.query.sample ?? IMPACT_DEFAULT_SAMPLE,
+            cancelled,
+            onProgress: (p) => (job.progress = p),
+            ...(ctx.previews ? { evaluator: ctx.previews } : {}),
+            signal: abort.signal,
+          });
           if (cancelled()) return;
           job.result = result;
           if (req.query.tests !== false) {

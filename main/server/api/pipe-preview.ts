@@ -1,7 +1,7 @@
 // POST /pipes/<id>/preview: every stage of a draft pipe configuration for sample entities at once, with the draft's
 // problems, computed by a dry run of the pump (hub-core/preview/pipe-stages.ts) that writes nothing.
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../route-context.js';
+import { clientGone, type RouteContext } from '../route-context.js';
 import { anyObject, bool, int, str, replies } from '../schemas.js';
 import { PIPE_STAGES, PREVIEW_DEFAULT_LIMIT, PREVIEW_MAX_ENTITIES, previewPipe, type PreviewRequest } from '../../../hub-core/preview/index.js';
 
@@ -56,7 +56,7 @@ const previewReply = {
   },
 } as const;
 
-export async function pipePreviewRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+export async function pipePreviewRoutes(app: FastifyInstance, { hub, previews }: RouteContext): Promise<void> {
   app.post<{ Params: { pipe_id: string }; Body: PreviewRequest | null }>('/pipes/:pipe_id/preview', {
     schema: {
       tags: ['pipes'],
@@ -75,6 +75,6 @@ export async function pipePreviewRoutes(app: FastifyInstance, { hub }: RouteCont
       },
       response: replies({ 200: previewReply }),
     },
-    handler: async (req) => previewPipe(hub, req.params.pipe_id, req.body ?? {}),
+    handler: async (req, reply) => previewPipe(hub, req.params.pipe_id, req.body ?? {}, previews, clientGone(reply)),
   });
 }

@@ -2,7 +2,7 @@
 // the Config tab's step-through (hub-core/preview/pipe-step-through.ts). Like a preview, nothing is written, and the
 // transform is bounded by the same work limit (dtl/work-limit.ts: a runaway rule is a 422 in words).
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../route-context.js';
+import { clientGone, type RouteContext } from '../route-context.js';
 import { anyObject, int, str, replies } from '../schemas.js';
 import { stepThroughPipe, type StepThroughRequest } from '../../../hub-core/preview/index.js';
 import { MAX_STEPS } from '../../../hub-core/dtl/index.js';
@@ -33,7 +33,7 @@ const stepThroughReply = {
   },
 } as const;
 
-export async function pipeStepThroughRoutes(app: FastifyInstance, { hub }: RouteContext): Promise<void> {
+export async function pipeStepThroughRoutes(app: FastifyInstance, { hub, previews }: RouteContext): Promise<void> {
   app.post<{ Params: { pipe_id: string }; Body: StepThroughRequest | null }>('/pipes/:pipe_id/step-through', {
     schema: {
       tags: ['pipes'],
@@ -57,6 +57,6 @@ export async function pipeStepThroughRoutes(app: FastifyInstance, { hub }: Route
       },
       response: replies({ 200: stepThroughReply, 422: { $ref: 'Error#' } }),
     },
-    handler: async (req) => stepThroughPipe(hub, req.params.pipe_id, req.body ?? {}),
+    handler: async (req, reply) => stepThroughPipe(hub, req.params.pipe_id, req.body ?? {}, previews, clientGone(reply)),
   });
 }

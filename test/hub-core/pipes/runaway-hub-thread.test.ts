@@ -28,13 +28,17 @@ async function polled<T>(work: () => Promise<T>): Promise<{ result: T; slowest: 
     }
   })();
   const t0 = performance.now();
+  let result: T;
+  let ms: number;
   try {
-    const result = await work();
-    return { result, slowest, ms: performance.now() - t0 };
+    result = await work();
+    ms = performance.now() - t0;
   } finally {
     done = true;
+    // The poll in flight when the work ends counts too (it is the one the work held).
     await poller;
   }
+  return { result, slowest, ms };
 }
 
 async function preview(rules: unknown[], entities: Json[]): Promise<{ status: number; body: Json }> {

@@ -1,0 +1,140 @@
+// The DTL evaluations of the previews, each a job on a pipe runtime with plain JSON in and out, so that it can run
+// where a deadline can stop it (a preview worker, preview-pool.ts) as well as on the calling thread: the DTL preview
+// (POST /dtl/preview), a pipe preview's sample (with its traces and chains), the search for the source entity of an
+// output entity, a step-through, and the impact's run of the pipe over the source.
+
+import type { PipeRuntime } from '../pipes/index.js';
+import { DtlRuntimeError, type StepRecording } from '../dtl/index.js';
+import { EntityError, badRequest, prepareEntity, type ConfigError, type HubError, type JsonObject, type PreparedEntity } from '../base/index.js';
+import { MAX_TRACED_ENTITIES, traceSample } from './pipe-trace.js';
+import { chainSteps, runError, type PreviewResult } from './preview-chain.js';
+
+export type PreviewJob =
+  | { readonly kind: 'dtl'; readonly entities: JsonObject[]; readonly trace: boolean }
+  | { readonly kind: 'sample'; readonly sample: JsonObject[]; readonly trace: boolean }
+  | { readonly kind: 'source-of'; readonly entities: JsonObject[]; readonly outputId: string }
+  | { readonly kind: 'steps'; readonly entity: JsonObject; readonly condition: unknown; readonly maxSteps?: number; readonly conditionsAt?: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'process'; readonly entities: JsonObject[]; readonly firstIndex: number };
+
+export interface DtlPreview {
+  ok: boolean;
+  errors: ConfigError[];
+  results: unknown[];
+}
+
+/** What the impact's run gives the sink for each source entity, in order; `failure`: the entity the run fails on. */
+export interface ProcessedBatch {
+  outputs: PreparedEntity[][];
+  failure?: { index: number; message: string; detail: string | undefined };
+}
+
+export interface PreviewJobResults {
+  dtl: DtlPreview;
+  sample: PreviewResult[];
+  /** The index of the first entity that makes the output entity, or -1. */
+  'source-of': number;
+  steps: StepRecording | null;
+  process: ProcessedBatch;
+}
+
+export type PreviewJobResult<J extends PreviewJob> = PreviewJobResults[J['kind']];
+
+/** The DTL preview's answer: each entity through the transform, with the chain's steps and traces asked for. */
+function dtlPreview(runtime: PipeRuntime, entities: JsonObject[], trace: boolean): DtlPreview {
+  const compiled = runtime.transform!;
+  if (!compiled.ok) return { ok: false, errors: compiled.errors, results: [] };
+  // A chain of transforms also answers what each of its transforms produced (results[k].stages).
+  const chain = runtime.chain;
+  const traced = trace ? runtime.traced() : undefined;
+  const results = entities.map((entity, i) => {
+    const fed = runtime.beforeTransforms(entity);
+    const trace = traced && i < MAX_TRACED_ENTITIES ? { trace: traced.run(fed).trace } : {};
+    const stages = { ...(chain ? { stages: chainSteps(chain, fed) } : {}), ...trace };
+    try {
+      return { entities: runtime.afterTransforms(entity), ...stages };
+    } catch (e) {
+      if (e instanceof DtlRuntimeError) return { error: { kind: e.kind, msg: e.message, elements: e.elements ?? null }, ...stages };
+      throw e;
+    }
+  });
+  return { ok: true, errors: compiled.errors, results };
+}
+
+/** A pipe preview's results for its sample (the transform compiles): stages, chains and traces per entity. */
+function sampleResults(run: PipeRuntime, sample: JsonObject[], trace: boolean): PreviewResult[] {
+  const traces = trace ? traceSample(run, sample) : [];
+  return sample.map((entity, i) => {
+    const result: PreviewResult = { 'after-transforms': [], sink: [], error: null };
+    try {
+      const stages = run.stages(entity);
+      result['after-transforms'] = stages.afterTransforms;
+      result.sink = stages.sink;
+    } catch (e) {
+      if (!(e instanceof DtlRuntimeError)) throw e;
+      result.error = runError(e);
+    }
+    if (run.chain) result.chain = chainSteps(run.chain, run.beforeTransforms(entity));
+    const t = traces[i];
+    if (t !== undefined) result.trace = t;
+    return result;
+  });
+}
+
+/** The first entity the pipe turns into the output entity `outputId` (after the transforms or at the sink), or -1. */
+function sourceOf(run: PipeRuntime, entities: JsonObject[], outputId: string): number {
+  return entities.findIndex((e) => {
+    let stages: { afterTransforms: JsonObject[]; sink: JsonObject[] };
+    try {
+      stages = run.stages(e);
+    } catch {
+      return false; // an entity the transform fails on makes no output
+    }
+    return stages.afterTransforms.some((o) => o['_id'] === outputId) || stages.sink.some((o) => o['_id'] === outputId);
+  });
+}
+
+/** A transform failing on an entity, as the run would fail: a 400 naming the entity. */
+export function runFailure(e: unknown, entity: JsonObject): HubError | undefined {
+  const id = typeof entity['_id'] === 'string' ? entity['_id'] : '(no _id)';
+  if (e instanceof DtlRuntimeError) {
+    return badRequest(`a run would fail: the transform fails on entity ${JSON.stringify(id)}`, `${e.kind}: ${e.message}${e.elements ? ` (${e.elements})` : ''}`);
+  }
+  if (e instanceof EntityError) return badRequest('a run would fail: the sink refuses an entity', `${e.message} (from source entity ${JSON.stringify(id)})`);
+  return undefined;
+}
+
+/** What a run gives the sink for each entity, prepared as the sink prepares it; stops at the first that fails. */
+function processBatch(run: PipeRuntime, entities: JsonObject[], firstIndex: number): ProcessedBatch {
+  const outputs: PreparedEntity[][] = [];
+  let index = firstIndex;
+  for (const [i, entity] of entities.entries()) {
+    try {
+      const prepared: PreparedEntity[] = [];
+      for (const o of run.process([entity])) prepared.push(prepareEntity(o, index++));
+      outputs.push(prepared);
+    } catch (e) {
+      const error = runFailure(e, entity);
+      if (error === undefined) throw e;
+      return { outputs, failure: { index: i, message: error.message, detail: error.detail } };
+    }
+  }
+  return { outputs };
+}
+
+/** Run one job on the runtime (on whatever thread this is). */
+export function runPreviewJob<J extends PreviewJob>(run: PipeRuntime, job: J): PreviewJobResult<J> {
+  const out = (v: unknown): PreviewJobResult<J> => v as PreviewJobResult<J>;
+  switch (job.kind) {
+    case 'dtl':
+      return out(dtlPreview(run, job.entities, job.trace));
+    case 'sample':
+      return out(sampleResults(run, job.sample, job.trace));
+    case 'source-of':
+      return out(sourceOf(run, job.entities, job.outputId));
+    case 'steps':
+      return out(run.recordSteps(run.beforeTransforms(job.entity), job.condition, job.maxSteps === undefined ? undefined : { maxSteps: job.maxSteps }, job.conditionsAt) ?? null);
+    case 'process':
+      return out(processBatch(run, job.entities, job.firstIndex));
+  }
+  throw new Error('unknown preview job');
+}

@@ -1,0 +1,203 @@
+// Where the previews' DTL evaluations run: a small pool of worker threads (preview-worker.ts), so that no preview,
+// trace, step-through or impact holds the thread that answers the hub's API, and each has a deadline that stops it
+// whatever it does (a native call that never reaches the evaluator's own checks included). A job past its deadline,
+// or whose client went away, ends by terminating its worker; a fresh one starts when the next job needs it. A job
+// gets the pipe's configuration and only the variable values it needs: the `$ENV`s it names, the namespaces, and the
+// secrets the transform takes as the key of encrypt/decrypt. Sources are read on the calling thread (they are I/O,
+// not evaluation), so system secrets never leave it.
+
+import { Worker } from 'node:worker_threads';
+import type { DatasetStore } from '../storage/index.js';
+import { DtlLimitError, SERVING_THREAD_HOLD_MS } from '../dtl/index.js';
+import { HubError } from '../base/index.js';
+import { answerIndexRequest, errorFromWorker, outOfWorkerMemory, workerRequest, type PipeRuntime, type PipeRuntimes } from '../pipes/index.js';
+import { runPreviewJob, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
+import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit, RuntimeSpec } from './preview-protocol.js';
+
+/** Runs the previews' evaluations: in the pool, or on the calling thread (localEvaluator). */
+export interface PreviewEvaluator {
+  /** Run `job` on the runtime `run`; `signal`: the client went away (the job is stopped, the promise rejected). */
+  evaluate<J extends PreviewJob>(run: PipeRuntime, job: J, signal?: AbortSignal): Promise<PreviewJobResult<J>>;
+}
+
+/** On the calling thread, bounded only by the evaluator's own checks (dtl/work-limit.ts): tests and the CLI. */
+export const localEvaluator: PreviewEvaluator = {
+  evaluate: async (run, job) => runPreviewJob(run, job),
+};
+
+/** A job's deadline: a little over the bound the evaluator keeps itself, so that its own words come first. */
+export const PREVIEW_DEADLINE_MS = SERVING_THREAD_HOLD_MS + 3000;
+
+/** The deadline: DATAHUB_PREVIEW_DEADLINE_MS (at least 1000) or {@link PREVIEW_DEADLINE_MS}. */
+export function previewDeadlineMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env['DATAHUB_PREVIEW_DEADLINE_MS']);
+  return Number.isInteger(n) && n >= 1000 ? n : PREVIEW_DEADLINE_MS;
+}
+
+export function deadlineError(ms: number): DtlLimitError {
+  return new DtlLimitError(
+    'the transform takes too long',
+    `it ran for more than ${ms / 1000} s and was stopped; look for lists that grow with each other (a "map" or "range" inside another), wildcard patterns against long texts, or slow rules over many entities`,
+  );
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly signal: Int32Array;
+  readonly online: Promise<void>;
+  /** The job it runs: settle it with its answer, or with why the worker went. */
+  job?: { readonly id: number; settle(result: { text: string } | { error: Error }): void };
+  /** Taken by a job (from acquire to release). */
+  busy: boolean;
+  gone: boolean;
+}
+
+export class PreviewPool implements PreviewEvaluator {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: ((slot: Slot) => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Workers could not start in this runtime: jobs run on the calling thread. */
+  private unavailable = false;
+
+  constructor(
+    private readonly dbFile: string,
+    private readonly datasets: DatasetStore,
+    private readonly runtimes: PipeRuntimes,
+    private readonly size = 2,
+    private readonly memoryMb = 512,
+    private readonly nice = 0,
+    readonly deadlineMs = PREVIEW_DEADLINE_MS,
+  ) {}
+
+  async evaluate<J extends PreviewJob>(run: PipeRuntime, job: J, signal?: AbortSignal): Promise<PreviewJobResult<J>> {
+    if (this.closed || this.unavailable) return runPreviewJob(run, job);
+    const request = workerRequest(this.runtimes, run, undefined, 1);
+    const spec: RuntimeSpec = { configText: request.configText, env: request.env, secrets: run.keySecrets(), namespaces: request.namespaces, standalone: run.standalone };
+    signal?.throwIfAborted();
+    const slot = await this.acquire();
+    try {
+      await slot.online;
+    } catch {
+      this.unavailable = true;
+      this.drop(slot);
+      this.release(slot);
+      return runPreviewJob(run, job);
+    }
+    if (slot.gone) {
+      this.release(slot);
+      return this.evaluate(run, job, signal);
+    }
+    if (signal?.aborted) {
+      // The client went away while the job waited for a worker: nothing to stop.
+      this.release(slot);
+      throw new HubError(499, 'the client went away', 'the preview was not started');
+    }
+    const text = await new Promise<string>((resolve, reject) => {
+      const id = this.nextId++;
+      const deadline: { timer?: ReturnType<typeof setTimeout> } = {};
+      const onAbort = (): void => {
+        this.retire(slot);
+        settle({ error: new HubError(499, 'the client went away', 'the preview was stopped') });
+      };
+      const settle = (result: { text: string } | { error: Error }): void => {
+        if (slot.job?.id !== id) return;
+        slot.job = undefined;
+        clearTimeout(deadline.timer);
+        signal?.removeEventListener('abort', onAbort);
+        if ('text' in result) resolve(result.text);
+        else reject(result.error);
+        this.release(slot);
+      };
+      slot.job = { id, settle };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      deadline.timer = setTimeout(() => {
+        this.retire(slot);
+        settle({ error: deadlineError(this.deadlineMs) });
+      }, this.deadlineMs);
+      slot.worker.ref();
+      slot.worker.postMessage({ id, spec, job: JSON.stringify(job) } satisfies PreviewTask);
+    });
+    return JSON.parse(text) as PreviewJobResult<J>;
+  }
+
+  /** Workers started and jobs running now (for /status). */
+  status(): { started: number; running: number } {
+    return { started: this.slots.length, running: this.slots.filter((s) => s.job !== undefined).length };
+  }
+
+  /** An idle worker (taken at once); a new one while fewer than `size` run; else the first to be released. */
+  private acquire(): Promise<Slot> {
+    const idle = this.slots.find((s) => !s.busy);
+    const slot = idle ?? (this.slots.length < this.size ? this.spawn() : undefined);
+    if (slot) {
+      slot.busy = true;
+      return Promise.resolve(slot);
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** A worker is free again (or gone): the next waiting job takes it (or a fresh one). */
+  private release(slot: Slot): void {
+    if (!slot.gone) slot.worker.unref();
+    const next = this.waiting.shift();
+    if (next === undefined) {
+      slot.busy = false;
+      return;
+    }
+    if (!slot.gone) return next(slot);
+    const fresh = this.spawn();
+    fresh.busy = true;
+    next(fresh);
+  }
+
+  private spawn(): Slot {
+    const signal = new SharedArrayBuffer(8);
+    const init: PreviewWorkerInit = { dbFile: this.dbFile, signal, nice: this.nice };
+    const worker = new Worker(new URL('./preview-worker.js', import.meta.url), { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
+    worker.unref();
+    let started = false;
+    const online = new Promise<void>((resolve, reject) => {
+      worker.once('online', () => {
+        started = true;
+        resolve();
+      });
+      worker.once('error', (e) => {
+        if (!started) reject(e);
+      });
+    });
+    online.catch(() => undefined);
+    const slot: Slot = { worker, signal: new Int32Array(signal), online, busy: false, gone: false };
+    this.slots.push(slot);
+    worker.on('message', (msg: FromPreviewWorker) => {
+      if (msg.type === 'ensure-index') answerIndexRequest(this.datasets, slot.signal, msg.dataset, msg.expression);
+      else if (slot.job?.id === msg.id) slot.job.settle(msg.type === 'done' ? { text: msg.text } : { error: errorFromWorker(msg.error) });
+    });
+    let died: Error | undefined;
+    worker.on('error', (e) => (died = outOfWorkerMemory(e, this.memoryMb) ?? new HubError(500, 'the preview worker failed', e.message)));
+    worker.on('exit', (code) => {
+      const job = slot.job;
+      this.drop(slot);
+      job?.settle({ error: died ?? new HubError(500, 'the preview worker stopped', `exit code ${code}`) });
+    });
+    return slot;
+  }
+
+  private drop(slot: Slot): void {
+    slot.gone = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+  }
+
+  /** Terminate a worker (its job is then answered); the next job that needs one starts a fresh one. */
+  private retire(slot: Slot): void {
+    if (slot.gone) return;
+    this.drop(slot);
+    void slot.worker.terminate();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const s of [...this.slots]) this.retire(s);
+  }
+}
