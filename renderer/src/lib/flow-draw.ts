@@ -131,6 +131,12 @@ export function drawList(model: FlowModel, layout: FlowLayout, rank: ReadonlyMap
   return { nodes, edges: byEnd.flat(), edgesUpTo };
 }
 
+/** Everything a model draws: two models with the same signature draw the same (a poll that changed nothing). */
+export function modelSignature(m: FlowModel): string {
+  const nodes = m.nodes.map((n) => `${n.key}|${n.status}|${n.detail}|${n.missing}|${n.system ?? ''}|${n.count ? `${n.count.pipes},${n.count.datasets}` : ''}`);
+  return `${nodes.join('\n')}\n--\n${m.edges.map((e) => e.key).join('\n')}`;
+}
+
 /** A label line cut to a node's width, for text at the graph's scale. */
 export function cut(text: string, width: number): string {
   const max = Math.floor((width - 16) / 7);
