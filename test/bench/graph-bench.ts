@@ -11,7 +11,8 @@
  * wall-clock and CPU milliseconds (process.cpuUsage; the bench does nothing else meanwhile) are reported: on a machine
  * whose CPUs other processes share, the wall clock stretches several times while the CPU time stays put, so the
  * target is judged on the CPU time, the wall clock shown beside it with the load average. What a user waits in the
- * browser (click to drawn, with the workers and the drawing) is measured by test/bench/list-scroll-bench.ts.
+ * browser (click to drawn, with the workers and the drawing) is measured by test/bench/list-scroll-bench.ts, and visit by
+ * visit (first and second, the longest task while drawing) by test/bench/graph-draw-bench.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

@@ -189,7 +189,8 @@ export async function runListScrollBench(): Promise<ListScrollBenchResult> {
     await page.evaluate(`window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' })`);
     const c0 = await cpuMs(cdp);
     const t0 = (await page.evaluate(`(() => { const t = performance.now(); location.hash = '#/graph'; return t; })()`)) as number;
-    await page.locator('[data-testid="flow-graph"][data-layout-ms]').waitFor({ timeout: 60_000 });
+    // The nodes are drawn a chunk a frame once laid out: `data-drawn` says when the last chunk is in.
+    await page.locator('[data-testid="flow-graph"][data-layout-ms][data-drawn="all"]').waitFor({ timeout: 60_000 });
     const drawn = ((await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(performance.now())))')) as number) - t0;
     const cpu = (await cpuMs(cdp)) - c0;
     const workerMs = Number(await page.getByTestId('flow-graph').getAttribute('data-layout-ms'));

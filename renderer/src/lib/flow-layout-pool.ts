@@ -48,6 +48,15 @@ export class LayoutPool {
     return made;
   }
 
+  /** Start the workers (they load the layout code) before there is anything to lay out. */
+  warm(): void {
+    try {
+      this.pool();
+    } catch {
+      // No workers here: layout() runs on the UI thread.
+    }
+  }
+
   async layout(model: FlowModel, aspect: number): Promise<PoolResult> {
     const t0 = performance.now();
     const local = (): PoolResult => ({ layout: layoutFlow(model, aspect), wallMs: performance.now() - t0, workerMs: null, workers: 0 });

@@ -5,6 +5,7 @@ import { api } from '../../lib/api';
 import { encode, errorText } from '../../lib/format';
 import type { DatasetInfo, PipeInfo } from '../../lib/types';
 import { lastRunOfLog, type LastRun } from '../pipe/pipe-pump';
+import { keepFlowData, lastFlowData } from './flow-cache';
 
 const EXECUTION_LOG = 'system:pump_execution:';
 
@@ -18,6 +19,17 @@ export class FlowData {
   /** Pipes seen running at the last poll, and the last offset of each pipe's execution log then. */
   private running = new Set<string>();
   private lastLogged: Map<string, number | null> | null = null;
+
+  /** Starts from what the last graph read (shown at once; load() reads it again). */
+  constructor() {
+    const last = lastFlowData();
+    if (last) {
+      this.pipes = last.pipes;
+      this.datasets = last.datasets;
+      this.failed = last.failed;
+      this.loaded = true;
+    }
+  }
 
   async load(withPumps: boolean): Promise<void> {
     try {
@@ -44,6 +56,7 @@ export class FlowData {
       const kept = [...this.failed].filter((id) => unreported.has(id) && !toRead.includes(id));
       const next = [...reportedFailed, ...kept, ...readFailed].sort();
       if (next.join('\n') !== [...this.failed].sort().join('\n')) this.failed = new Set(next);
+      keepFlowData({ pipes: this.pipes, datasets: this.datasets, failed: this.failed });
     } catch (e) {
       this.error = errorText(e, 'Reading the pipes and datasets');
     }
