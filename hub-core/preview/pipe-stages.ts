@@ -9,16 +9,15 @@ import type { PipeRuntime } from '../pipes/index.js';
 import { parseOffset } from '../pipes/index.js';
 import { pipeConfigErrors } from '../pipes/index.js';
 import { hasErrors, type ConfigError } from '../base/index.js';
-import { DtlRuntimeError } from '../dtl/index.js';
 import { sourceEntityOf } from './pipe-trace.js';
 import type { PreviewResult } from './preview-chain.js';
+import { atStage, type PipeStage } from './preview-jobs.js';
 import { localEvaluator, type PreviewEvaluator } from './preview-pool.js';
 import { HubError, badRequest } from '../base/index.js';
 import { isJsonObject, type JsonObject } from '../base/index.js';
 import { maskJson } from '../security/index.js';
 
-export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
-export type PipeStage = (typeof PIPE_STAGES)[number];
+export { PIPE_STAGES, type PipeStage } from './preview-jobs.js';
 
 export interface StageOptions {
   /** At most this many entities. */
@@ -29,30 +28,13 @@ export interface StageOptions {
 
 const READ_BATCH = 1000;
 
-/** A runtime failure of the transform on one entity, as a 400 that names the entity. */
-function transformFailure(e: DtlRuntimeError, entity: JsonObject): HubError {
-  const id = typeof entity['_id'] === 'string' ? entity['_id'] : '(no _id)';
-  return badRequest(`the transform failed on entity ${JSON.stringify(id)}`, `${e.kind}: ${e.message}${e.elements ? ` (${e.elements})` : ''}`);
-}
-
-/** What one source entity becomes at a stage: a dry run of the pump's processing. */
-function atStage(run: PipeRuntime, stage: PipeStage, entity: JsonObject): JsonObject[] {
-  if (stage === 'source') return [entity];
-  if (stage === 'before-transforms') return [run.beforeTransforms(entity)];
-  try {
-    return stage === 'sink' ? run.process([entity]) : run.afterTransforms(entity);
-  } catch (e) {
-    if (e instanceof DtlRuntimeError) throw transformFailure(e, entity);
-    throw e;
-  }
-}
-
 /**
  * The entities of a stored pipe at one stage, one by one. Problems that make the stage unreadable (an unknown source
  * type, a transform that does not compile, a bad `since`) are thrown before the first entity; a transform failing on
- * an entity is a HubError (400) naming it.
+ * an entity is a HubError (400) naming it. The stages after the transform are evaluated by `evaluator` a read batch
+ * at a time (the API's: in a preview worker, where a deadline stops a runaway rule).
  */
-export async function* pipeStageStream(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): AsyncGenerator<JsonObject, void, undefined> {
+export async function* pipeStageStream(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}, evaluator: PreviewEvaluator = localEvaluator, signal?: AbortSignal): AsyncGenerator<JsonObject, void, undefined> {
   const run = hub.pumps.runtimes.of(hub.pipes.require(pipeId));
   const since = options.since === undefined || options.since === '' ? undefined : options.since;
   if (since !== undefined && run.pipe.source.type === 'dataset' && parseOffset(since) === undefined) {
@@ -67,19 +49,26 @@ export async function* pipeStageStream(hub: Hub, pipeId: string, stage: PipeStag
   const source = run.openSource();
   let n = 0;
   for await (const batch of source.batches(since, Math.min(READ_BATCH, limit))) {
-    for (const e of batch.entities) {
-      for (const out of atStage(run, stage, e)) {
-        yield out;
-        if (++n >= limit) return;
+    let from = 0;
+    while (from < batch.entities.length) {
+      // No more source entities than outputs still wanted (each gives at least one, or none when filtered).
+      const entities = batch.entities.slice(from, from + Math.max(1, Math.min(READ_BATCH, limit - n)));
+      from += entities.length;
+      const outputs = stage === 'source' || stage === 'before-transforms' ? entities.map((e) => atStage(run, stage, e)) : await evaluator.evaluate(run, { kind: 'stage', stage, entities }, signal);
+      for (const list of outputs) {
+        for (const out of list) {
+          yield out;
+          if (++n >= limit) return;
+        }
       }
     }
   }
 }
 
 /** The entities of a stored pipe at one stage, collected (for `datahub test` and schema sampling). */
-export async function pipeStageEntities(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}): Promise<JsonObject[]> {
+export async function pipeStageEntities(hub: Hub, pipeId: string, stage: PipeStage, options: StageOptions = {}, evaluator: PreviewEvaluator = localEvaluator, signal?: AbortSignal): Promise<JsonObject[]> {
   const out: JsonObject[] = [];
-  for await (const e of pipeStageStream(hub, pipeId, stage, options)) out.push(e);
+  for await (const e of pipeStageStream(hub, pipeId, stage, options, evaluator, signal)) out.push(e);
   return out;
 }
 

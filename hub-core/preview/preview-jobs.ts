@@ -1,7 +1,8 @@
 // The DTL evaluations of the previews, each a job on a pipe runtime with plain JSON in and out, so that it can run
 // where a deadline can stop it (a preview worker, preview-pool.ts) as well as on the calling thread: the DTL preview
 // (POST /dtl/preview), a pipe preview's sample (with its traces and chains), the search for the source entity of an
-// output entity, a step-through, and the impact's run of the pipe over the source.
+// output entity, a step-through, the impact's run of the pipe over the source, and the entities of a stored pipe at a
+// stage after its transform (GET /pipes/<id>/entities?stage=).
 
 import type { PipeRuntime } from '../pipes/index.js';
 import { DtlRuntimeError, type StepRecording } from '../dtl/index.js';
@@ -9,12 +10,34 @@ import { EntityError, badRequest, prepareEntity, type ConfigError, type HubError
 import { MAX_TRACED_ENTITIES, traceSample } from './pipe-trace.js';
 import { chainSteps, runError, type PreviewResult } from './preview-chain.js';
 
+export const PIPE_STAGES = ['source', 'before-transforms', 'after-transforms', 'sink'] as const;
+export type PipeStage = (typeof PIPE_STAGES)[number];
+
+/** A runtime failure of the transform on one entity, as a 400 that names the entity. */
+function transformFailure(e: DtlRuntimeError, entity: JsonObject): HubError {
+  const id = typeof entity['_id'] === 'string' ? entity['_id'] : '(no _id)';
+  return badRequest(`the transform failed on entity ${JSON.stringify(id)}`, `${e.kind}: ${e.message}${e.elements ? ` (${e.elements})` : ''}`);
+}
+
+/** What one source entity becomes at a stage: a dry run of the pump's processing. */
+export function atStage(run: PipeRuntime, stage: PipeStage, entity: JsonObject): JsonObject[] {
+  if (stage === 'source') return [entity];
+  if (stage === 'before-transforms') return [run.beforeTransforms(entity)];
+  try {
+    return stage === 'sink' ? run.process([entity]) : run.afterTransforms(entity);
+  } catch (e) {
+    if (e instanceof DtlRuntimeError) throw transformFailure(e, entity);
+    throw e;
+  }
+}
+
 export type PreviewJob =
   | { readonly kind: 'dtl'; readonly entities: JsonObject[]; readonly trace: boolean }
   | { readonly kind: 'sample'; readonly sample: JsonObject[]; readonly trace: boolean }
   | { readonly kind: 'source-of'; readonly entities: JsonObject[]; readonly outputId: string }
   | { readonly kind: 'steps'; readonly entity: JsonObject; readonly condition: unknown; readonly maxSteps?: number; readonly conditionsAt?: Readonly<Record<string, unknown>> }
-  | { readonly kind: 'process'; readonly entities: JsonObject[]; readonly firstIndex: number };
+  | { readonly kind: 'process'; readonly entities: JsonObject[]; readonly firstIndex: number }
+  | { readonly kind: 'stage'; readonly stage: PipeStage; readonly entities: JsonObject[] };
 
 export interface DtlPreview {
   ok: boolean;
@@ -35,6 +58,8 @@ export interface PreviewJobResults {
   'source-of': number;
   steps: StepRecording | null;
   process: ProcessedBatch;
+  /** Per source entity, what it becomes at the stage. */
+  stage: JsonObject[][];
 }
 
 export type PreviewJobResult<J extends PreviewJob> = PreviewJobResults[J['kind']];
@@ -135,6 +160,8 @@ export function runPreviewJob<J extends PreviewJob>(run: PipeRuntime, job: J): P
       return out(run.recordSteps(run.beforeTransforms(job.entity), job.condition, job.maxSteps === undefined ? undefined : { maxSteps: job.maxSteps }, job.conditionsAt) ?? null);
     case 'process':
       return out(processBatch(run, job.entities, job.firstIndex));
+    case 'stage':
+      return out(job.entities.map((e) => atStage(run, job.stage, e)));
   }
   throw new Error('unknown preview job');
 }

@@ -104,6 +104,18 @@ test('a runaway step-through ends 422 while /api/health answers, and the next on
   assert.deepEqual(output.map((e) => [e['_id'], e['hello']]), [['bob', 'hi Bob']]);
 });
 
+test('a stored pipe\'s entities at the sink stage with a runaway rule end 422 while /api/health answers; the stages work after', async (t) => {
+  await hub.json('/pipes', { method: 'POST', json: [{ _id: 'spinning', type: 'pipe', source: { type: 'dataset', dataset: 'people' }, transform: rules(SPIN), pump: { mode: 'manual' } }] });
+  await runaway(t, 'entities at the sink stage', async () => {
+    const res = await hub.fetch('/pipes/spinning/entities?stage=sink', { signal: AbortSignal.timeout(120_000) });
+    return { status: res.status, body: (await res.json()) as Json };
+  });
+  // The stages of another pipe: the transform ran (in a fresh worker), its output as the preview gives it.
+  const sink = await hub.json<Json[]>('/pipes/people-out/entities?stage=after-transforms');
+  assert.deepEqual(sink.map((e) => e['hello']), ['hi Ann', 'hi Bob']);
+  assert.deepEqual(await hub.json<Json[]>('/pipes/people-out/entities?stage=after-transforms&limit=1'), [sink[0]]);
+});
+
 test('a runaway impact fails 422-words while /api/health answers, and the next impact works', async (t) => {
   const draft = { _id: 'people-out', type: 'pipe', source: { type: 'dataset', dataset: 'people' }, transform: rules(SPIN), pump: { mode: 'manual' } };
   const job = async (): Promise<{ status: number; body: Json }> => {
