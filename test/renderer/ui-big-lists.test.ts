@@ -151,6 +151,15 @@ test('the dataset list shows whole names at 1440×900', async () => {
   const box = await page.getByTestId('delete-dataset').first().boundingBox();
   assert.ok(box && box.x + box.width <= 1440, `the delete button is in view: ${JSON.stringify(box)}`);
   await page.screenshot({ path: `${SHOTS}/datasets-150.png` });
+  // Scrolled down, the column headings (and their sort buttons) stay in view above the rows.
+  const top0 = (await page.getByTestId('sort-count').boundingBox())!.y;
+  await page.getByTestId('datasets').evaluate((table) => (table.parentElement!.scrollTop = 2000));
+  await page.locator('tr[data-dataset]').nth(60).waitFor();
+  const scrolledBy = await page.getByTestId('datasets').evaluate((table) => table.parentElement!.scrollTop);
+  assert.ok(scrolledBy > 1000, `the list scrolls in its own box: ${scrolledBy}`);
+  assert.ok(Math.abs((await page.getByTestId('sort-count').boundingBox())!.y - top0) < 2, 'the header stays in view');
+  await page.getByTestId('sort-count').click();
+  await page.getByRole('columnheader', { name: /Entities/ }).and(page.locator('[aria-sort="descending"]')).waitFor();
 });
 
 test('the system list shows whole ids, filters by type with counts', async () => {

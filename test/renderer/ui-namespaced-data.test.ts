@@ -53,6 +53,20 @@ test('the grid: columns under their namespace with short names, typed values, th
     .locator('[role="columnheader"][data-column]')
     .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent?.trim()));
   assert.deepEqual(cutHeadings, [], 'no column name cut');
+  // Columns as wide as their names and values need, not more: the grid fits a 1440 px window without scrolling
+  // sideways, and no value is cut (issue 33).
+  // The grid's frame (it scrolls sideways) holds the rows' box, which holds the scrolling rows.
+  const sideways = await page.getByTestId('entities').evaluate((el) => {
+    const frame = el.parentElement!.parentElement!;
+    return frame.scrollWidth > frame.clientWidth + 1 ? frame.scrollWidth - frame.clientWidth : 0;
+  });
+  assert.equal(sideways, 0, `the grid scrolls sideways by ${sideways} px`);
+  const cutCells = await page
+    .getByTestId('entity-row')
+    .first()
+    .locator('[role="gridcell"]')
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent?.trim()));
+  assert.deepEqual(cutCells, [], 'no value cut');
 
   const row = page.getByTestId('entity-row').first();
   const cells = async (): Promise<string[]> => (await row.locator('[role="gridcell"]').allTextContents()).map((t) => t.trim());

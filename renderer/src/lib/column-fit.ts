@@ -37,6 +37,14 @@ let canvas: HTMLCanvasElement | null = null;
 
 /** A function measuring text in `font` (a CSS font shorthand), in pixels. */
 export function textMeasurer(font: string): (text: string) => number {
+  // One per font, its cache kept: the lists fit their columns again on every poll.
+  let m = measurers.get(font);
+  if (!m) measurers.set(font, (m = newMeasurer(font)));
+  return m;
+}
+const measurers = new Map<string, (text: string) => number>();
+
+function newMeasurer(font: string): (text: string) => number {
   canvas ??= document.createElement('canvas');
   const ctx = canvas.getContext('2d');
   if (!ctx) return (text) => text.length * 8;

@@ -1,5 +1,6 @@
 // The explorer's columns: every key seen in the pages loaded so far (a key that first shows up deep in a dataset
 // becomes a column when its page arrives), and the user's widths and hidden columns, remembered per dataset.
+import { fitColumns } from './column-fit';
 
 /** Bookkeeping hidden until asked for (the entity's JSON shows it): fewer cells keep scrolling smooth. */
 const HIDDEN_BY_DEFAULT: ReadonlySet<string> = new Set(['_hash', '_previous', '_ts']);
@@ -71,6 +72,10 @@ export function isVisible(layout: ColumnLayout, column: string): boolean {
 /** A bold 14 px heading character, on the wide side, and the room the heading's padding and grip take. */
 const HEAD_CHAR = 8.6;
 const HEAD_PAD = 36;
+/** The heading's padding (its grip sits in the padding), and a pixel or two for rounding. */
+const HEAD_ROOM = 17;
+/** The `_id` column keeps its whole text up to this width, however narrow the window. */
+const ID_KEEP = 260;
 const NAME_FIT_MAX = 320;
 
 /** A column's width: as dragged, else wide enough for its name (the part after its namespace, as shown), up to a limit. */
@@ -78,8 +83,41 @@ export function widthOf(layout: ColumnLayout, column: string): number {
   const dragged = layout.widths[column];
   if (dragged !== undefined) return dragged;
   if (column === '_id') return ID_WIDTH;
-  const name = column.slice(column.lastIndexOf(':') + 1);
-  return Math.max(DEFAULT_WIDTH, Math.min(NAME_FIT_MAX, Math.ceil(name.length * HEAD_CHAR + HEAD_PAD)));
+  return Math.max(DEFAULT_WIDTH, headingWidth(column));
+}
+
+/** What a column's heading needs: its name (the part after its namespace, as shown), up to a limit. */
+export function headingWidth(column: string, measure: (name: string) => number = (name) => name.length * HEAD_CHAR + HEAD_PAD - HEAD_ROOM): number {
+  return Math.min(NAME_FIT_MAX, Math.ceil(measure(column.slice(column.lastIndexOf(':') + 1)) + HEAD_ROOM));
+}
+
+/** A value column is never wider than this unless dragged (its cells show 160 characters at most). */
+const VALUE_FIT_MAX = 420;
+
+/**
+ * Widths of the grid's columns: a dragged one as dragged; the others as wide as their heading and their widest value
+ * (`valueWidth`, text only; `headWidth`, a bold name) need. When that is more than `available`, the widest give way
+ * down to their heading (the value cut, whole on hover) before the grid scrolls sideways. Spare room is left spare: a column's width does not
+ * depend on which others are shown.
+ */
+export function fitGridColumns(
+  columns: readonly string[],
+  dragged: Readonly<Record<string, number>>,
+  valueWidth: (k: number) => number,
+  headWidth: (name: string) => number,
+  available: number,
+): number[] {
+  const needs = columns.map((c, k) => {
+    const head = headingWidth(c, headWidth);
+    const need = Math.min(VALUE_FIT_MAX, Math.max(head, Math.ceil(valueWidth(k)) + 18));
+    return { need, min: c === '_id' ? Math.min(need, ID_KEEP) : head };
+  });
+  const free = columns.map((c) => dragged[c] === undefined);
+  const room = available - columns.reduce((n, c) => n + (dragged[c] ?? 0), 0);
+  const loose = needs.filter((_, k) => free[k]);
+  const fitted = loose.reduce((n, x) => n + x.need, 0) <= room ? loose.map((x) => x.need) : fitColumns(loose, room);
+  let i = 0;
+  return columns.map((c, k) => (free[k] ? Math.round(fitted[i++]!) : dragged[c]!));
 }
 
 export function clampWidth(px: number): number {
