@@ -104,6 +104,27 @@ test('a pipe reads, compares and computes on big integers exactly and writes pla
   }
 });
 
+test('a preview gives big integers as plain integers: sample entities sent with it are read exactly, hash128 as documented', async () => {
+  // hub/dtl/dtl-functions-misc.rst: ["hash128", "murmur3", "abc"] returns 79267961763742113019008347020647561319.
+  const config = {
+    _id: 'bigpreview',
+    type: 'pipe',
+    source: { type: 'dataset', dataset: 'bigsrc' },
+    transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'hash', ['hash128', 'murmur3', 'abc']], ['add', 'less1', ['-', '_S.v', 1]]] } },
+  };
+  await hub.json('/pipes', { method: 'POST', json: [config] });
+  const res = await hub.fetch('/pipes/bigpreview/preview', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"entities": [{"_id": "p", "v": 100000000000000000000}]}',
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  for (const part of ['"hash":79267961763742113019008347020647561319', '"less1":99999999999999999999', '"v":100000000000000000000']) {
+    assert.ok(text.includes(part), `${part} in ${text.slice(0, 2000)}`);
+  }
+});
+
 test('PUT /secrets with a non-string value is a 400 (not stored as a string)', async () => {
   const err = await expectJsonError(await hub.fetch('/secrets', { method: 'PUT', json: { S: 5 } }), 400, 'number secret');
   assert.match(err.detail ?? '', /S/);
