@@ -6,6 +6,8 @@
 // JSON.stringify writes such a value back exactly as it was written, so the configuration store keeps "1.0", the API
 // gives "1.0" back, and the DTL compiler reads it as that number with its float-ness (see `floatLiteralText`).
 // Everywhere else (pump settings, sources, sinks) numbers stay plain numbers.
+// Integers beyond ±2^53 are read exactly, as BigInts, everywhere (exact-json.ts): embedded entities and DTL literals.
+import { bigIntegerReviver, hasLongDigitRun, parseJson } from './exact-json.js';
 import { withoutBom } from './text-file.js';
 
 /** A raw JSON value (Node's JSON.rawJSON): a number literal kept as written. */
@@ -32,12 +34,13 @@ export function floatLiteralText(value: unknown): string | undefined {
 /** Parse configuration text (an entity or a list), keeping the float literals of transforms (see above). */
 export function parseConfigText(text: string): unknown {
   text = withoutBom(text);
-  if (!SUPPORTED || !FLOAT_WHOLE.test(text)) return JSON.parse(text);
+  if (!SUPPORTED || !FLOAT_WHOLE.test(text)) return parseJson(text);
   const raw = RAW as JsonWithRaw;
-  const reviver = (_key: string, value: unknown, context?: { source?: string }): unknown => {
+  const big = hasLongDigitRun(text);
+  const reviver = (key: string, value: unknown, context?: { source?: string }): unknown => {
     const source = context?.source;
     if (typeof value === 'number' && Number.isInteger(value) && source !== undefined && /[.eE]/.test(source)) return raw.rawJSON(source);
-    return value;
+    return big ? bigIntegerReviver(key, value, context) : value;
   };
   const parsed: unknown = JSON.parse(text, reviver as (this: unknown, key: string, value: unknown) => unknown);
   return keepInTransforms(parsed, false);

@@ -1,5 +1,6 @@
 import { createHash, hash as cryptoHash } from 'node:crypto';
 import { isJsonObject, type JsonObject } from './json.js';
+import { parseJson } from './exact-json.js';
 
 /** An entity as a client sends it: `_id` is required, the rest is free content. */
 export interface Entity extends JsonObject {
@@ -147,7 +148,7 @@ export function storedEntity(
 ): JsonObject {
   const e: JsonObject = { _id: id, _updated: updated, _deleted: deleted, _previous: previous, _ts: ts, _hash: hash };
   if (body.length <= 2) return e;
-  const content = JSON.parse(body) as JsonObject;
+  const content = parseJson(body) as JsonObject;
   for (const k in content) setOwn(e, k, content[k]);
   return e;
 }
@@ -180,7 +181,7 @@ export function storedEntityJson(
 }
 
 export function asEntityObject(json: string): StoredEntity {
-  return JSON.parse(json) as StoredEntity;
+  return parseJson(json) as StoredEntity;
 }
 
 export function stripInternal(entity: JsonObject): JsonObject {

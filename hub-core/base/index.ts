@@ -11,6 +11,7 @@ export { HubError, UnsetVariableError, badRequest, conflict, notFound } from './
 export { anyChar, anyRun, caseInsensitiveAtom, compileGlob, literalAtom } from './glob.js';
 export type { CharTest, GlobAtom, TextMatcher } from './glob.js';
 export { canonicalJson, isJsonObject, jsonTextProblem } from './json.js';
+export { bigIntegerReviver, hasLongDigitRun, integerValue, parseJson } from './exact-json.js';
 export type { JsonObject, JsonPrimitive, JsonValue } from './json.js';
 export { OfflineError, isOfflineError, isUnreachable } from './offline.js';
 export type { ApiToken, AuthenticationProvider, License, Member, NewApiToken, NewApiTokenRequest, Notification, NotificationQuery, NotificationRule, PortalAlerts, PortalInfo, PortalRecord, Profile, Recipient, Role, RuleType, Subscription, SubscriptionConnection, SubscriptionUpdate, SummaryEntry, VpnConnection } from './portal-types.js';

@@ -1,4 +1,7 @@
-export type JsonPrimitive = null | boolean | number | string;
+import './exact-json.js'; // JSON.stringify writes a BigInt as its digits (installed before any entity is written)
+
+/** A bigint is an integer beyond ±2^53 (exact-json.ts); JSON text holds it as a plain integer. */
+export type JsonPrimitive = null | boolean | number | bigint | string;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue;
@@ -46,11 +49,10 @@ export function canonicalJson(value: unknown): string {
 /** How deep JSON may nest in a request body or an entity (deeper values would exhaust the stack in recursive code). */
 export const MAX_JSON_DEPTH = 512;
 
-const LARGEST_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
 /**
  * What JSON.parse would silently change in this JSON text, as words, or undefined: nesting deeper than `maxDepth`,
- * integers beyond ±2^53 (rounded), and numbers out of a double's range (1e400 would become null, 1e-400 zero).
+ * and numbers out of a double's range (1e400 would become null, 1e-400 zero). Integers of any size are fine: they
+ * are read exactly (parseJson in exact-json.ts).
  * One scan that skips strings; it does not parse.
  */
 export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
@@ -77,10 +79,9 @@ export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string
         if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) plain = false;
         else break;
       }
-      // Short plain integers always fit; everything else is checked.
-      if (!plain || j - i > 15) {
-        const token = text.slice(i, j);
-        const problem = numberProblem(token, plain);
+      // Plain integers always fit (exactly, see exact-json.ts); numbers with a fraction or an exponent are checked.
+      if (!plain) {
+        const problem = numberProblem(text.slice(i, j));
         if (problem) return problem;
       }
       i = j - 1;
@@ -89,20 +90,10 @@ export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string
   return undefined;
 }
 
-function numberProblem(token: string, plain: boolean): string | undefined {
+function numberProblem(token: string): string | undefined {
   const value = Number(token);
   if (Number.isNaN(value)) return undefined; // malformed: JSON.parse reports it
   if (!Number.isFinite(value)) return `the number ${token} is beyond the range a JSON number can hold here; send it as a string`;
   if (value === 0 && /[1-9]/.test(token.split(/[eE]/)[0]!)) return `the number ${token} is too small to hold (it would be stored as 0); send it as a string`;
-  if (plain) {
-    try {
-      const big = BigInt(token);
-      if (big > LARGEST_SAFE || big < -LARGEST_SAFE) {
-        return `the integer ${token} is beyond ±9007199254740991 and would lose precision; send it as a string or a decimal ("~f${token}")`;
-      }
-    } catch {
-      return undefined;
-    }
-  }
   return undefined;
 }

@@ -165,7 +165,7 @@ export class Compiler implements CompileContext {
   }
 
   private compileValueUntraced(node: unknown, path: string): Expr {
-    if (node === null || typeof node === 'boolean' || typeof node === 'number') return this.constant(node);
+    if (node === null || typeof node === 'boolean' || typeof node === 'number' || typeof node === 'bigint') return this.constant(node);
     if (typeof node === 'string') {
       if (this.unsetVariables) {
         const unset = unsetVariableFailure(node, path);
@@ -406,6 +406,7 @@ export class Compiler implements CompileContext {
         return Array.isArray(v) || fail('a transform function or a list of transform functions');
       case 'integer':
         if (typeof v === 'number') return Number.isInteger(v) || fail('an integer');
+        if (typeof v === 'bigint') return true;
         if (typeof v === 'string') return isPathString(v) || fail('an integer or an integer expression');
         return Array.isArray(v) || fail('an integer or an integer expression');
       default:

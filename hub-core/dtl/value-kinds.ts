@@ -23,14 +23,20 @@ export function isPlainString(v: DtlValue | undefined): v is string {
 
 export type ValueKind = 'null' | 'boolean' | 'integer' | 'float' | 'string' | 'list' | 'dict' | TypedKind;
 
-/** The kind of a value; tagged strings count as their typed kind. */
+/**
+ * The kind of a value; tagged strings count as their typed kind. A bigint is an integer (one beyond ±2^53, as JSON
+ * text with a larger integer is read); a number beyond ±2^53 can only come from float arithmetic or a float literal
+ * (1e20), so it is a float.
+ */
 export function kindOf(v: DtlValue | undefined): ValueKind {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'boolean':
       return 'boolean';
     case 'number':
-      return Number.isInteger(v) ? 'integer' : 'float';
+      return Number.isSafeInteger(v) ? 'integer' : 'float';
+    case 'bigint':
+      return 'integer';
     case 'string': {
       const t = v.length > 1 && v.charCodeAt(0) === TILDE ? parseTagged(v) : null;
       return t === null ? 'string' : t.kind;

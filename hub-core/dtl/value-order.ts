@@ -5,17 +5,23 @@ import { TILDE, parseTagged } from './tagged-text.js';
 import { Bytes, DateTime, Ni, TypedValue, Uri, Uuid, type DtlDict, type DtlValue } from './typed-values.js';
 import { RANK, isDict, kindOf, rankOf, typedOf } from './value-kinds.js';
 
-function numericOf(v: DtlValue): number | Decimal | undefined {
-  if (typeof v === 'number') return v;
+type Numeric = number | bigint | Decimal;
+
+function numericOf(v: DtlValue): Numeric | undefined {
+  if (typeof v === 'number' || typeof v === 'bigint') return v;
   const t = typedOf(v);
   return t instanceof Decimal ? t : undefined;
 }
 
-function compareNumeric(a: number | Decimal, b: number | Decimal): number {
-  if (typeof a === 'number' && typeof b === 'number') return a === b ? 0 : a < b ? -1 : 1;
-  const da = typeof a === 'number' ? Decimal.fromNumber(a) : a;
-  const db = typeof b === 'number' ? Decimal.fromNumber(b) : b;
-  return da.compare(db);
+/** Numbers, big integers and decimals by value: 1 equals 1n and "~f1.0", 2.5 lies between 2n and 3n. */
+function compareNumeric(a: Numeric, b: Numeric): number {
+  if (a instanceof Decimal || b instanceof Decimal) return asDecimal(a).compare(asDecimal(b));
+  // A number and a bigint compare by their exact values in JavaScript (1.5 < 2n), as two of either kind do.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function asDecimal(n: Numeric): Decimal {
+  return typeof n === 'number' ? Decimal.fromNumber(n) : typeof n === 'bigint' ? Decimal.fromBigInt(n) : n;
 }
 
 function compareStrings(a: string, b: string): number {
@@ -62,7 +68,7 @@ function compareSameRank(rank: number, a: DtlValue, b: DtlValue): number {
     case 1:
       return a === b ? 0 : a === false ? -1 : 1;
     case 2:
-      return compareNumeric(numericOf(a) as number | Decimal, numericOf(b) as number | Decimal);
+      return compareNumeric(numericOf(a) as Numeric, numericOf(b) as Numeric);
     case 7:
       return compareStrings(a as string, b as string);
     case 8:
@@ -132,7 +138,7 @@ export function valuesEqual(a: DtlValue | undefined, b: DtlValue | undefined): b
   if (isDict(b)) return false;
   const ra = rankOf(a);
   if (ra !== rankOf(b)) return false;
-  if (ra === 2) return compareNumeric(numericOf(a) as number | Decimal, numericOf(b) as number | Decimal) === 0;
+  if (ra === 2) return compareNumeric(numericOf(a) as Numeric, numericOf(b) as Numeric) === 0;
   const x = typedOf(a);
   const y = typedOf(b);
   return x !== null && y !== null && x.kind === y.kind && compareSameTyped(x, y) === 0;
@@ -140,7 +146,7 @@ export function valuesEqual(a: DtlValue | undefined, b: DtlValue | undefined): b
 
 /**
  * A canonical text for a value, equal exactly when `valuesEqual` holds: canonical JSON of the decoded value, with
- * numbers and decimals written alike ("1.50" and 1.5 give "#1.5") and datetimes with nine fraction digits. Used for
+ * numbers, big integers and decimals written alike ("1.50" and 1.5 give "#1.5") and datetimes with nine fraction digits. Used for
  * distinct/in/union and for join keys.
  */
 export function keyOf(v: DtlValue | undefined): string {
@@ -150,6 +156,8 @@ export function keyOf(v: DtlValue | undefined): string {
       return v ? 'true' : 'false';
     case 'number':
       return '#' + (Number.isSafeInteger(v) ? String(v) : Decimal.fromNumber(v).normalized());
+    case 'bigint':
+      return '#' + v.toString();
     case 'string': {
       const t = v.length > 1 && v.charCodeAt(0) === TILDE ? parseTagged(v) : null;
       return t === null ? JSON.stringify(v) : typedKey(t);

@@ -21,6 +21,7 @@ export function toText(v: DtlValue): string {
 /** JSON text in the style of the original service: sorted keys, ", " and ": " separators, typed values untagged. */
 export function plainJson(v: DtlValue): string {
   if (v === null) return 'null';
+  if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'string' || v instanceof TypedValue) return JSON.stringify(typeof v === 'string' ? toText(v) : v.text());
   if (typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return '[' + v.map(plainJson).join(', ') + ']';

@@ -6,6 +6,7 @@ import type { PipeRegistry } from '../pipes/index.js';
 import { effectivePipeConfig } from '../pipes/index.js';
 import { parseTagged } from '../dtl/index.js';
 import { badRequest } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 
 export interface NamespaceRelation {
   namespace: string;
@@ -67,7 +68,7 @@ export function namespaceRelations(datasets: DatasetStore, pipes: PipeRegistry, 
   for (const page of ds.readJson({ history: false, deleted: false })) {
     for (const json of page) {
       const values: unknown[] = [];
-      valuesAt(JSON.parse(json), at, 0, values);
+      valuesAt(parseJson(json), at, 0, values);
       for (const v of values) {
         if (typeof v !== 'string') continue;
         const ni = parseTagged(v);

@@ -7,6 +7,7 @@ import type { Db } from '../storage/index.js';
 import type { DatasetStore } from '../storage/index.js';
 import { storedEntityJson } from '../base/index.js';
 import { badRequest } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 
 export interface EntityFilter {
   /** The predicate as given, for messages. */
@@ -116,7 +117,7 @@ export class EntityFilters {
       const rows = stmt.all(...args) as [number, string, number, number | null, number, string, string][];
       for (const [seq, eid, del, prev, ts, hash, body] of rows) {
         const json = storedEntityJson(eid, seq, del === 1, prev, ts, hash, body);
-        if (!filter.matches(JSON.parse(json) as DtlValue)) continue;
+        if (!filter.matches(parseJson(json) as DtlValue)) continue;
         out.push(json);
         if (--remaining <= 0) break;
       }
@@ -149,7 +150,7 @@ function* matching(pages: Iterable<string[]>, filter: EntityFilter, limit: numbe
   let out: string[] = [];
   for (const page of pages) {
     for (const json of page) {
-      if (!filter.matches(JSON.parse(json) as DtlValue)) continue;
+      if (!filter.matches(parseJson(json) as DtlValue)) continue;
       out.push(json);
       if (--remaining <= 0) break;
     }

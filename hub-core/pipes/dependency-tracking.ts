@@ -12,6 +12,7 @@
 import type { Dataset } from '../storage/index.js';
 import type { DependencyPacker } from './packed-dependencies.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { lookupKeys, traverseLookupPath, keyOf, type DtlLookup } from '../dtl/index.js';
 
 export class TrackingLookup implements DtlLookup {
@@ -129,7 +130,7 @@ export function changedKeys(ds: Dataset, since: number, paths: readonly string[]
   };
   for (const page of ds.readJson({ since, history: true, deleted: true })) {
     for (const json of page) {
-      const e = JSON.parse(json) as JsonObject;
+      const e = parseJson(json) as JsonObject;
       add(e);
       const prev = e['_previous'];
       const id = e['_id'];

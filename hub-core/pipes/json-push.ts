@@ -6,6 +6,7 @@ import type { ConfigStore } from '../config/index.js';
 import { DtlRuntimeError } from '../dtl/index.js';
 import type { JsonObject } from '../base/index.js';
 import { HubError, badRequest, conflict } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import type { WriteResult } from '../storage/index.js';
 import { PushSpool } from '../storage/index.js';
 import { writeStagedPush } from './json-push-staged.js';
@@ -77,7 +78,7 @@ export class JsonPushReceiver {
     const out: PreparedEntity[] = [];
     const one: JsonObject[] = [];
     for (const p of prepared) {
-      const entity = JSON.parse(p.body) as JsonObject;
+      const entity = parseJson(p.body) as JsonObject;
       entity['_id'] = p.id;
       if (p.deleted) entity['_deleted'] = true;
       one[0] = entity;

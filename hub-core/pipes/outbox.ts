@@ -6,6 +6,7 @@
 import type { Db } from '../storage/index.js';
 import type { JsonObject, JsonValue } from '../base/index.js';
 import { badRequest, notFound } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { maskJson, type Mask } from '../security/index.js';
 
 /** One entity as the sink would have sent it. */
@@ -178,7 +179,7 @@ export class OutboxStore {
     const row = this.requireRun(pipe, runId);
     const b = this.stmts.batch.get(row.seq, n) as (BatchRow & { records: string }) | undefined;
     if (!b) throw notFound(`batch ${n} of outbox run ${JSON.stringify(runId)}`, `the run has ${row.batches} batch(es)`);
-    const records = JSON.parse(b.records) as OutboxRecord[];
+    const records = parseJson(b.records) as OutboxRecord[];
     return { ...batchOf(runId, b), records: records.slice(offset, offset + limit) };
   }
 
@@ -207,7 +208,7 @@ export class OutboxStore {
     if (row.entities > DIFF_LIMIT) throw badRequest(`outbox run ${row.run_id} is too large to compare`, `it sent ${row.entities} entities; the diff compares up to ${DIFF_LIMIT}`);
     const byKey = new Map<string, OutboxRecord>();
     for (const text of this.stmts.records.all(row.seq) as string[]) {
-      for (const r of JSON.parse(text) as OutboxRecord[]) byKey.set(JSON.stringify(r.key), r);
+      for (const r of parseJson(text) as OutboxRecord[]) byKey.set(JSON.stringify(r.key), r);
     }
     return byKey;
   }
@@ -266,7 +267,7 @@ function batchOf(runId: string, b: BatchRow): OutboxBatch {
     run_id: runId,
     batch: b.batch,
     time: b.time,
-    target: JSON.parse(b.target) as JsonObject,
+    target: parseJson(b.target) as JsonObject,
     entities: b.entities,
     operations: JSON.parse(b.operations) as Record<string, number>,
   };

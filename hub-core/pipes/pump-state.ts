@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/index.js';
 import type { JsonObject } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import type { PackedDependencies } from './packed-dependencies.js';
 import { LineageStore } from './lineage-store.js';
 import { DependencyStore } from './dependency-store.js';
@@ -214,7 +215,7 @@ export class PumpStateStore {
   /** The entities waiting to be retried, with the retries made so far. */
   retries(pipe: string): { entity: JsonObject; attempts: number }[] {
     const rows = this.stmts.retries.all(pipe) as { eid: string; body: string; attempts: number }[];
-    return rows.map((r) => ({ entity: JSON.parse(r.body) as JsonObject, attempts: r.attempts }));
+    return rows.map((r) => ({ entity: parseJson(r.body) as JsonObject, attempts: r.attempts }));
   }
 
   /** Forget every pending retry (`discard-retries`). */

@@ -18,6 +18,7 @@ import { localEvaluator, type PreviewEvaluator } from './preview-pool.js';
 import { isPumpable } from '../pipes/index.js';
 import { badRequest } from '../base/index.js';
 import { isJsonObject, type JsonObject } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 
 export const IMPACT_DEFAULT_SAMPLE = 20;
 export const IMPACT_MAX_SAMPLE = 200;
@@ -359,7 +360,7 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
         if (processed.failure?.index === k) throw badRequest(processed.failure.message, processed.failure.detail);
         for (const p of processed.outputs[k]!) {
           toSink++;
-          if (write(p, () => JSON.parse(p.body) as JsonObject)) batchIds.add(p.id);
+          if (write(p, () => parseJson(p.body) as JsonObject)) batchIds.add(p.id);
         }
         progress.processed++;
       }
@@ -376,7 +377,7 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
     let n = 0;
     for (const page of sink.readJson({ history: false, deleted: false })) {
       for (const json of page) {
-        const e = JSON.parse(json) as JsonObject;
+        const e = parseJson(json) as JsonObject;
         const id = e['_id'] as string;
         if (seen.has(id)) continue;
         // The sink's own deletion: the latest version with `_deleted` set.

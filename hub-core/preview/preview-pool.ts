@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../storage/index.js';
 import { DtlLimitError, SERVING_THREAD_HOLD_MS } from '../dtl/index.js';
-import { HubError } from '../base/index.js';
+import { HubError, parseJson } from '../base/index.js';
 import { answerIndexRequest, errorFromWorker, outOfWorkerMemory, workerRequest, type PipeRuntime, type PipeRuntimes } from '../pipes/index.js';
 import { runPreviewJob, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
 import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit, RuntimeSpec } from './preview-protocol.js';
@@ -118,7 +118,7 @@ export class PreviewPool implements PreviewEvaluator {
       slot.worker.ref();
       slot.worker.postMessage({ id, spec, job: JSON.stringify(job) } satisfies PreviewTask);
     });
-    return JSON.parse(text) as PreviewJobResult<J>;
+    return parseJson(text) as PreviewJobResult<J>;
   }
 
   /** Workers started and jobs running now (for /status). */

@@ -8,6 +8,7 @@ import type { PipeRuntime } from '../pipes/index.js';
 import { DtlCompileError } from '../dtl/index.js';
 import { badRequest, notFound } from '../base/index.js';
 import type { JsonObject } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import type { PublishFormat } from '../pipes/index.js';
 import { SINK_TYPE_LIST } from '../pipes/index.js';
 
@@ -50,7 +51,7 @@ function* transformed(runtime: PipeRuntime, raw: Generator<string[], void, undef
   for (const page of raw) {
     const out: string[] = [];
     for (const text of page) {
-      const source = JSON.parse(text) as JsonObject;
+      const source = parseJson(text) as JsonObject;
       // The pipe's own processing (source step, transform, sink step), as a pump run would give its sink.
       for (const e of runtime.process([source])) {
         if (!deleted && e['_deleted'] === true) continue;

@@ -18,7 +18,7 @@ import { anyChar, anyRun, compileGlob, literalAtom, type GlobAtom, type TextMatc
 import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import { PIPE_STAGES, pipeStageEntities, type PipeStage } from '../preview/index.js';
 import type { Hub } from '../hub.js';
-import { readTextFile } from '../base/index.js';
+import { parseJson, readTextFile } from '../base/index.js';
 
 export interface TestSpec {
   /** The test's name: the expected file name without ".test.json". */
@@ -98,16 +98,6 @@ export function readTestSpecs(nodeDir: string): TestSpec[] {
       }
       return parseTestSpec(name, parsed);
     });
-}
-
-/**
- * JSON of an expected file with integers beyond ±2^53 kept exact, as the decimals (`~f…`) the hub holds them as: the
- * service writes such integers as plain numbers (hash128's 128-bit hashes), which JSON.parse would round.
- */
-function parseExact(text: string): unknown {
-  return JSON.parse(text, (_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source) ? `~f${context.source}` : value,
-  );
 }
 
 /** -0 and integral floats are plain ints (JSON.parse already reads "1.0" as 1; this covers computed values). */
@@ -213,7 +203,7 @@ const TYPE_ORDER = ['null', 'boolean', 'number', 'string', 'array', 'object'];
 
 function typeRank(v: JsonValue | undefined): number {
   if (v === undefined || v === null) return 0;
-  return TYPE_ORDER.indexOf(Array.isArray(v) ? 'array' : typeof v);
+  return TYPE_ORDER.indexOf(Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v);
 }
 
 /** Order of sort-field values: by type (null, booleans, numbers, strings, lists, objects), numbers numerically. */
@@ -221,7 +211,7 @@ function compareValues(a: JsonValue | undefined, b: JsonValue | undefined): numb
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra - rb;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   const x = typeof a === 'string' ? a : JSON.stringify(a ?? null);
   const y = typeof b === 'string' ? b : JSON.stringify(b ?? null);
@@ -407,7 +397,8 @@ export async function runTest(
   if (!existsSync(file)) return { ...fail(`expected/${spec.file} does not exist (write it with --update)`), actual: normaliseEntities(raw, spec) };
   let parsed: unknown;
   try {
-    parsed = parseExact(readTextFile(file));
+    // Integers beyond ±2^53 (hash128's 128-bit hashes) are read exactly, as the output holds them (exact-json.ts).
+    parsed = parseJson(readTextFile(file));
   } catch (e) {
     return { ...fail(`expected/${spec.file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`), actual: normaliseEntities(raw, spec) };
   }

@@ -8,6 +8,7 @@ import { badRequest } from '../base/index.js';
 import { updatedFileText } from '../config/index.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
 import { withoutBom } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 
 export const SAMPLE_CONDITION = '$ENV(node-env)';
 export const TEST_ALTERNATIVE = 'test';
@@ -60,7 +61,7 @@ export function withSampleSource(pipe: JsonObject, entities: readonly JsonObject
  * only the source changes, in the file's own layout.
  */
 export function sampleFileText(text: string, pipeId: string, entities: readonly JsonObject[]): string {
-  const parsed: unknown = JSON.parse(withoutBom(text));
+  const parsed: unknown = parseJson(withoutBom(text));
   const isPipe = (v: unknown): v is JsonObject => isJsonObject(v) && v['_id'] === pipeId && (v['type'] === 'pipe' || v['type'] === undefined);
   let next: unknown;
   if (Array.isArray(parsed)) {
@@ -76,7 +77,7 @@ export function sampleFileText(text: string, pipeId: string, entities: readonly 
 /** test-env.json with `"node-env": "test"` added when it is not set (undefined when nothing needs to change). */
 export function testEnvWithNodeEnv(text: string | undefined): { text: string; note: string } | undefined {
   if (text === undefined) return { text: updatedFileText(undefined, { 'node-env': 'test' }), note: 'wrote test-env.json with "node-env": "test"' };
-  const parsed: unknown = JSON.parse(withoutBom(text));
+  const parsed: unknown = parseJson(withoutBom(text));
   if (!isJsonObject(parsed)) throw badRequest('test-env.json must hold a JSON object');
   if (parsed['node-env'] !== undefined) return undefined;
   return { text: updatedFileText(text, { ...parsed, 'node-env': 'test' }), note: 'added "node-env": "test" to test-env.json' };

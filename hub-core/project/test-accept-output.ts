@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Hub } from '../hub.js';
 import { HubError, badRequest } from '../base/index.js';
 import { isJsonObject, type JsonObject } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { runTest, type EntityDiff, type PublishedOutput, type TestResult, type TestSpec } from './project-test.js';
 import { acceptedEntities, acceptedProperty, entityKey, expectedFileUpdate } from './test-accept.js';
 
@@ -75,7 +76,7 @@ export async function acceptTestOutput(hub: Hub, nodeDir: string, test: TestSpec
   const previous = exists ? readFileSync(path, 'utf8') : undefined;
   let expected: JsonObject[] = [];
   if (previous !== undefined) {
-    const parsed: unknown = JSON.parse(previous.replace(/^\uFEFF/, ''));
+    const parsed: unknown = parseJson(previous.replace(/^\uFEFF/, ''));
     if (!Array.isArray(parsed) || !parsed.every(isJsonObject)) throw badRequest(`${file} must hold a JSON array of entities`);
     expected = parsed;
   }

@@ -7,6 +7,7 @@
 
 import { badRequest } from '../base/index.js';
 import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { updatedFileText } from '../config/index.js';
 import { expectedFileText, normaliseEntities, type TestSpec } from './project-test.js';
 
@@ -68,7 +69,7 @@ export function expectedFileUpdate(previous: string | undefined, entities: reado
   const crlf = previous.includes('\r\n');
   const text = (bom ? previous.slice(1) : previous).replace(/\r\n/g, '\n');
   try {
-    if (text === expectedFileText(JSON.parse(text) as JsonObject[])) {
+    if (text === expectedFileText(parseJson(text) as JsonObject[])) {
       const out = expectedFileText(entities);
       return bom + (crlf ? out.replace(/\n/g, '\r\n') : out);
     }
@@ -139,7 +140,7 @@ export function blacklistPatternOf(keys: readonly string[]): string {
 export function blacklistedSpecText(previous: string, pattern: string, file: string): string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(previous.replace(/^\uFEFF/, ''));
+    parsed = parseJson(previous.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw badRequest(`${file} is not valid JSON`, e instanceof Error ? e.message : String(e));
   }

@@ -8,6 +8,7 @@ import { configFiles, readConfigFiles, type WorkspaceProblem } from '../config/i
 import { HubError } from '../base/index.js';
 import { canonicalJson, isJsonObject } from '../base/index.js';
 import { BOM, readTextFile, startsWithBom } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 
 export type { WorkspaceProblem };
 
@@ -307,7 +308,7 @@ export class Workspace {
       if (!other || rest(other) !== wanted) continue;
       try {
         const text = readTextFile(join(this.nodeDir, file));
-        const parsed: unknown = JSON.parse(text);
+        const parsed: unknown = parseJson(text);
         if (isJsonObject(parsed) && canonicalJson(parsed) === canonicalJson(other)) return text;
       } catch {
         // Unreadable: no layout to copy.

@@ -1,6 +1,7 @@
 // A dataset log's foundation: its tables and statements, its row and settings, its indexes and its size on disk.
 import type { Db } from './database.js';
 import { notFound } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { indexKeys, parseIndexExpression, parseSubset } from './dataset-index.js';
 import { backgroundFromVersions, type DiskUsageCounter } from './disk-usage.js';
 import { UNPIPED_COMPACTION, type CompactionSettings } from './dataset-compaction.js';
@@ -220,7 +221,7 @@ export class DatasetBase {
   }
 
   protected addIndexRows(indexes: { idx: number; path: string[] }[], seq: number, body: string, id: string): void {
-    const entity = JSON.parse(body) as Record<string, unknown>;
+    const entity = parseJson(body) as Record<string, unknown>;
     entity['_id'] = id;
     for (const ix of indexes) {
       for (const key of indexKeys(entity, ix.path)) this.stmts.idxInsert.run(ix.idx, key, seq, 0);
@@ -243,7 +244,7 @@ export class DatasetBase {
     const s = this.stmts;
     const current = new Set<string>();
     if (body !== undefined) {
-      const entity = JSON.parse(body) as Record<string, unknown>;
+      const entity = parseJson(body) as Record<string, unknown>;
       entity['_id'] = id;
       for (const ix of indexes) for (const key of indexKeys(entity, ix.path)) current.add(`${ix.idx}\u0000${key}`);
     }

@@ -1,6 +1,7 @@
 // Reading a dataset log: one entity by id or offset, the live versions, and the log page by page (JSON, entities or text).
 import type { JsonObject, StoredEntity } from '../base/index.js';
 import { storedEntity, storedEntityJson } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { DatasetCompaction } from './dataset-log-compaction.js';
 import { rowEntity, rowJson, type LiveRow, type PendingRow, type RawRow } from './dataset-log-statements.js';
 import type { ReadOptions } from './dataset-log-types.js';
@@ -190,7 +191,7 @@ export class DatasetReading extends DatasetCompaction {
   /** Convenience for tests and small reads. */
   read(options: ReadOptions = {}): StoredEntity[] {
     const out: StoredEntity[] = [];
-    for (const page of this.readJson(options)) for (const j of page) out.push(JSON.parse(j) as StoredEntity);
+    for (const page of this.readJson(options)) for (const j of page) out.push(parseJson(j) as StoredEntity);
     return out;
   }
 

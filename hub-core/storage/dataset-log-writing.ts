@@ -1,5 +1,6 @@
 // Writing a dataset log: batches in one transaction, the circuit breaker, compaction as a sink writes, full-sync deletes.
 import { prepareEntity, conflict, type PreparedEntity } from '../base/index.js';
+import { parseJson } from '../base/index.js';
 import { ageCutoff, compactChain, expiresByAge } from './dataset-compaction.js';
 import { DatasetReading } from './dataset-log-reading.js';
 import { SINK_EXPIRE_ROWS } from './dataset-log-compaction.js';
@@ -220,7 +221,7 @@ export class DatasetWriting extends DatasetReading {
       .raw()
       .all(...params) as [string, string][];
     return rows.map(([eid, body], i) => {
-      const e = JSON.parse(body) as Record<string, unknown>;
+      const e = parseJson(body) as Record<string, unknown>;
       e['_id'] = eid;
       e['_deleted'] = true;
       return prepareEntity(e, i);

@@ -25,7 +25,7 @@ import {
   type CompiledExpression,
 } from '../../hub-core/dtl/index.js';
 import { readTextFile } from '../../hub-core/base/index.js';
-import { parseConfigText } from '../../hub-core/base/index.js';
+import { parseConfigText, parseJson as parseExactJson } from '../../hub-core/base/index.js';
 
 export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
   datahub dtl eval --batch
@@ -56,7 +56,8 @@ function describeErrors(errors: readonly ConfigError[]): string {
 
 function parseJson(text: string, what: string): JsonValue {
   try {
-    return JSON.parse(text) as JsonValue;
+    // Integers beyond ±2^53 are read exactly, as the hub reads them (exact-json.ts).
+    return parseExactJson(text) as JsonValue;
   } catch (e) {
     throw new InputError(`${what} is not valid JSON: ${(e as Error).message}`);
   }
@@ -73,7 +74,7 @@ function parseDtlJson(text: string, what: string): JsonValue {
 
 /** Plain JSON again: float literals kept by parseDtlJson become numbers (for entities, which are data). */
 function plainJson(value: JsonValue | undefined): JsonValue | undefined {
-  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue);
+  return value === undefined ? undefined : (parseExactJson(JSON.stringify(value)) as JsonValue);
 }
 
 function readJsonFile(path: string, what: string, dtl = false): JsonValue {

@@ -32,7 +32,8 @@ import { nodeRoutes } from './api/node.js';
 import { registryRoutes } from './api/registry.js';
 import { NODE_VERSION } from '../../hub-core/hub.js';
 import { HubError } from '../../hub-core/base/index.js';
-import { jsonTextProblem } from '../../hub-core/base/index.js';
+import { bigIntegerReviver, hasLongDigitRun, jsonTextProblem } from '../../hub-core/base/index.js';
+import sjson from 'secure-json-parse';
 import { parseConfigText } from '../../hub-core/base/index.js';
 
 import { decodeContentEncoding } from './content-encoding.js';
@@ -142,6 +143,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       // Configuration keeps the float literals of its transforms as written (1.0 stays a float for DTL).
       try {
         done(null, parseConfigText(text));
+      } catch (e) {
+        done(new HubError(400, 'malformed JSON', e instanceof Error ? e.message : String(e)), undefined);
+      }
+    } else if (hasLongDigitRun(text)) {
+      // Integers beyond ±2^53 are read exactly, as BigInts (exact-json.ts); the same checks as the default parser.
+      try {
+        done(null, sjson.parse(text, bigIntegerReviver, { protoAction: 'error', constructorAction: 'error' }));
       } catch (e) {
         done(new HubError(400, 'malformed JSON', e instanceof Error ? e.message : String(e)), undefined);
       }

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import sjson from 'secure-json-parse';
 import { prepareEntity, EntityError, PreparedEntities, type PreparedEntity } from '../../hub-core/base/index.js';
 import { HubError } from '../../hub-core/base/index.js';
-import { jsonTextProblem } from '../../hub-core/base/index.js';
+import { bigIntegerReviver, hasLongDigitRun, jsonTextProblem, parseJson } from '../../hub-core/base/index.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
 import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipes/index.js';
 
@@ -34,7 +34,10 @@ export function parseEntityBody(data: Uint8Array, first = 0): ParseOutcome {
   if (problem) return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: problem } };
   let value: unknown;
   try {
-    value = mayHoldUnsafeKeys(text) ? sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
+    // Integers beyond ±2^53 are read exactly, as BigInts (exact-json.ts).
+    value = mayHoldUnsafeKeys(text)
+      ? sjson.parse(text, hasLongDigitRun(text) ? bigIntegerReviver : undefined, { protoAction: 'error', constructorAction: 'error' })
+      : parseJson(text);
   } catch (e) {
     return { ok: false, failure: { status: 400, error: 'malformed JSON', detail: e instanceof Error ? e.message : String(e) } };
   }

@@ -126,9 +126,10 @@ export function parseIsoDateTime(text: string): DateTime | undefined {
 
 /** A value cast to a datetime: datetimes as they are, ISO text parsed, integers read as nanoseconds since the epoch. */
 function toDateTime(v: DtlValue): DateTime | undefined {
+  if (typeof v === 'bigint') return v < MIN_NS || v > MAX_NS ? undefined : DateTime.fromEpochNanos(v);
   if (typeof v === 'number') {
     if (!Number.isInteger(v)) return undefined;
-    // Integers past 2^53 are not exact in JSON numbers; read them to the nearest microsecond.
+    // Integers past 2^53 are read from JSON as bigints (exact); a number this large was a float: to the microsecond.
     const ns = Number.isSafeInteger(v) ? BigInt(v) : BigInt(Math.round(v / 1000)) * 1000n;
     return ns < MIN_NS || ns > MAX_NS ? undefined : DateTime.fromEpochNanos(ns);
   }
@@ -228,7 +229,7 @@ export const datetimeFunctions: FunctionSpec[] = [
     description: 'Each value as a datetime: ISO text is parsed, integers count nanoseconds since 1970; others are left out, or replaced by DEFAULT (with _ bound to them).',
     examples: [
       { expression: ['datetime', '2015-07-28T09:46:00.12345Z'], result: '~t2015-07-28T09:46:00.12345Z' },
-      { expression: ['datetime', 1438076760123450000], result: '~t2015-07-28T09:46:00.12345Z' },
+      { expression: ['datetime', 1438076760123450000n], result: '~t2015-07-28T09:46:00.12345Z' },
       { expression: ['datetime', ['list', '2015-07-28', 'hello', -1000000000]], result: ['~t2015-07-28', '~t1969-12-31T23:59:59Z'] },
       { expression: ['datetime', ['string', '_.'], ['list', '2020-01-01T10:00:00Z', 'n/a']], result: ['~t2020-01-01T10:00:00Z', 'n/a'] },
     ],

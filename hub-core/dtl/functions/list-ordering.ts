@@ -3,6 +3,7 @@
 import { expression, one, optional, type FunctionSpec } from '../registry.js';
 import { asList, compareValues, Decimal, typedOf, type DtlValue } from '../values.js';
 import { FAMILY, optionalExpr, keysOf } from './list-support.js';
+import { integerValue } from '../integers.js';
 
 /** A stable sort of `values` by their keys, ascending or descending (equal keys keep their input order). */
 export function sortByKeys(values: readonly DtlValue[], keys: readonly DtlValue[], descending: boolean): DtlValue[] {
@@ -24,9 +25,9 @@ export function extreme(values: readonly DtlValue[], keys: readonly DtlValue[], 
 }
 
 /**
- * The sum of the numbers and decimals among values (other values are ignored). Integers only give an integer;
- * with a decimal among them every number is taken at its shortest decimal text and the sum is an exact decimal;
- * otherwise the numbers are added as floats, left to right.
+ * The sum of the numbers and decimals among values (other values are ignored). Integers only give an exact integer
+ * (of any size); with a decimal among them every number is taken at its shortest decimal text and the sum is an exact
+ * decimal; otherwise the numbers are added as floats, left to right.
  */
 export function sumOf(values: readonly DtlValue[]): DtlValue {
   let hasDecimal = false;
@@ -34,14 +35,15 @@ export function sumOf(values: readonly DtlValue[]): DtlValue {
   for (const v of values) {
     if (typeof v === 'number') {
       if (!Number.isSafeInteger(v)) allIntegers = false;
-    } else if (typedOf(v) instanceof Decimal) hasDecimal = true;
+    } else if (typeof v !== 'bigint' && typedOf(v) instanceof Decimal) hasDecimal = true;
   }
   if (hasDecimal) {
     let total = new Decimal(0n, 0);
     for (const v of values) {
       if (typeof v === 'number') {
         if (Number.isFinite(v)) total = total.add(Decimal.fromNumber(v));
-      } else {
+      } else if (typeof v === 'bigint') total = total.add(Decimal.fromBigInt(v));
+      else {
         const t = typedOf(v);
         if (t instanceof Decimal) total = total.add(t);
       }
@@ -50,11 +52,11 @@ export function sumOf(values: readonly DtlValue[]): DtlValue {
   }
   if (allIntegers) {
     let total = 0n;
-    for (const v of values) if (typeof v === 'number') total += BigInt(v);
-    return Number(total);
+    for (const v of values) if (typeof v === 'number' || typeof v === 'bigint') total += BigInt(v);
+    return integerValue(total);
   }
   let total = 0;
-  for (const v of values) if (typeof v === 'number') total += v;
+  for (const v of values) if (typeof v === 'number' || typeof v === 'bigint') total += Number(v);
   return total;
 }
 

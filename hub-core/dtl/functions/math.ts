@@ -1,8 +1,9 @@
 // Math: the operators + - * / % ^ (one value each side), their map-style word forms plus minus multiply divide mod
 // pow (one operand applied to every value of a list), and abs ceil floor round sqrt sin cos tan.
 //
-// Numbers: integers and floats are JSON numbers; decimals are `Decimal` values (tagged "~f..."). Integer with integer
-// gives an integer (except `/`, which always divides exactly as a float, and a negative power); anything with a float
+// Numbers: integers and floats are JSON numbers, integers beyond ±2^53 bigints (integers.ts); decimals are `Decimal`
+// values (tagged "~f..."). Integer with integer gives an exact integer of any size (except `/`, which always gives a
+// float, and a negative power); anything with a float
 // gives a float; anything with a decimal gives a decimal, computed exactly (a float operand is taken by its shortest
 // text, 0.1 as 0.1). Decimal division, roots and non-integer powers keep 28 significant digits, rounded half to even.
 // Booleans, strings and other values are not numbers. A result that is not a finite real number (division by zero,
@@ -11,14 +12,16 @@
 import type { Ctx, Expr } from '../context.js';
 import { expression, valuesFunction, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { Decimal, firstOf, mapValues, typedOf, type DtlValue, type RoundingMode } from '../values.js';
+import { flooredMod, integerOf, integerPower, integerValue } from '../integers.js';
 
 const FAMILY = 'math';
 
-type Num = number | Decimal;
+type Num = number | bigint | Decimal;
 
-/** The number a value stands for (a JSON number or a decimal), else undefined. */
+/** The number a value stands for (a JSON number, a big integer or a decimal), else undefined. */
 function numberOf(v: DtlValue | undefined): Num | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'bigint') return v;
   if (typeof v === 'string' || typeof v === 'object') {
     const t = typedOf(v ?? null);
     return t instanceof Decimal ? t : undefined;
@@ -27,7 +30,7 @@ function numberOf(v: DtlValue | undefined): Num | undefined {
 }
 
 function asDecimal(n: Num): Decimal {
-  return typeof n === 'number' ? Decimal.fromNumber(n) : n;
+  return typeof n === 'number' ? Decimal.fromNumber(n) : typeof n === 'bigint' ? Decimal.fromBigInt(n) : n;
 }
 
 /** A float result, or undefined when it is not a finite number. */
@@ -37,35 +40,73 @@ function finite(n: number): number | undefined {
 
 type BinaryOp = (a: Num, b: Num) => Num | undefined;
 
-const add: BinaryOp = (a, b) => (typeof a === 'number' && typeof b === 'number' ? finite(a + b) : asDecimal(a).add(asDecimal(b)));
+/**
+ * An operation on numbers of any kind: with a decimal, exactly on decimals; on two integers, exactly on integers (a
+ * result beyond ±2^53 is a big integer); otherwise on floats. `small` is the plain number operation, tried first on
+ * two numbers (its result stands unless both are integers and it is not an integer within ±2^53: 2^53 + 1 is exact).
+ */
+function numericOp(
+  small: (a: number, b: number) => number | undefined,
+  integers: (a: bigint, b: bigint) => Num | undefined,
+  decimals: (a: Decimal, b: Decimal) => Decimal | undefined,
+): BinaryOp {
+  return (a, b) => {
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = small(a, b);
+      if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || (r !== undefined && Number.isSafeInteger(r))) return r;
+    }
+    if (a instanceof Decimal || b instanceof Decimal) return decimals(asDecimal(a), asDecimal(b));
+    const x = integerOf(a);
+    const y = integerOf(b);
+    if (x !== undefined && y !== undefined) return integers(x, y);
+    return small(Number(a), Number(b));
+  };
+}
 
-const subtract: BinaryOp = (a, b) => (typeof a === 'number' && typeof b === 'number' ? finite(a - b) : asDecimal(a).subtract(asDecimal(b)));
+const add = numericOp((a, b) => finite(a + b), (a, b) => integerValue(a + b), (a, b) => a.add(b));
 
-const multiply: BinaryOp = (a, b) => (typeof a === 'number' && typeof b === 'number' ? finite(a * b) : asDecimal(a).multiply(asDecimal(b)));
+const subtract = numericOp((a, b) => finite(a - b), (a, b) => integerValue(a - b), (a, b) => a.subtract(b));
 
-const divide: BinaryOp = (a, b) => {
-  if (typeof a === 'number' && typeof b === 'number') return b === 0 ? undefined : finite(a / b);
-  return asDecimal(a).divide(asDecimal(b));
-};
+const multiply = numericOp((a, b) => finite(a * b), (a, b) => integerValue(a * b), (a, b) => a.multiply(b));
+
+/** Division of integers gives a float (as with numbers), taken from the exact quotient. */
+const divide = numericOp(
+  (a, b) => (b === 0 ? undefined : finite(a / b)),
+  (a, b) => {
+    if (b === 0n) return undefined;
+    const x = Number(a);
+    const y = Number(b);
+    // Within ±2^53 both convert exactly and the float division rounds once; beyond, the exact quotient is rounded.
+    return finite(Number.isSafeInteger(x) && Number.isSafeInteger(y) ? x / y : (asDecimal(a).divide(asDecimal(b), 20)?.toNumber() ?? NaN));
+  },
+  (a, b) => a.divide(b),
+);
 
 /** The remainder with the sign of the divisor (floored division), as for integers in most data languages. */
-const modulo: BinaryOp = (a, b) => {
-  if (typeof a === 'number' && typeof b === 'number') {
+const modulo = numericOp(
+  (a, b) => {
     if (b === 0) return undefined;
     let r = a % b;
     if (r !== 0 && r < 0 !== b < 0) r += b;
     return finite(r === 0 ? 0 : r);
-  }
-  return asDecimal(a).mod(asDecimal(b));
-};
+  },
+  (a, b) => {
+    const r = flooredMod(a, b);
+    return r === undefined ? undefined : integerValue(r);
+  },
+  (a, b) => a.mod(b),
+);
 
-const power: BinaryOp = (a, b) => {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (a === 0 && b < 0) return undefined;
-    return finite(a ** b);
-  }
-  return asDecimal(a).pow(asDecimal(b));
-};
+/** An integer to a non-negative integer power is an exact integer (while it stays of a size one can hold). */
+const power = numericOp(
+  (a, b) => (a === 0 && b < 0 ? undefined : finite(a ** b)),
+  (a, b) => {
+    const r = integerPower(a, b);
+    if (r !== undefined) return integerValue(r);
+    return a === 0n && b < 0n ? undefined : finite(Number(a) ** Number(b));
+  },
+  (a, b) => a.pow(b),
+);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Operators: one value on each side (the first of a list); null when either side is not a number
@@ -118,7 +159,7 @@ function mapped(name: string, op: BinaryOp, first: string, description: string, 
 }
 
 function isZero(n: Num): boolean {
-  return typeof n === 'number' ? n === 0 : n.isZero();
+  return typeof n === 'number' ? n === 0 : typeof n === 'bigint' ? n === 0n : n.isZero();
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -139,7 +180,7 @@ function unary(name: string, fn: (n: Num) => Num | undefined, description: strin
 }
 
 function floatFunction(fn: (x: number) => number): (n: Num) => number | undefined {
-  return (n) => finite(fn(typeof n === 'number' ? n : n.toNumber()));
+  return (n) => finite(fn(n instanceof Decimal ? n.toNumber() : Number(n)));
 }
 
 /** Largest |DIGITS| accepted by ceil, floor and round. */
@@ -147,13 +188,14 @@ const MAX_DIGITS = 1000;
 
 /** Round one number to `digits` fraction digits: integers stay integers, DIGITS 0 gives an integer. */
 function roundNumber(n: Num, digits: number, mode: RoundingMode): Num | undefined {
+  if (typeof n === 'bigint') return digits >= 0 ? n : integerValue(Decimal.fromBigInt(n).round(digits, mode).truncate());
   if (typeof n === 'number') {
-    if (Number.isInteger(n) && digits >= 0) return n;
+    if (Number.isSafeInteger(n) && digits >= 0) return n;
     const r = Decimal.fromNumber(n).round(digits, mode);
-    return digits === 0 || Number.isInteger(n) ? Number(r.truncate()) : r.toNumber();
+    return digits === 0 || Number.isSafeInteger(n) ? integerValue(r.truncate()) : r.toNumber();
   }
   const r = n.round(digits, mode);
-  return digits === 0 ? Number(r.truncate()) : r;
+  return digits === 0 ? integerValue(r.truncate()) : r;
 }
 
 function rounding(name: string, mode: RoundingMode, description: string, examples: FunctionExample[]): FunctionSpec {
@@ -171,7 +213,7 @@ function rounding(name: string, mode: RoundingMode, description: string, example
         if (digitsExpr === undefined) return 0;
         const d = numberOf(firstOf(digitsExpr(ctx)));
         if (d === undefined) return undefined;
-        const i = typeof d === 'number' ? d : d.isInteger() ? d.toNumber() : NaN;
+        const i = typeof d === 'number' ? d : typeof d === 'bigint' ? NaN : d.isInteger() ? d.toNumber() : NaN;
         return Number.isInteger(i) && Math.abs(i) <= MAX_DIGITS ? i : undefined;
       };
       return (ctx) => {
@@ -243,7 +285,7 @@ export const mathFunctions: FunctionSpec[] = [
     { expression: ['pow', 3, 10], result: 1000 },
   ]),
 
-  unary('abs', (n) => (typeof n === 'number' ? Math.abs(n) : n.abs()), 'The absolute value of each number, of the same type; other values are left out.', [
+  unary('abs', (n) => (typeof n === 'number' ? Math.abs(n) : typeof n === 'bigint' ? (n < 0n ? -n : n) : n.abs()), 'The absolute value of each number, of the same type; other values are left out.', [
     { expression: ['abs', ['list', -2, 4, -6]], result: [2, 4, 6] },
     { expression: ['abs', -2.23], result: 2.23 },
     { expression: ['abs', '~f-1.50'], result: '~f1.50' },
@@ -265,7 +307,7 @@ export const mathFunctions: FunctionSpec[] = [
   ]),
   unary(
     'sqrt',
-    (n) => (typeof n === 'number' ? (n < 0 ? undefined : Math.sqrt(n)) : n.sqrt()),
+    (n) => (n instanceof Decimal ? n.sqrt() : n < 0 ? undefined : Math.sqrt(Number(n))),
     'The square root of each number (a decimal for a decimal, else a float); null for a negative number.',
     [
       { expression: ['sqrt', ['list', 4, 9, 16]], result: [2, 3, 4] },

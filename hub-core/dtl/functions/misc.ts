@@ -8,8 +8,9 @@ import type { JsonObject } from '../../base/index.js';
 import type { Ctx, RunState } from '../context.js';
 import { isPathString } from '../paths.js';
 import { expression, one, optional, zeroOrMore, type ArgNode, type CompileContext, type FunctionSpec } from '../registry.js';
-import { Bytes, Decimal, Uri, asList, decode, firstOf, isDict, isPlainString, mapValues, typedOf, valuesEqual, type DtlValue } from '../values.js';
+import { Bytes, Uri, asList, decode, firstOf, isDict, isPlainString, mapValues, typedOf, valuesEqual, type DtlValue } from '../values.js';
 import { withCurrent } from './util.js';
+import { integerValue } from '../integers.js';
 import { jsonText } from './web.js';
 
 const FAMILY = 'misc';
@@ -275,12 +276,12 @@ export const miscFunctions: FunctionSpec[] = [
     name: 'hash128',
     family: FAMILY,
     params: [one('ALGORITHM', 'string'), optional('SEED', 'integer'), one('VALUES', 'value')],
-    description: 'The 128-bit MurmurHash3 of each string (UTF-8) or bytes value, as an exact integer (a decimal); other values are left out; the hashes of a list come as one list inside a list.',
+    description: 'The 128-bit MurmurHash3 of each string (UTF-8) or bytes value, as an integer (written as a plain JSON integer); other values are left out; the hashes of a list come as one list inside a list.',
     examples: [
-      { expression: ['hash128', 'murmur3', 'abc'], result: '~f79267961763742113019008347020647561319' },
+      { expression: ['hash128', 'murmur3', 'abc'], result: 79267961763742113019008347020647561319n },
       {
         expression: ['hash128', 'murmur3', ['combine', 'abc', 123, 'def']],
-        result: [['~f79267961763742113019008347020647561319', '~f114697464648834432121201791580882983835']],
+        result: [[79267961763742113019008347020647561319n, 114697464648834432121201791580882983835n]],
         note: 'The hashes of a list come as one list inside a list (as the public documentation shows).',
       },
     ],
@@ -295,7 +296,7 @@ export const miscFunctions: FunctionSpec[] = [
         const hashes = mapValues(v, (x) => {
           const t = typedOf(x);
           const data = isPlainString(x) ? Buffer.from(x, 'utf8') : t instanceof Bytes ? t.bytes : undefined;
-          return data === undefined ? undefined : Decimal.fromBigInt(murmur3x64128(data, seed));
+          return data === undefined ? undefined : integerValue(murmur3x64128(data, seed));
         });
         return Array.isArray(v) ? [hashes] : hashes;
       };

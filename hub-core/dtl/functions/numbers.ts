@@ -9,6 +9,7 @@ import { floatLiteralText } from '../../base/index.js';
 import { expression, one, optional, type FunctionExample, type FunctionSpec } from '../registry.js';
 import { Decimal, firstOf, isPlainString, kindOf, mapValues, typedOf, type DtlValue, type ValueKind } from '../values.js';
 import { withCurrent } from './util.js';
+import { integerValue } from '../integers.js';
 
 const FAMILY = 'numbers';
 
@@ -25,6 +26,7 @@ function hexTextValue(digits: string): bigint {
 
 /** The integer of a value as a bigint: integer numbers, and strings of decimal digits or "0x" hex digits. */
 function exactInteger(v: DtlValue): bigint | undefined {
+  if (typeof v === 'bigint') return v;
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : undefined;
   if (!isPlainString(v)) return undefined;
   if (INTEGER_TEXT.test(v)) return BigInt(v.trim());
@@ -32,21 +34,30 @@ function exactInteger(v: DtlValue): bigint | undefined {
   return hex === null ? undefined : hexTextValue(hex[1] as string);
 }
 
-/** A value as an integer: numbers and decimals truncated toward zero, strings of digits (or "0x" hex) parsed; else undefined. */
-export function toInteger(v: DtlValue): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? Math.trunc(v) : undefined;
+/**
+ * A value as an integer of any size (exactly: a bigint beyond ±2^53): numbers and decimals truncated toward zero,
+ * strings of digits (or "0x" hex) parsed; else undefined.
+ */
+export function toInteger(v: DtlValue): number | bigint | undefined {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return undefined;
+    const n = Math.trunc(v);
+    return Number.isSafeInteger(n) ? n : BigInt(n);
+  }
+  if (typeof v === 'bigint') return v;
   if (typeof v === 'string') {
-    if (INTEGER_TEXT.test(v)) return Number(v);
+    if (INTEGER_TEXT.test(v)) return integerValue(BigInt(v.trim()));
     const hex = HEX_TEXT.exec(v);
-    if (hex !== null) return Number(hexTextValue(hex[1] as string));
+    if (hex !== null) return integerValue(hexTextValue(hex[1] as string));
   }
   const t = typedOf(v);
-  return t instanceof Decimal ? Number(t.truncate()) : undefined;
+  return t instanceof Decimal ? integerValue(t.truncate()) : undefined;
 }
 
 /** A value as a decimal: numbers by their shortest text (2.2 is 2.2), decimal text parsed; else undefined. */
 export function toDecimal(v: DtlValue): DtlValue | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? Decimal.fromNumber(v) : undefined;
+  if (typeof v === 'bigint') return Decimal.fromBigInt(v);
   if (isPlainString(v)) return Decimal.parse(v.trim());
   return typedOf(v) instanceof Decimal ? v : undefined;
 }
@@ -54,6 +65,7 @@ export function toDecimal(v: DtlValue): DtlValue | undefined {
 /** A value as a float: numbers themselves, decimals rounded to the nearest float, number text parsed; else undefined. */
 export function toFloat(v: DtlValue): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'bigint') return Number(v);
   if (isPlainString(v)) {
     const text = v.trim();
     return FLOAT_TEXT.test(text) ? Number(text) : undefined;

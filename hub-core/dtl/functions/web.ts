@@ -17,7 +17,7 @@ import {
   typedOf,
   type DtlValue,
 } from '../values.js';
-import type { JsonValue } from '../../base/index.js';
+import { parseJson as parseExactJson, type JsonValue } from '../../base/index.js';
 import { withCurrent } from './util.js';
 
 const FAMILY = 'web';
@@ -114,6 +114,7 @@ function jsonFunctionText(v: DtlValue, transit: boolean): string {
 
 export function jsonText(v: DtlValue, transit: boolean): string {
   if (v === null || typeof v === 'boolean' || typeof v === 'number') return JSON.stringify(v);
+  if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'string' || v instanceof TypedValue) {
     const t = typedOf(v);
     if (t === null) return JSON.stringify(v);
@@ -127,7 +128,7 @@ export function jsonText(v: DtlValue, transit: boolean): string {
 
 function parseJson(text: string): JsonValue | undefined {
   try {
-    return JSON.parse(text) as JsonValue;
+    return parseExactJson(text) as JsonValue;
   } catch {
     return undefined;
   }

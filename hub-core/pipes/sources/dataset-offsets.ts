@@ -2,6 +2,7 @@
 import type { JsonObject } from '../../base/index.js';
 import { isJsonObject } from '../../base/index.js';
 import { HubError } from '../../base/index.js';
+import { parseJson } from '../../base/index.js';
 import type { Dataset } from '../../storage/index.js';
 import type { EffectivePipe } from '../../config/index.js';
 
@@ -38,7 +39,7 @@ export function encodeOffsets(offsets: Offsets): string {
 export function readPage(ds: Dataset, since: number | undefined, limit: number, history = false): JsonObject[] {
   const page: JsonObject[] = [];
   for (const texts of ds.readJson({ ...(since !== undefined ? { since } : {}), history, deleted: true, limit })) {
-    for (const text of texts) page.push(JSON.parse(text) as JsonObject);
+    for (const text of texts) page.push(parseJson(text) as JsonObject);
   }
   return page;
 }

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { isJsonObject, type JsonObject } from '../../base/index.js';
 import { HubError } from '../../base/index.js';
 import { OfflineError, isUnreachable } from '../../base/index.js';
+import { parseJson } from '../../base/index.js';
 import type { PumpSource, SourceContext } from './source.js';
 import type { EffectivePipe } from '../../config/index.js';
 
@@ -50,7 +51,7 @@ export function jsonSource(pipe: EffectivePipe, ctx: SourceContext): PumpSource 
     if (res.status < 200 || res.status > 299) throw new HubError(400, `the json source got HTTP ${res.status} from ${where}`, text.slice(0, 300));
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = parseJson(text);
     } catch {
       throw new HubError(400, `the json source got a response that is not JSON from ${where}`);
     }

@@ -11,6 +11,7 @@ import { effectivePipeConfig } from '../../../hub-core/pipes/index.js';
 import { executionLogName } from '../../../hub-core/pipes/index.js';
 import { parseCron } from '../../../hub-core/config/index.js';
 import { isJsonObject, type JsonObject } from '../../../hub-core/base/index.js';
+import { parseJson } from '../../../hub-core/base/index.js';
 import { RULE_TYPE_IDS, evaluateRules, pipeRules, pumpEvents, type LocalAlert, type ScheduleFacts } from '../../../hub-core/config/index.js';
 
 const anyObj = { type: 'object', additionalProperties: true } as const;
@@ -75,7 +76,7 @@ export function pipeAlerts(hub: Hub, id: string, now = Date.now()): PipeAlerts {
   const { rules } = pipeRules(config);
   const log = hub.datasets.get(executionLogName(id));
   const entries: JsonObject[] = [];
-  if (log && rules.length > 0) for (const page of log.readJson({ history: true, deleted: true })) for (const j of page) entries.push(JSON.parse(j) as JsonObject);
+  if (log && rules.length > 0) for (const page of log.readJson({ history: true, deleted: true })) for (const j of page) entries.push(parseJson(j) as JsonObject);
   const info = hub.pumps.info(id);
   const current = info['current-run'];
   const last = info['last-run'];

@@ -3,7 +3,7 @@
 // branch an if/case took, the look-ups of joins, create, and the limits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonObject, JsonValue } from '../../../hub-core/base/index.js';
+import { parseJson, type JsonObject, type JsonValue } from '../../../hub-core/base/index.js';
 import { EXPRESSION_CASES, TRANSFORM_CASES } from './dtl-cases/index.js';
 import { compileTracedTransform, traceExpression } from '../../../hub-core/dtl/index.js';
 import type { EntityTrace, TraceNode } from '../../../hub-core/dtl/index.js';
@@ -56,7 +56,7 @@ for (const [family, cases] of Object.entries(EXPRESSION_CASES)) {
       assert.deepEqual(root.value, c.result, `recorded value of ${JSON.stringify(c.expr)}`);
       // Every recorded sub-expression that is a path or a literal has the value it stands for in the source.
       walk(traced.nodes, (n) => {
-        if (n.kind === 'literal' && !n.name.startsWith('"')) assert.deepEqual(n.value, encode(JSON.parse(n.name) as JsonValue));
+        if (n.kind === 'literal' && !n.name.startsWith('"')) assert.deepEqual(n.value, encode(parseJson(n.name) as JsonValue));
       });
     }
   });

@@ -1,13 +1,16 @@
 // An expected file written by the service may hold integers beyond ±2^53: `hash128` gives 128-bit integers
 // (hub/dtl/dtl-functions-misc.rst: ["hash128", "murmur3", "abc"] returns 79267961763742113019008347020647561319).
-// The hub holds such integers exactly, as decimals; `datahub test` reads them from an expected file exactly too, so
-// the service's expected output passes, and a hash that differs in its last digit fails.
+// The hub holds such integers exactly, as integers (written as plain JSON integers); `datahub test` reads them from
+// an expected file exactly too, so the service's expected output passes, and a hash that differs in its last digit
+// fails. test/fixtures/projects/big-integers is a project of our own with such expected files (see its README).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO, removeDir, tempDir } from '../../helpers/hub-process.js';
+
+const FIXTURE = join(REPO, 'test', 'fixtures', 'projects', 'big-integers');
 
 function project(expectedText: string): string {
   const dir = tempDir('datahub-bigint-');
@@ -49,6 +52,23 @@ test('a 128-bit integer that differs in its last digit fails (it is not rounded 
   try {
     const { status, report } = runTest(dir);
     assert.deepEqual([status, report.passed, report.failed], [1, 0, 1]);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('the big-integers project passes: hash128 as plain integers, big integers from configuration, read back from a dataset', () => {
+  const { status, report } = runTest(FIXTURE);
+  assert.deepEqual([status, report.passed, report.failed], [0, 3, 0]);
+});
+
+test('--update writes the hashes as plain JSON integers (as the service writes them), not as decimals', () => {
+  const dir = project('[]\n');
+  try {
+    const r = spawnSync(process.execPath, [CLI, 'test', dir, '--update'], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const text = readFileSync(join(dir, 'node', 'expected', 'hashes.json'), 'utf8');
+    assert.match(text, /"hash": 79267961763742113019008347020647561319\n/);
   } finally {
     removeDir(dir);
   }

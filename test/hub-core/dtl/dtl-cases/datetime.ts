@@ -66,7 +66,8 @@ export const DATETIME: ExpressionTable = {
   ],
   datetime: [
     { expr: ['datetime', '2015-07-28T09:46:00.12345Z'], result: '~t2015-07-28T09:46:00.12345Z' }, // docs
-    { expr: ['datetime', 1438076760123450000], result: '~t2015-07-28T09:46:00.12345Z' }, // docs
+    { expr: ['datetime', 1438076760123450000n], result: '~t2015-07-28T09:46:00.12345Z' }, // docs (a 19-digit integer: read exactly, as a bigint)
+    { expr: ['datetime', 1438076760123450001n], result: '~t2015-07-28T09:46:00.123450001Z' }, // the last nanosecond counts
     { expr: ['count', ['datetime', ['list', ['now'], ['now'], 'hello']]], result: 2 }, // docs
     { expr: ['is-datetime', ['datetime', ['now'], 'hello']], result: true }, // docs
     { expr: ['datetime', null], result: null },
