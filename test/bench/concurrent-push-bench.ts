@@ -2,7 +2,8 @@
  * Four concurrent 200 MB JSON Pushes (issue 32.5): are they written side by side, and is the memory given back after
  * them? Runnable alone: `node out/test/bench/concurrent-push-bench.js` (BENCH_PUSH_MB per push, default 200;
  * BENCH_PUSHES, default 4; BENCH_HUB_NODE_ARGS, node flags for the hub such as --cpu-prof; BENCH_HUB_OUTPUT, a file
- * for the hub's output). A script, not a timed unit test: it prints figures and judges nothing but correctness.
+ * for the hub's output; BENCH_DESKTOP_ENV=1, the desktop app's environment for its hub). A script, not a timed unit
+ * test: it prints figures and judges nothing but correctness.
  *
  * One hub (the real CLI, a fresh data folder), a pipe with an http_endpoint source per push (JSON Push to
  * /api/receivers/<pipe>/entities, read as it arrives). Same run, in order:
@@ -21,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
 import { describeMappings, readRssKB, RssSampler } from './hub-stats.js';
 import { describePolls, HealthPoller } from './health-poller.js';
+import { HUB_MALLOC_ENV } from '../../main/electron/app-args.js';
 
 const MB = 1024 * 1024;
 const PUSH_MB = Number(process.env['BENCH_PUSH_MB'] ?? 200);
@@ -125,7 +127,9 @@ export interface ConcurrentPushResult {
 export async function concurrentPushBench(log: (line: string) => void = console.log): Promise<ConcurrentPushResult> {
   // Four 200 MB uploads at once may take longer than the default 120 s to arrive on a loaded machine.
   const nodeArgs = (process.env['BENCH_HUB_NODE_ARGS'] ?? '').split(/\s+/).filter((a) => a !== '');
-  const hub = await startHub({ args: ['--request-timeout', '3600'], nodeArgs });
+  // BENCH_DESKTOP_ENV=1: the environment the desktop app gives its hub (main/electron/app-args.ts, its malloc settings).
+  const env = process.env['BENCH_DESKTOP_ENV'] === '1' ? { ...HUB_MALLOC_ENV } : {};
+  const hub = await startHub({ args: ['--request-timeout', '3600'], nodeArgs, env });
   const pid = hub.child.pid!;
   try {
     // JSON Push: a pipe with an http_endpoint source per push, each writing a dataset of its name.
