@@ -27,8 +27,8 @@ export function hubServeArgs(dataDir: string, port: number, workspace: string): 
  * glibc's malloc settings for the hub's process (other C libraries ignore them): at most two arenas, and allocations
  * from 128 KB on mapped and unmapped one by one. By default every thread that allocates (parser workers, SQLite,
  * libuv) may get an arena of its own that keeps what was freed in it, and large buffers freed once raise the size
- * from which later ones are mapped: after four concurrent 50 MB pushes the hub kept 655 MB resident of a 683 MB peak
- * (259 MB before); with these, 499 MB (255 before) - the concurrent-push bench, same run conditions.
+ * from which later ones are mapped. Four concurrent 50 MB pushes left the hub 641 MB resident (259 MB before); with
+ * these, 549 MB (252 MB before), the thread arenas gone (test/bench/concurrent-push-bench.ts, BENCH_DESKTOP_ENV=1).
  */
 export const HUB_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
