@@ -13,7 +13,31 @@ const PART_MS = 20;
 /** Versions taken back, or entity chains compacted, per step. */
 const STEP = 2000;
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Large writes waiting for their next step, in the order they asked. One step runs per turn of the event loop, so
+ * that other requests are answered between any two steps: with a turn each (a setImmediate per write), several
+ * pushes' parts would run back to back in one turn.
+ */
+const waiting: (() => void)[] = [];
+let releasing = false;
+
+function releaseOne(): void {
+  const next = waiting.shift();
+  if (waiting.length > 0) setImmediate(releaseOne);
+  else releasing = false;
+  next?.();
+}
+
+/** Wait for this write's next turn (shared by every large write in the process). */
+function turn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!releasing) {
+      releasing = true;
+      setImmediate(releaseOne);
+    }
+  });
+}
 
 export interface StagedPushWrite {
   db: Db;
@@ -52,6 +76,8 @@ export async function writeStagedPush(w: StagedPushWrite): Promise<PushResult> {
   try {
     const it = w.batches(BATCH)[Symbol.iterator]();
     for (let done = false; !done; ) {
+      // Every part waits for its turn, the first too: the body's last part may have been handled in this turn.
+      await pause(w.signal);
       const start = performance.now();
       // A part is not acknowledged: its commit need not wait for the disk (an fsync can take longer than the part).
       // Publishing commits with synchronous=FULL, which syncs the whole log, these parts included.
@@ -70,7 +96,6 @@ export async function writeStagedPush(w: StagedPushWrite): Promise<PushResult> {
       } finally {
         db.pragma('synchronous = FULL');
       }
-      if (!done) await pause(w.signal);
     }
     let deleted = 0;
     let tripped: CircuitBreakerTripped | undefined;

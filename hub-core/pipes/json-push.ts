@@ -7,7 +7,7 @@ import { DtlRuntimeError } from '../dtl/index.js';
 import type { JsonObject } from '../base/index.js';
 import { HubError, badRequest, conflict } from '../base/index.js';
 import { parseJson } from '../base/index.js';
-import type { WriteResult } from '../storage/index.js';
+import type { SpoolLines, WriteResult } from '../storage/index.js';
 import { PushSpool } from '../storage/index.js';
 import { writeStagedPush } from './json-push-staged.js';
 import type { PushParams, PushResult } from './json-push-types.js';
@@ -18,6 +18,10 @@ export type { PushParams, PushResult } from './json-push-types.js';
 export interface StagedPush {
   /** Transform and keep one part (one at a time); throws (400) when the transform fails on one of them. */
   add(entities: readonly PreparedEntity[]): Promise<void>;
+  /** The pipe keeps entities as they come (no transform): parts may come as spool lines made elsewhere (addLines). */
+  readonly passesThrough: boolean;
+  /** Keep one part as spool lines (hub-core/storage/push-spool.ts), made off the hub's thread; only when passesThrough. */
+  addLines(parts: readonly SpoolLines[]): Promise<void>;
   /** Entities kept so far (after the transform). */
   readonly count: number;
   /**
@@ -132,6 +136,11 @@ export class JsonPushReceiver {
     const spool = new PushSpool(this.spoolDir);
     return {
       add: (entities) => spool.append(this.transformed(runtime, entities)),
+      passesThrough: runtime.passesThrough,
+      addLines: (parts) => {
+        if (!runtime.passesThrough) throw new Error(`pipe ${JSON.stringify(pipeId)} transforms what it receives: add entities, not lines`);
+        return spool.appendLines(parts);
+      },
       get count() {
         return spool.count;
       },

@@ -8,4 +8,4 @@ export { indexKeys, parseIndexExpression } from './dataset-index.js';
 export { CircuitBreakerTripped, Dataset, WHOLE_STEP_OFFSETS } from './dataset-log.js';
 export type { DatasetInfo, DatasetRow, IndexInfo, LiveRow, ReadOptions, WriteResult, WriteRun } from './dataset-log.js';
 export { DatasetStore } from './dataset-store.js';
-export { PushSpool } from './push-spool.js';
+export { PushSpool, spoolText, type SpoolLines } from './push-spool.js';

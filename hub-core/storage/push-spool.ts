@@ -6,6 +6,19 @@ import type { PreparedEntity } from '../base/index.js';
 const READ_CHUNK = 1024 * 1024;
 const NEWLINE = 0x0a;
 
+/** Entities as lines of a spool file (see {@link PushSpool}): what a parser worker makes for the hub's thread to append. */
+export function spoolText(entities: readonly PreparedEntity[]): string {
+  let text = '';
+  for (const p of entities) text += p.hash + (p.deleted ? '1' : '0') + JSON.stringify(p.id) + '\t' + p.body + '\n';
+  return text;
+}
+
+/** Lines of a spool file made elsewhere (a parser worker), and the number of entities they hold. */
+export interface SpoolLines {
+  readonly bytes: Uint8Array;
+  readonly count: number;
+}
+
 /**
  * The entities of one large push, prepared (and transformed) as they arrived, kept in a file until the whole body has
  * been read: memory stays bounded whatever the body's size, and the write at the end is still all or nothing.
@@ -46,19 +59,27 @@ export class PushSpool {
    */
   async append(entities: readonly PreparedEntity[]): Promise<void> {
     if (entities.length === 0) return;
-    let text = '';
-    for (const p of entities) text += p.hash + (p.deleted ? '1' : '0') + JSON.stringify(p.id) + '\t' + p.body + '\n';
+    await this.appendLines([{ bytes: Buffer.from(spoolText(entities)), count: entities.length }]);
+  }
+
+  /**
+   * Add lines made by {@link spoolText} (in a worker: the hub's thread only hands the bytes to the file), one append at
+   * a time as {@link append}.
+   */
+  async appendLines(parts: readonly SpoolLines[]): Promise<void> {
     const fd = this.open();
     const writing = (async () => {
-      let bytes = Buffer.from(text);
-      while (bytes.length > 0) {
-        const n = await new Promise<number>((resolve, reject) => write(fd, bytes, (e, written) => (e ? reject(e) : resolve(written))));
-        bytes = bytes.subarray(n);
+      for (const part of parts) {
+        let bytes = part.bytes;
+        while (bytes.length > 0) {
+          const n = await new Promise<number>((resolve, reject) => write(fd, bytes, (e, written) => (e ? reject(e) : resolve(written))));
+          bytes = bytes.subarray(n);
+        }
       }
     })();
     this.writing = writing.catch(() => undefined);
     await writing;
-    this.entities += entities.length;
+    for (const part of parts) this.entities += part.count;
   }
 
   /** The spooled entities in the order they came, `size` at a time, read from the file as they are asked for. */

@@ -24,6 +24,27 @@ export function hubServeArgs(dataDir: string, port: number, workspace: string): 
 }
 
 /**
+ * glibc's malloc settings for the hub's process (other C libraries ignore them): at most two arenas, and allocations
+ * from 128 KB on mapped and unmapped one by one. By default every thread that allocates (parser workers, SQLite,
+ * libuv) may get an arena of its own that keeps what was freed in it, and large buffers freed once raise the size
+ * from which later ones are mapped. Four concurrent 50 MB pushes left the hub 641 MB resident (259 MB before); with
+ * these, 549 MB (252 MB before), the thread arenas gone (test/bench/concurrent-push-bench.ts, BENCH_DESKTOP_ENV=1).
+ */
+export const HUB_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
+
+/** The hub process's environment: the app's, without what would change how Node runs, with the malloc settings (unless set). */
+export function hubEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...HUB_MALLOC_ENV, ...base };
+  delete env['ELECTRON_RUN_AS_NODE'];
+  delete env['NODE_OPTIONS'];
+  return env;
+}
+
+/**
  * The user's arguments in an Electron process's argv: after the executable, and also after the app path
  * when Electron runs an unpackaged app (`electron out/main/electron/main.js ...`, process.defaultApp).
  */

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hubServeArgs } from './app-args.js';
+import { hubEnv, hubServeArgs } from './app-args.js';
 
 export interface RunningHub {
   url: string;
@@ -103,9 +103,7 @@ export class HubProcess {
     this.stopping = false;
     const entry = fileURLToPath(new URL('./hub-entry.cjs', import.meta.url));
     const args = ['--datahub-cli', ...hubServeArgs(this.dataDir, port, workspace)];
-    const env = { ...process.env };
-    delete env['ELECTRON_RUN_AS_NODE'];
-    delete env['NODE_OPTIONS'];
+    const env = hubEnv(process.env);
     mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
     const child = fork(entry, args, env, this.dataDir, this.nodeBinary);
     this.child = child;

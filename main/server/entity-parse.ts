@@ -5,6 +5,7 @@ import { HubError } from '../../hub-core/base/index.js';
 import { bigIntegerReviver, hasLongDigitRun, jsonTextProblem, parseJson } from '../../hub-core/base/index.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
 import { packEntities, unpackEntities, type PackedEntities } from '../../hub-core/pipes/index.js';
+import { spoolText, type SpoolLines } from '../../hub-core/storage/index.js';
 
 export interface ParseFailure {
   status: number;
@@ -60,6 +61,14 @@ export type WireOutcome = { ok: true; packed: PackedEntities } | { ok: false; fa
 
 export function packOutcome(outcome: ParseOutcome): WireOutcome {
   return outcome.ok ? { ok: true, packed: packEntities(outcome.entities) } : outcome;
+}
+
+/** Entities as spool lines (a large push to a pipe without a transform): bytes the hub's thread only writes out. */
+export type LinesOutcome = { ok: true; lines: SpoolLines } | { ok: false; failure: ParseFailure };
+
+export function linesOutcome(outcome: ParseOutcome): LinesOutcome {
+  // TextEncoder's bytes own their ArrayBuffer: it can be transferred rather than copied.
+  return outcome.ok ? { ok: true, lines: { bytes: new TextEncoder().encode(spoolText(outcome.entities)), count: outcome.entities.length } } : outcome;
 }
 
 export function unpackOutcome(wire: WireOutcome): ParseOutcome {

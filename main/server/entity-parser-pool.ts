@@ -3,8 +3,9 @@ import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import { PreparedEntities } from '../../hub-core/base/index.js';
-import { outcomeToBatch, parseEntityBody, unpackOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
+import { HubError, PreparedEntities } from '../../hub-core/base/index.js';
+import { linesOutcome, outcomeToBatch, parseEntityBody, unpackOutcome, type LinesOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
+import type { SpoolLines } from '../../hub-core/storage/index.js';
 import { splitEntityArray } from './entity-array-split.js';
 
 /** Bodies below this size are parsed on the main thread: a worker round trip would cost more. */
@@ -15,7 +16,7 @@ const SPLIT_LIMIT = 512 * 1024;
 const IDLE_EXIT_MS = 10_000;
 
 interface Pending {
-  resolve: (o: ParseOutcome) => void;
+  resolve: (o: ParseOutcome | LinesOutcome) => void;
   reject: (e: Error) => void;
 }
 
@@ -46,13 +47,14 @@ export class EntityParserPool {
     const worker = new Worker(new URL('./entity-parse-worker.js', import.meta.url));
     worker.unref();
     const slot = { worker, busy: 0 };
-    worker.on('message', (msg: { id: number; outcome?: WireOutcome; crash?: string }) => {
+    worker.on('message', (msg: { id: number; outcome?: WireOutcome; lines?: LinesOutcome; crash?: string }) => {
       slot.busy--;
       this.scheduleIdleExit();
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
       if (msg.outcome) p.resolve(unpackOutcome(msg.outcome));
+      else if (msg.lines) p.resolve(msg.lines);
       else p.reject(new Error(`entity parser failed: ${msg.crash ?? 'unknown error'}`));
     });
     worker.on('error', (err) => {
@@ -106,14 +108,40 @@ export class EntityParserPool {
     return outcomeToBatch(await this.inWorker(data, first));
   }
 
-  private inWorker(data: Uint8Array, first: number): Promise<ParseOutcome> {
+  /**
+   * Parse a part of a large push to a pipe without a transform (an array of entities) into spool lines
+   * (hub-core/storage/push-spool.ts): the hub's thread gets one buffer to write out instead of an object per entity.
+   * `data` is handed to the worker (transferred when it owns its memory): the caller must not use it afterwards.
+   */
+  async parseLines(data: Buffer, first = 0): Promise<SpoolLines> {
+    let outcome: LinesOutcome;
+    if (data.length < INLINE_LIMIT || this.size === 0 || this.closed) outcome = linesOutcome(parseEntityBody(data, first));
+    else {
+      clearTimeout(this.idleTimer);
+      outcome = await this.inWorker(data, first, true);
+    }
+    if (!outcome.ok) throw new HubError(outcome.failure.status, outcome.failure.error, outcome.failure.detail);
+    return outcome.lines;
+  }
+
+  private inWorker(data: Uint8Array, first: number): Promise<ParseOutcome>;
+  private inWorker(data: Uint8Array, first: number, lines: true): Promise<LinesOutcome>;
+  private inWorker(data: Uint8Array, first: number, lines?: true): Promise<ParseOutcome | LinesOutcome> {
     this.ensureWorkers();
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
-    return new Promise<ParseOutcome>((resolve, reject) => {
+    // A buffer that is all of its memory (a part joined for this call) moves to the worker instead of being copied.
+    const own = lines === true && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer;
+    return new Promise<ParseOutcome | LinesOutcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       slot.busy++;
-      slot.worker.postMessage({ id, data, first });
+      const message = { id, data, first, ...(lines === true ? { lines } : {}) };
+      try {
+        slot.worker.postMessage(message, own ? [data.buffer as ArrayBuffer] : []);
+      } catch {
+        // Memory Node will not let go of (a pooled buffer): copied instead.
+        slot.worker.postMessage(message);
+      }
     });
   }
 

@@ -6,6 +6,7 @@ import { EntitySplitter } from './entity-splitter.js';
 import { HubError } from '../../hub-core/base/index.js';
 import type { PreparedEntities } from '../../hub-core/base/index.js';
 import type { StagedPush } from '../../hub-core/pipes/index.js';
+import type { SpoolLines } from '../../hub-core/storage/index.js';
 
 /** Bodies up to this size (or the body limit, when lower) are read whole and parsed at once; larger ones stream. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;
@@ -15,6 +16,8 @@ export const DEFAULT_PUSH_LIMIT = 4 * 1024 * 1024 * 1024;
 const PART_BYTES = 2 * 1024 * 1024;
 const PART_ENTITIES = 10_000;
 const HEAD_SLICE = 1024 * 1024;
+/** From this size a part is parsed in two halves by two workers. */
+const SPLIT_PART = 512 * 1024;
 
 const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/json-seq'];
 
@@ -109,7 +112,7 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
       // of the first 8 MB, read at once, would otherwise follow the next without a turn of the event loop).
       if (pending) await pending;
       await new Promise<void>((resolve) => setImmediate(resolve));
-      pending = parsePart(parser, elements, from).then((batch) => staged.add(batch.entities));
+      pending = staged.passesThrough ? spoolPart(parser, staged, elements, from) : parsePart(parser, elements, from).then((batch) => staged.add(batch.entities));
       // Awaited at the next part or the end; until then a failure must not count as unhandled.
       pending.catch(() => undefined);
     };
@@ -148,23 +151,49 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
   }
 }
 
-async function parsePart(parser: EntityParserPool, elements: readonly Buffer[], first: number): Promise<PreparedEntities> {
+/** Entities `from` to `to` (not included) as one JSON array. */
+function joinPart(elements: readonly Buffer[], from = 0, to = elements.length): Buffer {
   const pieces: Buffer[] = [OPEN];
-  for (let i = 0; i < elements.length; i++) {
-    if (i > 0) pieces.push(COMMA);
+  for (let i = from; i < to; i++) {
+    if (i > from) pieces.push(COMMA);
     pieces.push(elements[i]!);
   }
   pieces.push(CLOSE);
-  try {
-    return await parser.parse(Buffer.concat(pieces), first);
-  } catch (e) {
-    if (e instanceof HubError && e.message === 'malformed JSON') {
-      // A part is its entities joined anew: a byte offset in it is not one of the body, so only the bytes are named.
-      const detail = (e.detail ?? '').replace(/: byte offset \d+ \(bytes ([0-9A-F ]+)\)/, ': the bytes $1');
-      throw new HubError(400, e.message, `in entities #${first} to #${first + elements.length - 1}: ${detail}`);
-    }
-    throw e;
+  return Buffer.concat(pieces);
+}
+
+/** A part is its entities joined anew: a byte offset in it is not one of the body, so only the bytes are named. */
+function inPart(e: unknown, first: number, count: number): unknown {
+  if (e instanceof HubError && e.message === 'malformed JSON') {
+    const detail = (e.detail ?? '').replace(/: byte offset \d+ \(bytes ([0-9A-F ]+)\)/, ': the bytes $1');
+    return new HubError(400, e.message, `in entities #${first} to #${first + count - 1}: ${detail}`);
   }
+  return e;
+}
+
+async function parsePart(parser: EntityParserPool, elements: readonly Buffer[], first: number): Promise<PreparedEntities> {
+  try {
+    return await parser.parse(joinPart(elements), first);
+  } catch (e) {
+    throw inPart(e, first, elements.length);
+  }
+}
+
+/**
+ * A part for a pipe without a transform: parsed into spool lines in the workers, in two halves at once (the part is
+ * cut between two entities here, where the cuts are known), the hub's thread only writing the bytes out.
+ */
+async function spoolPart(parser: EntityParserPool, staged: StagedPush, elements: readonly Buffer[], first: number): Promise<void> {
+  let bytes = 0;
+  for (const e of elements) bytes += e.length;
+  const cut = elements.length >= 2 && bytes >= SPLIT_PART ? elements.length >> 1 : elements.length;
+  const halves = cut < elements.length ? [joinPart(elements, 0, cut), joinPart(elements, cut)] : [joinPart(elements)];
+  const lines = await Promise.allSettled(halves.map((data, k) => parser.parseLines(data, k === 0 ? first : first + cut)));
+  for (let k = 0; k < lines.length; k++) {
+    const r = lines[k]!;
+    if (r.status === 'rejected') throw k === 0 ? inPart(r.reason, first, cut) : inPart(r.reason, first + cut, elements.length - cut);
+  }
+  await staged.addLines(lines.map((r) => (r as PromiseFulfilledResult<SpoolLines>).value));
 }
 
 const OPEN = Buffer.from('[');

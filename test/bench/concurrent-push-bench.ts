@@ -1,7 +1,9 @@
 /*
  * Four concurrent 200 MB JSON Pushes (issue 32.5): are they written side by side, and is the memory given back after
  * them? Runnable alone: `node out/test/bench/concurrent-push-bench.js` (BENCH_PUSH_MB per push, default 200;
- * BENCH_PUSHES, default 4). A script, not a timed unit test: it prints figures and judges nothing but correctness.
+ * BENCH_PUSHES, default 4; BENCH_HUB_NODE_ARGS, node flags for the hub such as --cpu-prof; BENCH_HUB_OUTPUT, a file
+ * for the hub's output; BENCH_DESKTOP_ENV=1, the desktop app's environment for its hub). A script, not a timed unit
+ * test: it prints figures and judges nothing but correctness.
  *
  * One hub (the real CLI, a fresh data folder), a pipe with an http_endpoint source per push (JSON Push to
  * /api/receivers/<pipe>/entities, read as it arrives). Same run, in order:
@@ -10,14 +12,17 @@
  *   alone       one push of the size on its own: its wall time is the yardstick
  *   concurrent  the pushes at once, each to a dataset of its own, bodies streamed by the client as they are made
  *   after       the RSS when the last push has been answered, then at rest 5 s and 20 s later
- * The RSS is sampled every 50 ms in a worker thread (hub-stats.ts); /api/health is polled every 100 ms throughout and
- * its slowest answer reported (a commit is one SQLite transaction on the hub's thread). Each dataset must then hold
- * exactly the entities pushed to it.
+ * The RSS is sampled every 50 ms in a worker thread (hub-stats.ts); /api/health is polled every 100 ms throughout, from
+ * a worker thread too (health-poller.ts), and its answer times reported (the parts of a large write are SQLite
+ * transactions on the hub's thread). Each dataset must then hold exactly the entities pushed to it.
  */
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { readRssKB, RssSampler } from './hub-stats.js';
+import { describeMappings, readRssKB, RssSampler } from './hub-stats.js';
+import { describePolls, HealthPoller } from './health-poller.js';
+import { HUB_MALLOC_ENV } from '../../main/electron/app-args.js';
 
 const MB = 1024 * 1024;
 const PUSH_MB = Number(process.env['BENCH_PUSH_MB'] ?? 200);
@@ -121,7 +126,10 @@ export interface ConcurrentPushResult {
 
 export async function concurrentPushBench(log: (line: string) => void = console.log): Promise<ConcurrentPushResult> {
   // Four 200 MB uploads at once may take longer than the default 120 s to arrive on a loaded machine.
-  const hub = await startHub({ args: ['--request-timeout', '3600'] });
+  const nodeArgs = (process.env['BENCH_HUB_NODE_ARGS'] ?? '').split(/\s+/).filter((a) => a !== '');
+  // BENCH_DESKTOP_ENV=1: the environment the desktop app gives its hub (main/electron/app-args.ts, its malloc settings).
+  const env = process.env['BENCH_DESKTOP_ENV'] === '1' ? { ...HUB_MALLOC_ENV } : {};
+  const hub = await startHub({ args: ['--request-timeout', '3600'], nodeArgs, env });
   const pid = hub.child.pid!;
   try {
     // JSON Push: a pipe with an http_endpoint source per push, each writing a dataset of its name.
@@ -132,27 +140,10 @@ export async function concurrentPushBench(log: (line: string) => void = console.
     if (warm.status !== 200) throw new Error(`warm-up push: ${warm.status} ${warm.reply}`);
     await sleep(3000);
     const beforeKB = readRssKB(pid)!;
-    log(`hub RSS at rest before: ${mb(beforeKB)}`);
+    log(`hub RSS at rest before: ${mb(beforeKB)} (${describeMappings(pid)})`);
 
     const sampler = new RssSampler(pid);
-    let healthDone = false;
-    let slowestHealthMs = 0;
-    const healthErrors: string[] = [];
-    const health = (async () => {
-      while (!healthDone) {
-        const h0 = performance.now();
-        try {
-          const res = await hub.fetch('/health', { signal: AbortSignal.timeout(120_000) });
-          await res.arrayBuffer();
-          slowestHealthMs = Math.max(slowestHealthMs, performance.now() - h0);
-        } catch (e) {
-          if (hub.child.exitCode !== null || hub.child.signalCode !== null) throw new Error(`the hub ended (${hub.child.exitCode ?? hub.child.signalCode}):\n${hub.output().slice(-3000)}`);
-          healthErrors.push(String((e as Error).cause ?? e));
-        }
-        await sleep(100);
-      }
-    })();
-
+    const poller = new HealthPoller(hub.api, hub.token);
     const a0 = performance.now();
     const alone = await push(hub, 'alone', PUSH_MB * MB, a0);
     const aloneSeconds = (performance.now() - a0) / 1000;
@@ -161,6 +152,7 @@ export async function concurrentPushBench(log: (line: string) => void = console.
     const aloneResidueKB = readRssKB(pid)!;
     log(`one ${PUSH_MB} MB push alone: ${aloneSeconds.toFixed(1)} s (${alone.entities} entities); RSS 3 s after it: ${mb(aloneResidueKB)}`);
 
+    const concurrentFrom = Date.now();
     const c0 = performance.now();
     const outcomes = await Promise.all(Array.from({ length: PUSHES }, (_, i) => push(hub, `push${i}`, PUSH_MB * MB, c0)));
     const concurrentSeconds = (performance.now() - c0) / 1000;
@@ -169,8 +161,9 @@ export async function concurrentPushBench(log: (line: string) => void = console.
     const after5sKB = readRssKB(pid)!;
     await sleep(15_000);
     const after20sKB = readRssKB(pid)!;
-    healthDone = true;
-    await health;
+    const polls = await poller.stop();
+    if (hub.child.exitCode !== null || hub.child.signalCode !== null) throw new Error(`the hub ended (${hub.child.exitCode ?? hub.child.signalCode}):\n${hub.output().slice(-3000)}`);
+    const slowestHealthMs = Math.max(...polls.filter((p) => p.error === undefined).map((p) => p.ms));
     const samples = await sampler.stop();
     const during = samples.filter((s) => s.t >= Date.now() - (performance.now() - c0));
     const peakKB = Math.max(...during.map((s) => s.kB));
@@ -186,10 +179,14 @@ export async function concurrentPushBench(log: (line: string) => void = console.
     // What the resident memory left is made of (V8 heap, buffers) as the hub itself tells it.
     const heap = await (await hub.fetch('/status/heap')).text();
     log(`hub memory 20 s later, by kind: ${heap.trim().split('\n').map((l) => l.replace(/\s+/g, ' ')).join(', ')}`);
-    log(`slowest /api/health answer throughout: ${slowestHealthMs.toFixed(0)} ms${healthErrors.length > 0 ? `; ${healthErrors.length} polls failed: ${[...new Set(healthErrors)].join('; ')}` : ''}`);
+    log(`hub mappings 20 s later: ${describeMappings(pid)}`);
+    log(`/api/health throughout (polled every 100 ms from a worker thread): ${describePolls(polls)}`);
+    log(`/api/health from the concurrent pushes on: ${describePolls(polls, concurrentFrom)}`);
     return { pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after20sKB, slowestHealthMs, outcomes };
   } finally {
     await hub.stop();
+    const outFile = process.env['BENCH_HUB_OUTPUT'];
+    if (outFile !== undefined) writeFileSync(outFile, hub.output());
     removeDir(hub.dataDir);
   }
 }

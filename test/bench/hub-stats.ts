@@ -81,3 +81,39 @@ export class RssSampler {
     return this.stopped;
   }
 }
+
+/**
+ * The resident memory of a process by kind of mapping, from /proc/<pid>/smaps: the main malloc heap, anonymous
+ * mappings (V8's heaps, malloc's other arenas, large allocations), file mappings (code, the SQLite -shm file), e.g.
+ * "heap 40 MB, anonymous 400 MB (largest: 64 MB x3, ...), files 60 MB".
+ */
+export function describeMappings(pid: number): string {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return 'smaps unreadable';
+  }
+  const kinds = new Map<string, number>();
+  const anon: { sizeKB: number; rssKB: number }[] = [];
+  let kind = '';
+  let sizeKB = 0;
+  for (const line of text.split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const name = head[1]!.trim();
+      kind = name === '' ? 'anonymous' : name.startsWith('[') ? name : 'files';
+      continue;
+    }
+    const size = /^Size:\s+(\d+) kB/.exec(line);
+    if (size) sizeKB = Number(size[1]);
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) {
+      kinds.set(kind, (kinds.get(kind) ?? 0) + Number(rss[1]));
+      if (kind === 'anonymous') anon.push({ sizeKB, rssKB: Number(rss[1]) });
+    }
+  }
+  const mb = (kB: number): string => `${(kB / 1024).toFixed(0)} MB`;
+  const largest = anon.sort((a, b) => b.rssKB - a.rssKB).slice(0, 6).map((a) => `${mb(a.rssKB)} of ${mb(a.sizeKB)}`);
+  return [...kinds].sort((a, b) => b[1] - a[1]).filter(([, kB]) => kB >= 1024).map(([k, kB]) => (k === 'anonymous' ? `${k} ${mb(kB)} in ${anon.length} mappings (largest resident: ${largest.join(', ')})` : `${k} ${mb(kB)}`)).join('; ');
+}

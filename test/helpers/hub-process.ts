@@ -30,10 +30,18 @@ export function tempDir(prefix = 'datahub-test-'): string {
 
 /** Start the real hub CLI (`datahub serve --port 0`) on a data dir and wait until it answers. */
 export async function startHub(
-  options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; /** A command that runs the hub (strace, say). */ wrap?: string[] } = {},
+  options: {
+    dataDir?: string;
+    args?: string[];
+    env?: NodeJS.ProcessEnv;
+    /** A command that runs the hub (strace, say). */
+    wrap?: string[];
+    /** Node's own flags for the hub (--cpu-prof, say). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<HubProcess> {
   const dataDir = options.dataDir ?? tempDir();
-  const argv = [process.execPath, CLI, 'serve', '--data', dataDir, '--port', '0', ...(options.args ?? [])];
+  const argv = [process.execPath, ...(options.nodeArgs ?? []), CLI, 'serve', '--data', dataDir, '--port', '0', ...(options.args ?? [])];
   const [cmd, ...rest] = [...(options.wrap ?? []), ...argv];
   const child = spawn(cmd!, rest, {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -59,3 +59,42 @@ test('the hub answers health and reads while a large push arrives and is committ
   const last = await hub.json<{ _id: string; n: number }[]>(`/datasets/large/entities?since=${ENTITIES - 2}&history=false`);
   assert.deepEqual(last.map((e) => [e._id, e.n]), [[`e${ENTITIES - 1}`, ENTITIES - 1]]);
 });
+
+test('several large pushes at once: health answers every poll throughout, and each dataset holds exactly what was pushed to it', async () => {
+  const pushes = ['side-a', 'side-b', 'side-c'];
+  await hub.json('/pipes', { method: 'POST', json: pushes.map((_id) => ({ _id, type: 'pipe', source: { type: 'http_endpoint' } })) });
+  // Each push its own entities (ids and values that name the push), over the 8 MB read whole: all three stream.
+  const PER_PUSH = 25_000;
+  const bodies = pushes.map((name) => JSON.stringify(Array.from({ length: PER_PUSH }, (_, i) => ({ _id: `${name}-${i}`, n: i, from: name, pad }))));
+  for (const b of bodies) assert.ok(b.length > 8 * 1024 * 1024, `a body of ${b.length} bytes streams`);
+
+  let answered = false;
+  const health = { polls: 0, failed: [] as string[] };
+  const poller = (async () => {
+    while (!answered) {
+      const h = await hub.fetch('/health');
+      health.polls++;
+      if (h.status !== 200) health.failed.push(`${h.status} ${await h.text()}`);
+      else await h.arrayBuffer();
+      await sleep(20);
+    }
+  })();
+  const replies = await Promise.all(
+    pushes.map(async (name, k) => {
+      const res = await hub.fetch(`/receivers/${name}/entities`, { method: 'POST', body: bodies[k]!, headers: { 'content-type': 'application/json' } });
+      return { status: res.status, reply: (await res.json()) as { received: number; written: number } };
+    }),
+  );
+  answered = true;
+  await poller;
+
+  for (const r of replies) assert.deepEqual([r.status, r.reply.received, r.reply.written], [200, PER_PUSH, PER_PUSH], JSON.stringify(r.reply));
+  assert.ok(health.polls >= 3, `health was asked while the pushes were under way (${health.polls} times)`);
+  assert.deepEqual(health.failed, [], 'every health poll was answered with 200');
+  for (const name of pushes) {
+    const stored = await hub.json<{ _id: string; n: number; from: string; pad: string }[]>(`/datasets/${name}/entities?history=false`);
+    assert.equal(stored.length, PER_PUSH, `${name} holds as many entities as were pushed to it`);
+    const wrong = stored.filter((e, i) => e._id !== `${name}-${i}` || e.n !== i || e.from !== name || e.pad !== pad);
+    assert.deepEqual(wrong.slice(0, 3), [], `${name} holds its own entities, in the order they were pushed, as they were sent`);
+  }
+});

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, removeDir, tempDir, type HubProcess } from '../../helpers/hub-process.js';
-import { hubServeArgs } from '../../../main/electron/app-args.js';
+import { hubEnv, hubServeArgs } from '../../../main/electron/app-args.js';
 
 const workspace = tempDir('datahub-shell-args-');
 const dataDir = tempDir('datahub-shell-data-');
@@ -36,7 +36,8 @@ test('the shell opens a workspace with the scheduler paused, as serve --workspac
   const args = hubServeArgs(dataDir, 0, workspace);
   assert.deepEqual(args.slice(0, 5), ['serve', '--data', dataDir, '--port', '0'], 'what the test helper passes first');
   assert.deepEqual(args.slice(args.indexOf('--scheduler'), args.indexOf('--scheduler') + 2), ['--scheduler', 'off']);
-  hub = await startHub({ dataDir, args: args.slice(5) });
+  // With the environment the app gives its hub (its malloc settings).
+  hub = await startHub({ dataDir, args: args.slice(5), env: hubEnv(process.env) });
 
   const scheduler = async (init: RequestInit = {}): Promise<Scheduler> => {
     const res = await fetch(`${hub!.url}/desktop/scheduler`, { ...init, headers: { authorization: `Bearer ${hub!.token}`, 'content-type': 'application/json' } });
