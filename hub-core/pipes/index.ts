@@ -37,4 +37,5 @@ export { WORKERS_ENV, parseWorkerCount, pipeWorkerCount, workerMemoryMb, workerN
 export { lowerThreadPriority } from './workers/thread-priority.js';
 export { WorkerDatasets, answerIndexRequest, indexRequester } from './workers/worker-datasets.js';
 export { errorFromWorker, errorOf, outOfWorkerMemory } from './workers/worker-errors.js';
+export { whenOnline } from './workers/worker-online.js';
 export type { WorkerError } from './workers/protocol.js';

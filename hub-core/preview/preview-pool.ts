@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../storage/index.js';
 import { DtlLimitError, SERVING_THREAD_HOLD_MS } from '../dtl/index.js';
 import { HubError, parseJson } from '../base/index.js';
-import { answerIndexRequest, errorFromWorker, outOfWorkerMemory, workerRequest, type PipeRuntime, type PipeRuntimes } from '../pipes/index.js';
+import { answerIndexRequest, errorFromWorker, outOfWorkerMemory, whenOnline, workerRequest, type PipeRuntime, type PipeRuntimes } from '../pipes/index.js';
 import { runPreviewJob, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
 import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit, RuntimeSpec } from './preview-protocol.js';
 
@@ -156,17 +156,7 @@ export class PreviewPool implements PreviewEvaluator {
     const init: PreviewWorkerInit = { dbFile: this.dbFile, signal, nice: this.nice };
     const worker = new Worker(new URL('./preview-worker.js', import.meta.url), { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
     worker.unref();
-    let started = false;
-    const online = new Promise<void>((resolve, reject) => {
-      worker.once('online', () => {
-        started = true;
-        resolve();
-      });
-      worker.once('error', (e) => {
-        if (!started) reject(e);
-      });
-    });
-    online.catch(() => undefined);
+    const online = whenOnline(worker);
     const slot: Slot = { worker, signal: new Int32Array(signal), online, busy: false, gone: false };
     this.slots.push(slot);
     worker.on('message', (msg: FromPreviewWorker) => {

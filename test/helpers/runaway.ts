@@ -47,3 +47,34 @@ export async function stopRunawayInWorker(hub: HubProcess, pipe: string, t: Test
   assert.equal(info['last-run']?.status, 'stopped');
   assert.ok(slowest < 1000, `the hub answered /api/health throughout (slowest ${slowest.toFixed(0)} ms)`);
 }
+
+/**
+ * Poll /api/health every 50 ms while `work` runs (each poll must answer 200): the work's result, the slowest answer
+ * and the time the work took (ms).
+ */
+export async function whileHealthPolled<T>(hub: HubProcess, work: () => Promise<T>): Promise<{ result: T; slowest: number; ms: number }> {
+  let done = false;
+  let slowest = 0;
+  const poller = (async () => {
+    while (!done) {
+      const t0 = performance.now();
+      const res = await hub.fetch('/health', { signal: AbortSignal.timeout(120_000) });
+      await res.arrayBuffer();
+      assert.equal(res.status, 200);
+      slowest = Math.max(slowest, performance.now() - t0);
+      await sleep(50);
+    }
+  })();
+  const t0 = performance.now();
+  let result: T;
+  let ms: number;
+  try {
+    result = await work();
+    ms = performance.now() - t0;
+  } finally {
+    done = true;
+    // The poll in flight when the work ends counts too (it may be the one the work held).
+    await poller;
+  }
+  return { result, slowest, ms };
+}

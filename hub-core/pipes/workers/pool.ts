@@ -12,6 +12,7 @@ import { answerIndexRequest } from './worker-datasets.js';
 import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
 import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerInit, WorkerRun } from './protocol.js';
+import { whenOnline } from './worker-online.js';
 
 export type { RemoteBatch, WorkerRun };
 export type JobRequest = Omit<OpenJob, 'type' | 'job'>;
@@ -246,17 +247,7 @@ export class PipeWorkerPool {
       resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
     });
     worker.unref();
-    let started = false;
-    const online = new Promise<void>((resolve, reject) => {
-      worker.once('online', () => {
-        started = true;
-        resolve();
-      });
-      worker.once('error', (e) => {
-        if (!started) reject(e);
-      });
-    });
-    online.catch(() => undefined);
+    const online = whenOnline(worker);
     const slot: Slot = { worker, signal: new Int32Array(signal), jobs: new Map(), online, starting: 0 };
     this.slots.push(slot);
     worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));

@@ -8,38 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpus, loadavg } from 'node:os';
 import { useHub } from '../../helpers/hub-process.js';
+import { whileHealthPolled } from '../../helpers/runaway.js';
 import { pumpOperation, sleep, waitFor } from '../../helpers/api.js';
 
 type Json = Record<string, unknown>;
 
 const hub = useHub();
 
-/** Poll /api/health every 50 ms while `work` runs: the work's result, the slowest answer and the time taken (ms). */
-async function polled<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; ms: number }> {
-  let done = false;
-  let slowest = 0;
-  const poller = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      const res = await hub.fetch('/health', { signal: AbortSignal.timeout(120_000) });
-      await res.arrayBuffer();
-      slowest = Math.max(slowest, performance.now() - t0);
-      await sleep(50);
-    }
-  })();
-  const t0 = performance.now();
-  let result: T;
-  let ms: number;
-  try {
-    result = await work();
-    ms = performance.now() - t0;
-  } finally {
-    done = true;
-    // The poll in flight when the work ends counts too (it is the one the work held).
-    await poller;
-  }
-  return { result, slowest, ms };
-}
+const polled = <T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; ms: number }> => whileHealthPolled(hub, work);
 
 async function preview(rules: unknown[], entities: Json[]): Promise<{ status: number; body: Json }> {
   const res = await hub.fetch('/dtl/preview', { method: 'POST', json: { transform: { type: 'dtl', rules: { default: rules } }, entities }, signal: AbortSignal.timeout(300_000) });

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, useHub } from '../../helpers/hub-process.js';
-import { pushEntities, sleep, waitFor } from '../../helpers/api.js';
+import { whileHealthPolled } from '../../helpers/runaway.js';
+import { pushEntities, waitFor } from '../../helpers/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,33 +18,7 @@ const KEY = 'a-long-passphrase-5678';
 const PEOPLE = [{ _id: 'ann', name: 'Ann' }, { _id: 'bob', name: 'Bob' }];
 const rules = (...rule: unknown[]): Json => ({ type: 'dtl', rules: { default: [['copy', '*'], ...rule] } });
 
-/** Poll /api/health every 50 ms while `work` runs: its result, the slowest answer (ms) and the time taken (ms). */
-async function polled<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; ms: number }> {
-  let done = false;
-  let slowest = 0;
-  const poller = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      const res = await hub.fetch('/health', { signal: AbortSignal.timeout(30_000) });
-      await res.arrayBuffer();
-      assert.equal(res.status, 200);
-      slowest = Math.max(slowest, performance.now() - t0);
-      await sleep(50);
-    }
-  })();
-  const t0 = performance.now();
-  let result: T;
-  let ms: number;
-  try {
-    result = await work();
-    ms = performance.now() - t0;
-  } finally {
-    done = true;
-    // The poll in flight counts too (it may be the one the work held).
-    await poller;
-  }
-  return { result, slowest, ms };
-}
+const polled = <T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; ms: number }> => whileHealthPolled(hub, work);
 
 async function post(path: string, json: unknown, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
   const res = await hub.fetch(path, { method: 'POST', json, signal: signal ?? AbortSignal.timeout(120_000) });
