@@ -579,3 +579,23 @@ test('the UI follows the light or dark theme of the OS', async () => {
   await page.getByRole('button', { name: /^Datasets/ }).click();
   await page.screenshot({ path: join(shots, 'datasets-dark.png') });
 });
+
+test('an integer beyond 2^53 (a hash128 value) shows its exact digits in the grid, the JSON view and the entity', async () => {
+  // hub/documentation/data-management/entity-data-model.rst: integers are unlimited; a float would show ...008 as
+  // 79267961763742110000000000000000000000.
+  const big = '79267961763742113019008347020647561319';
+  const res = await hub.fetch('/datasets/hashes/entities', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `[{"_id": "h1", "hash": ${big}, "small": 12}]` });
+  assert.equal(res.status, 200, await res.text());
+  await openDataset('hashes');
+  await waitFirstId('h1');
+  await textMatches(rows().first(), new RegExp(`${big}`), 'the grid cell');
+  await page.getByLabel('JSON', { exact: true }).check();
+  await textMatches(rows().first(), new RegExp(`"hash":${big},"small":12`), 'the JSON line');
+  await page.getByLabel('JSON', { exact: true }).uncheck();
+  await page.getByTestId('entities').focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await textMatches(page.getByTestId('entity-json'), new RegExp(`"hash": ${big}`), 'the entity');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('entity-detail').waitFor({ state: 'detached' });
+});

@@ -2,6 +2,7 @@
 // authenticates; the Electron shell passes the same origin, so this file works unchanged there.
 import { apiBase } from './instance.svelte';
 import { desktopAuthorization } from './desktop-bridge';
+import { parseExactJson } from './exact-json';
 
 export interface ApiError {
   status: number;
@@ -31,7 +32,7 @@ async function request<T>(url: string, init: RequestInit): Promise<T> {
     }
     throw new HubRequestError({ status: res.status, error: body.error ?? res.statusText, detail: body.detail ?? null });
   }
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+  return (text === '' ? undefined : parseExactJson(text)) as T;
 }
 
 /** A call to the instance API of the hub the workbench currently shows (local or remote). */

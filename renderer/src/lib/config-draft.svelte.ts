@@ -6,6 +6,7 @@ import type { JsonObject } from '../../../hub-core/base/index';
 import { HubRequestError } from './api';
 import { errorText } from './format';
 import { fileText, ifHolds, storedFileText } from './config-file';
+import { parseExactJson } from './exact-json';
 
 export interface LoadedConfig {
   config: unknown;
@@ -114,7 +115,7 @@ export class ConfigDraft {
     }
     let config: unknown;
     try {
-      config = JSON.parse(this.text);
+      config = parseExactJson(this.text);
     } catch (e) {
       this.message = { text: `Not saved: the text is not valid JSON (${e instanceof Error ? e.message : String(e)}).`, bad: true };
       return;

@@ -9,6 +9,7 @@ import type { PipeStage } from '../../../hub-core/preview/index';
 import { api, json } from './api';
 import { encode } from './format';
 import { ConfigDraft, type LoadedConfig } from './config-draft.svelte';
+import { parseExactJson } from './exact-json';
 
 /** What a pipe without a transform starts from when one is added in the preview: copy everything. */
 export const STARTER_TRANSFORM = { type: 'dtl', rules: { default: [['copy', '*']] } };
@@ -19,7 +20,7 @@ type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
 export function parseJson(text: string): Parsed {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseExactJson(text) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

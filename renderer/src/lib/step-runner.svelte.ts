@@ -7,6 +7,7 @@ import type { JsonValue } from '../../../hub-core/base/index';
 import { api, json } from './api';
 import { encode, errorText } from './format';
 import { continueFrom, stepInto, stepOut, stepOver, type StepRecord } from './step-nav';
+import { parseExactJson } from './exact-json';
 
 export type { StepThrough };
 
@@ -144,7 +145,7 @@ export class StepRunner {
       if (this.pasted.trim() !== '') {
         let entity: unknown;
         try {
-          entity = JSON.parse(this.pasted) as unknown;
+          entity = parseExactJson(this.pasted);
         } catch (e) {
           throw new Error(`The pasted entity is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
         }
