@@ -4,6 +4,7 @@
 // so a cached profile can be brought up to date from the log; what a sketch cannot take back exactly marks the
 // profile stale, and it is then computed again.
 
+import { parseJson } from '../base/index.js';
 import { DateTime, Decimal, parseTagged, type TypedKind } from '../dtl/index.js';
 import { DyadicHistogram, ValueCounter, type HistogramBin } from './profile-sketches.js';
 
@@ -14,8 +15,8 @@ const TOP_SHOWN = 10;
 export type ProfileKind = 'null' | 'boolean' | 'integer' | 'float' | 'string' | 'list' | 'dict' | TypedKind;
 
 export interface RangeProfile {
-  min: string | number;
-  max: string | number;
+  min: string | number | bigint;
+  max: string | number | bigint;
   histogram?: { width: number; bins: HistogramBin[] };
 }
 
@@ -29,7 +30,7 @@ export interface PropertyProfile {
   types: Partial<Record<ProfileKind, number>>;
   distinct: number;
   'distinct-exact': boolean;
-  top: { value: string | number | boolean; count: number }[];
+  top: { value: string | number | bigint | boolean; count: number }[];
   'top-exact': boolean;
   /** Ranges per ordered kind; numbers include decimals, their histogram bins are 2^k wide. */
   number?: RangeProfile;
@@ -41,7 +42,7 @@ export interface PropertyProfile {
 
 interface Extreme<T> {
   value: T;
-  text: string | number;
+  text: string | number | bigint;
 }
 
 class PathStats {
@@ -54,8 +55,9 @@ class PathStats {
   mark = 0;
   numHist: DyadicHistogram | undefined;
   nonIntegers = 0;
-  numMin: Extreme<number> | undefined;
-  numMax: Extreme<number> | undefined;
+  /** Integers beyond ±2^53 are kept as bigints: `<` and `>` compare them with numbers exactly. */
+  numMin: Extreme<number | bigint> | undefined;
+  numMax: Extreme<number | bigint> | undefined;
   dtHist: DyadicHistogram | undefined;
   dtMin: Extreme<DateTime> | undefined;
   dtMax: Extreme<DateTime> | undefined;
@@ -89,7 +91,7 @@ export class ProfileState {
       return;
     }
     this.entities++;
-    this.walkEntity(JSON.parse(body) as Record<string, unknown>, 1);
+    this.walkEntity(parseJson(body) as Record<string, unknown>, 1);
   }
 
   removeBody(body: string, deleted: boolean): void {
@@ -98,7 +100,7 @@ export class ProfileState {
       return;
     }
     this.entities--;
-    this.walkEntity(JSON.parse(body) as Record<string, unknown>, -1);
+    this.walkEntity(parseJson(body) as Record<string, unknown>, -1);
     for (const s of this.rebuild) rebuildRanges(s);
     this.rebuild.clear();
   }
@@ -157,6 +159,10 @@ export class ProfileState {
         this.number(s, v, v, sign);
         return integer ? 'integer' : 'float';
       }
+      case 'bigint':
+        this.count(s, '#' + v, sign);
+        this.number(s, v, v, sign);
+        return 'integer';
       case 'boolean':
         this.count(s, v ? '!true' : '!false', sign);
         return 'boolean';
@@ -196,14 +202,14 @@ export class ProfileState {
     else if (!s.counter.remove(key)) this.stale = true;
   }
 
-  private number(s: PathStats, n: number, text: string | number, sign: 1 | -1): void {
-    if (!Number.isFinite(n)) return;
+  private number(s: PathStats, n: number | bigint, text: string | number | bigint, sign: 1 | -1): void {
+    if (typeof n === 'number' && !Number.isFinite(n)) return;
     s.numHist ??= new DyadicHistogram();
-    s.numHist.add(n, sign);
+    s.numHist.add(Number(n), sign);
     if (sign > 0) {
       if (s.numMin === undefined || n < s.numMin.value) s.numMin = { value: n, text };
       if (s.numMax === undefined || n > s.numMax.value) s.numMax = { value: n, text };
-    } else if (n === s.numMin?.value || n === s.numMax?.value) this.lostEnd(s);
+    } else if ((s.numMin && sameNumber(n, s.numMin.value)) || (s.numMax && sameNumber(n, s.numMax.value))) this.lostEnd(s);
   }
 
   private datetime(s: PathStats, t: DateTime, text: string, sign: 1 | -1): void {
@@ -271,7 +277,7 @@ function rebuildRanges(s: PathStats): void {
   for (const [key, count] of entries) {
     const tag = key.charCodeAt(0);
     if (tag === 35) {
-      const n = Number(key.slice(1));
+      const n = numberKey(key);
       addNumber(s, n, n, count);
     } else if (tag === 34) {
       const v = key.slice(1);
@@ -290,18 +296,28 @@ function rebuildRanges(s: PathStats): void {
   }
 }
 
-function addNumber(s: PathStats, n: number, text: string | number, count: number): void {
-  if (!Number.isFinite(n)) return;
+function addNumber(s: PathStats, n: number | bigint, text: string | number | bigint, count: number): void {
+  if (typeof n === 'number' && !Number.isFinite(n)) return;
   s.numHist ??= new DyadicHistogram();
-  s.numHist.add(n, count);
+  s.numHist.add(Number(n), count);
   if (s.numMin === undefined || n < s.numMin.value) s.numMin = { value: n, text };
   if (s.numMax === undefined || n > s.numMax.value) s.numMax = { value: n, text };
 }
 
 /** The value a counter key stands for ('#' numbers, '!' booleans, '"' strings). */
-function keyValue(key: string): string | number | boolean {
+function keyValue(key: string): string | number | bigint | boolean {
   const tag = key.charCodeAt(0);
-  if (tag === 35) return Number(key.slice(1));
+  if (tag === 35) return numberKey(key);
   if (tag === 33) return key === '!true';
   return key.slice(1);
+}
+
+/** The number of a '#' counter key: a bigint when its digits are an integer beyond ±2^53. */
+function numberKey(key: string): number | bigint {
+  const n = Number(key.slice(1));
+  return Number.isInteger(n) && !Number.isSafeInteger(n) && /^-?\d+$/.test(key.slice(1)) ? BigInt(key.slice(1)) : n;
+}
+
+function sameNumber(a: number | bigint, b: number | bigint): boolean {
+  return !(a < b) && !(a > b);
 }

@@ -181,7 +181,10 @@ export class DyadicHistogram {
   /** Dense bins from the first to the last non-empty one; `atLeast` widens them (integers: bins at least 1 wide). */
   output(atLeast = MIN_EXP): { width: number; bins: HistogramBin[] } | null {
     if (this.bins.size === 0) return null;
-    const exp = Math.max(this.exp, atLeast);
+    // Bins numbered beyond 2^52 could not be told apart (b + 1 === b): values that large get wider bins.
+    const magnitude = Math.max(Math.abs(this.lo), Math.abs(this.hi));
+    const exact = magnitude > 0 && Number.isFinite(magnitude) ? Math.ceil(Math.log2(magnitude)) - 52 : MIN_EXP;
+    const exp = Math.max(this.exp, atLeast, exact);
     const width = 2 ** exp;
     const merged = new Map<number, number>();
     const factor = 2 ** (exp - this.exp);
@@ -193,7 +196,10 @@ export class DyadicHistogram {
     const first = Math.min(...keys);
     const last = Math.max(...keys);
     const bins: HistogramBin[] = [];
-    for (let b = first; b <= last; b++) bins.push({ from: b * width, to: (b + 1) * width, count: merged.get(b) ?? 0 });
+    for (let i = 0; i <= last - first; i++) {
+      const b = first + i;
+      bins.push({ from: b * width, to: (b + 1) * width, count: merged.get(b) ?? 0 });
+    }
     return { width, bins };
   }
 }

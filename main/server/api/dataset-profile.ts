@@ -12,8 +12,8 @@ const params = {
 const range = {
   type: 'object',
   properties: {
-    min: { type: ['string', 'number'] },
-    max: { type: ['string', 'number'] },
+    min: { description: 'a number (an integer beyond ±2^53 with its exact digits) or a string' },
+    max: { description: 'as min' },
     histogram: {
       type: 'object',
       properties: {
@@ -34,7 +34,7 @@ const property = {
     types: { type: 'object', additionalProperties: int, description: 'values per kind (JSON kinds and typed values)' },
     distinct: int,
     'distinct-exact': { ...bool, description: 'false: a HyperLogLog estimate' },
-    top: { type: 'array', items: { type: 'object', properties: { value: { type: ['string', 'number', 'boolean'] }, count: int } } },
+    top: { type: 'array', items: { type: 'object', properties: { value: { description: 'a string, number or boolean' }, count: int } } },
     'top-exact': { ...bool, description: 'false: counts are lower bounds (Misra-Gries)' },
     number: range,
     datetime: range,

@@ -315,3 +315,33 @@ test('relations: which datasets the identifiers of a property point into, and ho
   const bad = await hub.fetch(`/datasets/orders/relations?path=${encodeURIComponent('a..b')}`);
   assert.equal(bad.status, 400);
 });
+
+test('integers beyond 2^53 are profiled with their exact digits: top values, range and the count of distinct ones', async () => {
+  // Three ids whose doubles are the same number (2^64 + 1, 2^64 + 2 and 2^64 + 3 all round to 2^64): only exact
+  // integers tell them apart. The smallest is 18446744073709551617, the largest 18446744073709551619.
+  const body = '[{"_id":"a","n":18446744073709551617},{"_id":"b","n":18446744073709551619},' +
+    '{"_id":"c","n":18446744073709551618},{"_id":"d","n":18446744073709551618}]';
+  const res = await hub.fetch('/datasets/huge/entities', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  assert.equal(res.status, 200, await res.clone().text());
+  const text = await (await hub.fetch('/datasets/huge/profile')).text();
+  const n = JSON.parse(text, (_k, v: unknown, ctx?: { source?: string }) =>
+    typeof v === 'number' && !Number.isSafeInteger(v) && ctx?.source ? BigInt(ctx.source) : v) as { properties: { path: string; distinct: number; types: Record<string, number>; top: { value: unknown; count: number }[]; number?: { min: unknown; max: unknown } }[] };
+  const p = n.properties.find((x) => x.path === 'n')!;
+  assert.deepEqual(p.types, { integer: 4 });
+  assert.equal(p.distinct, 3);
+  assert.deepEqual(p.top[0], { value: 18446744073709551618n, count: 2 });
+  assert.deepEqual(new Set(p.top.slice(1).map((t) => t.value)), new Set([18446744073709551617n, 18446744073709551619n]));
+  assert.deepEqual([p.number?.min, p.number?.max], [18446744073709551617n, 18446744073709551619n]);
+});
+
+test('numbers too large for bins one apart (1e20, -3e25) get a histogram of wider bins, and the hub keeps answering', async () => {
+  // A bin of width w holds [k*w, (k+1)*w); at most 64 bins cover min..max. 1e20 and -3e25 need bins about 2^79 wide.
+  await write('large', [{ _id: 'a', x: 1.5e20 }, { _id: 'b', x: -3e25 }, { _id: 'c', x: 0.5 }]);
+  const p = (await profileOf('large')).properties.find((x) => x.path === 'x')!;
+  assert.deepEqual([p.number?.min, p.number?.max], [-3e25, 1.5e20]);
+  const h = p.number!.histogram!;
+  assert.ok(h.bins.length <= 64 && h.bins.length >= 2, `${h.bins.length} bins`);
+  assert.equal(h.bins.reduce((n, b) => n + b.count, 0), 3);
+  assert.ok(h.bins[0]!.from <= -3e25 && h.bins.at(-1)!.to > 1.5e20);
+  assert.equal((await hub.fetch('/health')).status, 200);
+});
