@@ -8,7 +8,8 @@ export interface ExplorerFilter {
   predicate: unknown[];
 }
 
-export type FacetValue = string | number | boolean;
+/** A profile value; integers beyond ±2^53 arrive as bigints (read exactly by api.ts) and go back out exact. */
+export type FacetValue = string | number | bigint | boolean;
 
 function dtlPath(path: string): string {
   return '_S.' + path.replace(/\[\]/g, '');
