@@ -4,6 +4,11 @@ import { Decimal as DecimalJs } from 'decimal.js';
 import { TypedValue } from './typed-values.js';
 
 const DECIMAL_TEXT = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/;
+/**
+ * The most digits a decimal's exponent may add before or after the point. "1e99999999" would otherwise be a
+ * 100-million-digit integer (41 s to build, more for each sum); past this bound the text is not a decimal number.
+ */
+export const MAX_DECIMAL_EXPONENT = 100_000;
 
 /** An exact decimal number: `mantissa * 10^-scale` (scale >= 0). Trailing zeros are kept, "1.50" stays "1.50". */
 export class Decimal extends TypedValue {
@@ -24,7 +29,9 @@ export class Decimal extends TypedValue {
     const frac = m[3] ?? m[4] ?? '';
     if (int === '' && frac === '') return undefined;
     let mantissa = BigInt((int || '0') + frac);
-    let scale = frac.length - (m[5] !== undefined ? Number(m[5]) : 0);
+    const exponent = m[5] !== undefined ? Number(m[5]) : 0;
+    if (Math.abs(exponent) > MAX_DECIMAL_EXPONENT) return undefined;
+    let scale = frac.length - exponent;
     if (scale < 0) {
       mantissa *= 10n ** BigInt(-scale);
       scale = 0;

@@ -6,6 +6,7 @@ export { DtlRuntimeError, DtlCompileError, type DtlErrorKind } from './context.j
 export { DtlLimitError, guardServingThread, heapExhausted, memoryLimitError, SERVING_THREAD_HOLD_MS } from './work-limit.js';
 export { lookupKeys, MemoryLookup, type DtlLookup } from './lookup.js';
 export { traverse, traverseLookupPath, isNamespacedPath } from './paths.js';
+export { MAX_DECIMAL_EXPONENT } from './decimal.js';
 export { DateTime, Decimal, decode, encode, isTruthy, keyOf, parseTagged, typedOf, type DtlDict, type DtlValue, type TypedKind } from './values.js';
 export { addEntityIds, type NamespaceSettings } from './functions/identifiers.js';
 export { functionCatalogue } from './catalogue.js';

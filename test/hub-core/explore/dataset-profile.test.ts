@@ -345,3 +345,12 @@ test('numbers too large for bins one apart (1e20, -3e25) get a histogram of wide
   assert.ok(h.bins[0]!.from <= -3e25 && h.bins.at(-1)!.to > 1.5e20);
   assert.equal((await hub.fetch('/health')).status, 200);
 });
+
+test('a decimal text with an exponent of 99,999,999 is profiled as text at once, not built as a 100-million-digit number', async () => {
+  // docs/security-and-limits.md: past 100,000 places a `~f` text is no decimal; it counts as a string.
+  await write('exponents', [{ _id: 'a', v: '~f1e99999999' }, { _id: 'b', v: '~f2.5e3' }]);
+  const res = await hub.fetch('/datasets/exponents/profile', { signal: AbortSignal.timeout(20_000) });
+  const v = ((await res.json()) as Profile).properties.find((x) => x.path === 'v')!;
+  assert.deepEqual(v.types, { string: 1, decimal: 1 });
+  assert.deepEqual([v.number?.min, v.number?.max], ['~f2.5e3', '~f2.5e3']);
+});
