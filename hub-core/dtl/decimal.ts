@@ -194,8 +194,9 @@ export class Decimal extends TypedValue {
   private toLibrary(precision: number): DecimalJs {
     return new (libraryContext(precision))(this.plain());
   }
+  /** Undefined past the bound of a decimal's exponent too: 1.5^100000000 has 28 digits and an exponent of 17,609,125. */
   private static fromLibrary(d: DecimalJs): Decimal | undefined {
-    return d.isFinite() ? Decimal.parse(d.toFixed()) : undefined;
+    return d.isFinite() && Math.abs(d.e) <= MAX_DECIMAL_EXPONENT ? Decimal.parse(d.toFixed()) : undefined;
   }
   /** Plain text with all the digits of the scale ("1.50"). */
   plain(): string {

@@ -22,3 +22,12 @@ test('exponents up to the bound are read exactly; beyond it the text is no decim
     assert.equal(run(['plus', '_S.x', 1], { x: '~f' + text }), null, text);
   }
 });
+
+test('a power, root or quotient whose exponent passes the bound is null, not a number of millions of digits', () => {
+  // DTL's "pow" takes the exponent first: ["pow", N, X] is X to the power N. 1.5^100000000 is about 8.05e17609125:
+  // 28 significant digits (the decimal precision) but an exponent far past 100,000.
+  assert.equal(run(['pow', 100_000_000, '~f1.5']), null);
+  assert.equal(run(['eq', ['pow', '~f0.5', '~f1e-100000'], ['decimal', '1e-50000']]), true);
+  // Within the bound nothing changes: 2^10 is exact.
+  assert.equal(run(['pow', 10, '~f2']), '~f1024');
+});
