@@ -10,6 +10,7 @@
 // "fail!") exits with code 1.
 
 import { functionsText } from './dtl-functions.js';
+import { DTL_USAGE } from './usage.js';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from '../../hub-core/base/index.js';
@@ -27,18 +28,6 @@ import {
 import { readTextFile } from '../../hub-core/base/index.js';
 import { parseConfigText, parseJson as parseExactJson } from '../../hub-core/base/index.js';
 
-export const DTL_USAGE = `  datahub dtl eval '<expression JSON>' [--source '<entity JSON>']
-  datahub dtl eval --batch
-      Evaluate a DTL expression; with --batch, read JSON lines {"expr": ..., "source": ...} from stdin and
-      write one JSON result (or {"error": "..."}) per line.
-  datahub dtl run --rules <file> --input <file> [--lookup <file>] [--trace]
-      Run a DTL transform (a transform object, a list of them, or a "rules" object) on a JSON array of entities;
-      --lookup gives datasets for joins as {"<dataset>": [entities...]}. --trace prints, per entity, how each
-      output property came to be (steps, values, branches, look-ups) in words, then the output.
-  datahub dtl functions [<word>] [--json]
-      The DTL function reference in words: every function in one line, or in full (signature, parameters,
-      examples) those whose name or description holds <word>; --json prints the catalogue as JSON.
-`;
 
 /** Bad input from the user: exit code 2. */
 class InputError extends Error {}

@@ -22,34 +22,6 @@ import { runWarm } from './test-warm.js';
 import { TestSession } from '../../hub-core/project/index.js';
 import { acceptTestOutput } from '../../hub-core/project/index.js';
 
-export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--max-rounds <n>] [--pipe <id>]... [--filter <name>]
-               [--json] [--junit <file>] [--workers <n>] [--changed <git-ref>]
-  datahub test --watch [<project dir>] [--pipe <id>]... [--filter <name>]
-  datahub test --accept <test> [--entity <id>] [<project dir>]
-      Run the project's pipes (from its node/ folder, the folder itself, or a single-file export: a JSON list of
-      components as the service's "download config" gives) in a temporary hub of its own until
-      nothing changes, then check every node/expected/<name>.test.json against its expected file. --update rewrites
-      the expected files from the actual output instead. --pipe (repeatable) checks only the tests of those pipes
-      and runs only them and the pipes upstream of them; --filter checks only the tests whose name contains the
-      text (or matches it, with * and ?). --json prints the results as one JSON document instead of lines;
-      --junit writes a JUnit XML report for CI systems as well. Exit code 1 when a test fails, 2 when the project
-      cannot be loaded or nothing matches --pipe/--filter. --workers sets how many worker threads run pipes side by
-      side (default: the machine's cores; 0 or 1: one pipe at a time on one thread).
-      --changed checks only the tests the files that differ from that git commit can affect (changed pipes and the
-      pipes downstream of them through sources, hops and lookups, changed expected and .test.json files; every test
-      when test-env.json or the node metadata changed), says why each one is in, and runs only the pipes they need.
-      Tests whose pipes share no pipe or dataset run apart, in groups side by side, each group in a hub of its own
-      that loads only the group's pipes; --json and --junit say per test which pipes it ran and how long each took.
-      --watch runs the tests, then after every saved change re-runs only the tests it affects (Ctrl+C ends it), in
-      one hub it keeps warm between saves (the affected pipes start afresh; their pipes run on its own thread
-      unless --workers is given).
-      --accept writes the test's actual output (or, with --entity, that one entity of it) into its expected file,
-      keeping the file's own layout; nothing else is written.
-`;
-export const PROJECT_RUN_USAGE = `  datahub run [<project dir>] [--max-rounds <n>] [--pipe <id>]... [--workers <n>]
-      Run the project's pipes the same way and print what each pipe did, without verifying anything; --pipe runs
-      only those pipes and the pipes upstream of them.
-`;
 
 /** Does a test's name match --filter: the text anywhere in it, or a whole-name pattern with * and ?. */
 export function nameMatches(name: string, filter: string): boolean {

@@ -13,29 +13,12 @@ import { InstanceClient } from '../remote/config-sync.js';
 import { checkTransport, portalApiRoot } from '../remote/portal-client.js';
 import { readSample, sampleTarget, scrubKey, SCRUB_KEY_ENV, writeSample } from '../remote/sample-pin.js';
 import { OsKeychain } from '../secrets/keychain.js';
-import { defaultDataDir } from './serve.js';
+import { defaultDataDir, SAMPLE_DEFAULT_COUNT as DEFAULT_COUNT, TOKEN_ENV } from './cli-settings.js';
 
-export const TOKEN_ENV = 'DATAHUB_REMOTE_TOKEN';
+export { TOKEN_ENV };
 export { SCRUB_KEY_ENV };
-const DEFAULT_COUNT = 10;
 const MAX_COUNT = 10_000;
 
-export const SAMPLE_USAGE = `  datahub sample pull <pipe> [<project dir>] --from <instance> [--count <n>] [--filter <DTL predicate>]
-               [--scrub '<pattern>,...'] [--data <dir>]
-      Read a sample of the pipe's input from a remote instance — the dataset its source reads (the latest, not
-      deleted entities), or for any other source the remote pipe's own source stage — and write it into the pipe's
-      file as its conditional source's "test" alternative (embedded entities). A pipe without a conditional source
-      gets one: its source becomes the "prod" alternative, picked by "$ENV(node-env)"; test-env.json gets
-      "node-env": "test" when it does not set it, so "datahub test" then runs the pipe offline on the sample. Only
-      the source changes; the file keeps its layout. --count: how many entities (default ${DEFAULT_COUNT}); --filter: only
-      entities the DTL predicate is true for (on each entity as _S, e.g. '["eq", "_S.country", "NO"]').
-      --scrub: properties whose name or dotted path matches a pattern (* and ?, any case) get stable fake values of
-      the same type and shape before anything is written; a scrubbed value is replaced wherever else it occurs too.
-      The fakes are keyed hashes: the key is $${SCRUB_KEY_ENV}, else <data>/sample-scrub-key (made once).
-      --from: a remote instance connection of the app (its label or id; the token comes from the OS keychain, the
-      list from --data, default ${defaultDataDir()}), or an instance API address (https://…/api) with its token in
-      $${TOKEN_ENV} — for CI, or where the keychain cannot be reached.
-`;
 
 class UsageProblem extends Error {}
 

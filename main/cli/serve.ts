@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, chmodSync, cpSync, linkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Hub } from '../../hub-core/hub.js';
@@ -13,7 +12,7 @@ import { OsKeychain } from '../secrets/keychain.js';
 import { keychainSecretsKey } from '../secrets/secrets-key.js';
 import { LoginCodes } from '../server/ui.js';
 
-export const DEFAULT_PORT = 9042;
+export { DEFAULT_PORT, defaultDataDir } from './cli-settings.js';
 
 /** The sample project shipped in resources/, copied into the data dir once so the user can edit it. */
 export function sampleWorkspace(dataDir: string): string {
@@ -24,10 +23,6 @@ export function sampleWorkspace(dataDir: string): string {
     cpSync(shipped, target, { recursive: true });
   }
   return target;
-}
-
-export function defaultDataDir(): string {
-  return process.env['DATAHUB_DATA'] ?? join(homedir(), '.datahub-desktop', 'data');
 }
 
 export interface ServeOptions {

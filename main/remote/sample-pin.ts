@@ -10,8 +10,9 @@ import { realSource, sampleFileText, testEnvWithNodeEnv, Scrubber } from '../../
 import { HubError, type JsonObject } from '../../hub-core/base/index.js';
 import { InstanceClient } from './config-sync.js';
 import { pullSample, type Sample } from './sample-pull.js';
+import { SCRUB_KEY_ENV } from './sample-env.js';
 
-export const SCRUB_KEY_ENV = 'DATAHUB_SCRUB_KEY';
+export { SCRUB_KEY_ENV };
 
 /** The key of the fake values: from the environment, else a file of the data folder made on first use. */
 export function scrubKey(dataDir: string): Buffer {
