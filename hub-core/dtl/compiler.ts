@@ -124,6 +124,8 @@ export interface EvaluateInput {
   /** `_B` */
   bindings?: DtlDict;
   lookup?: DtlLookup;
+  /** A bound on this evaluation's time tighter than a transform's per entity (work-limit.ts), counted from the call. */
+  timeLimitMs?: number;
 }
 
 export interface CompiledExpression {
@@ -150,6 +152,10 @@ export function compileExpression(expr: unknown, options: CompileOptions & { rul
     evaluate(input: EvaluateInput = {}): DtlValue {
       if (errors.some((x) => x.level === 'error')) throw new DtlCompileError(errors);
       const state = new RunState(input.lookup, input.bindings ?? {}, false, 0);
+      if (input.timeLimitMs !== undefined) {
+        state.entityLimitMs = input.timeLimitMs;
+        state.entityStart = Date.now();
+      }
       if (namespaces !== undefined) setRunNamespaces(state, namespaces);
       const ctx = new Ctx(input.source ?? {}, input.target ?? {}, null, null, state, false);
       ctx.current = input.current ?? null;

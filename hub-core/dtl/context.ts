@@ -31,6 +31,7 @@ export class RunState implements WorkState {
   nextCheck = CHECK_EVERY;
   /** When the current entity's first bound check ran (0: not yet for this entity). */
   entityStart = 0;
+  entityLimitMs: number | undefined = undefined;
   constructor(
     readonly lookup: DtlLookup | undefined,
     /** `_B`: values bound by the caller (URL parameters of an endpoint sink). */

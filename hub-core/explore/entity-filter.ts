@@ -2,7 +2,7 @@
 // DTL compiler, evaluated on each entity as `_S`. The scan reads the log's latest versions page by page; a predicate
 // that compares a path with a plain string lets SQLite skip every entity whose stored text lacks that string.
 
-import { compileExpression, DtlRuntimeError, isTruthy, type DtlValue } from '../dtl/index.js';
+import { compileExpression, DtlLimitError, DtlRuntimeError, isTruthy, type DtlValue } from '../dtl/index.js';
 import type { Db } from '../storage/index.js';
 import type { DatasetStore } from '../storage/index.js';
 import { storedEntityJson } from '../base/index.js';
@@ -18,6 +18,14 @@ export interface EntityFilter {
   /** For ["eq", "_S.<path>", "<plain string>"]: the path and value, which a dataset index on the path can look up. */
   readonly lookup: { path: string; value: string } | undefined;
 }
+
+/**
+ * The longest a filter may take on one entity. It runs on the thread that answers the API, between other requests: a
+ * predicate that needs longer (a wildcard from the data against a long text) is answered 422 instead of holding it.
+ */
+export const FILTER_ENTITY_LIMIT_MS = 250;
+/** A filtered read hands back what it has after this long, so the API gets a turn between slices. */
+const SLICE_MS = 20;
 
 /** Parse and compile a predicate; a 400 that says what is wrong when it is not one. */
 export function compileEntityFilter(text: string): EntityFilter {
@@ -42,9 +50,16 @@ export function compileEntityFilter(text: string): EntityFilter {
     lookup,
     matches(entity) {
       try {
-        return isTruthy(compiled.evaluate({ source: entity }));
+        return isTruthy(compiled.evaluate({ source: entity, timeLimitMs: FILTER_ENTITY_LIMIT_MS }));
       } catch (e) {
         if (e instanceof DtlRuntimeError) throw badRequest('the filter failed on an entity', `${e.elements ?? '$filter'}: ${e.message}`);
+        if (e instanceof DtlLimitError) {
+          const id = entity !== null && typeof entity === 'object' && !Array.isArray(entity) ? (entity as { _id?: unknown })['_id'] : undefined;
+          throw new DtlLimitError(
+            'the filter takes too long',
+            `on the entity ${JSON.stringify(id)} it took more than ${FILTER_ENTITY_LIMIT_MS / 1000} s; a filter must be quick on every entity: look for a wildcard matched against long texts, or a list that grows with the data`,
+          );
+        }
         throw e;
       }
     },
@@ -86,7 +101,10 @@ export class EntityFilters {
     return compileEntityFilter(text);
   }
 
-  /** The latest entities of `dataset` that match, as pages of JSON texts, in offset order from `since`. */
+  /**
+   * The latest entities of `dataset` that match, as pages of JSON texts, in offset order from `since`. A page is handed
+   * back after at most SLICE_MS of matching, empty if nothing matched yet: the reader gives the event loop its turn.
+   */
   *read(dataset: string, filter: EntityFilter, options: FilterReadOptions): Generator<string[], void, undefined> {
     const ds = this.datasets.require(dataset);
     let remaining = options.limit ?? Number.POSITIVE_INFINITY;
@@ -110,6 +128,7 @@ export class EntityFilters {
       .raw();
     let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
     let out: string[] = [];
+    let slice = performance.now();
     for (;;) {
       const args: unknown[] = reverse ? [cursor] : [cursor, end];
       if (filter.needle !== undefined) args.push(filter.needle);
@@ -117,9 +136,14 @@ export class EntityFilters {
       const rows = stmt.all(...args) as [number, string, number, number | null, number, string, string][];
       for (const [seq, eid, del, prev, ts, hash, body] of rows) {
         const json = storedEntityJson(eid, seq, del === 1, prev, ts, hash, body);
-        if (!filter.matches(parseJson(json) as DtlValue)) continue;
-        out.push(json);
-        if (--remaining <= 0) break;
+        const hit = filter.matches(parseJson(json) as DtlValue);
+        if (hit) out.push(json);
+        if (hit && --remaining <= 0) break;
+        if (performance.now() - slice > SLICE_MS) {
+          yield out;
+          out = [];
+          slice = performance.now();
+        }
       }
       if (out.length >= OUT_PAGE || remaining <= 0) {
         yield out;
@@ -148,11 +172,17 @@ export class EntityFilters {
 function* matching(pages: Iterable<string[]>, filter: EntityFilter, limit: number): Generator<string[], void, undefined> {
   let remaining = limit;
   let out: string[] = [];
+  let slice = performance.now();
   for (const page of pages) {
     for (const json of page) {
-      if (!filter.matches(parseJson(json) as DtlValue)) continue;
-      out.push(json);
-      if (--remaining <= 0) break;
+      const hit = filter.matches(parseJson(json) as DtlValue);
+      if (hit) out.push(json);
+      if (hit && --remaining <= 0) break;
+      if (performance.now() - slice > SLICE_MS) {
+        yield out;
+        out = [];
+        slice = performance.now();
+      }
     }
     if (out.length >= OUT_PAGE || remaining <= 0) {
       yield out;

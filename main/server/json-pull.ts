@@ -13,11 +13,27 @@ export function setPullHeaders(reply: FastifyReply, dataset: Dataset, filtered =
 }
 
 /** A JSON array as a byte stream, from pages that are already comma-joined JSON texts. */
-export function jsonArrayReadable(pages: Iterable<string>): Readable {
+export function jsonArrayReadable(pages: Iterable<string> | AsyncIterable<string>): Readable {
+  if (Symbol.asyncIterator in pages) {
+    const paced = pages;
+    return Readable.from(
+      (async function* (): AsyncGenerator<string> {
+        let first = true;
+        yield '[';
+        for await (const page of paced) {
+          yield first ? page : ',' + page;
+          first = false;
+        }
+        yield ']';
+      })(),
+      { objectMode: false, highWaterMark: 1 << 16 },
+    );
+  }
+  const plain = pages;
   function* chunks(): Generator<string> {
     let first = true;
     yield '[';
-    for (const page of pages) {
+    for (const page of plain) {
       yield first ? page : ',' + page;
       first = false;
     }
@@ -27,7 +43,7 @@ export function jsonArrayReadable(pages: Iterable<string>): Readable {
 }
 
 /** A JSON array streamed from pages that are already comma-joined JSON texts. */
-export function sendJsonText(reply: FastifyReply, pages: Iterable<string>): FastifyReply {
+export function sendJsonText(reply: FastifyReply, pages: Iterable<string> | AsyncIterable<string>): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(jsonArrayReadable(pages));
 }
 
@@ -42,6 +58,27 @@ export function eager<T>(gen: Generator<T, void, undefined>): Iterable<T> {
       if (first.done) return;
       yield first.value;
       for (let r = gen.next(); !r.done; r = gen.next()) yield r.value;
+    },
+  };
+}
+
+/**
+ * Pages of entity texts joined for the stream, with a turn of the event loop after each, the empty ones too: a slow
+ * filter hands back a page every few milliseconds (entity-filter.ts), and the API answers in between. The first page
+ * is read now, as by {@link eager}, so that its errors are answered as an error status.
+ */
+export function pacedPages(gen: Generator<string[], void, undefined>): AsyncIterable<string> {
+  const first = gen.next();
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (first.done) return;
+      if (first.value.length > 0) yield first.value.join(',');
+      for (;;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const r = gen.next();
+        if (r.done) return;
+        if (r.value.length > 0) yield r.value.join(',');
+      }
     },
   };
 }

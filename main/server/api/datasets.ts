@@ -3,7 +3,7 @@ import type { RouteContext } from '../route-context.js';
 import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
 import type { PreparedEntities } from '../../../hub-core/base/index.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
-import { eager, sendJsonText, setPullHeaders } from '../json-pull.js';
+import { eager, pacedPages, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { HubError, notFound, badRequest } from '../../../hub-core/base/index.js';
 import { sampleSchema } from '../../../hub-core/explore/index.js';
 import type { JsonObject } from '../../../hub-core/base/index.js';
@@ -144,7 +144,7 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
           deleted: q.deleted ?? true,
           reverse: q.reverse ?? false,
         });
-        const stream = eager(joined(pages));
+        const stream = pacedPages(pages);
         setPullHeaders(reply, ds, true);
         return sendJsonText(reply, stream);
       }
@@ -260,10 +260,6 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       return sampleSchema(sample, req.query.keys_only === true);
     },
   });
-}
-
-function* joined(pages: Generator<string[], void, undefined>): Generator<string, void, undefined> {
-  for (const page of pages) if (page.length > 0) yield page.join(',');
 }
 
 /** The dataset's information plus `last-change`: the time of its newest log entry (null while empty). */

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHub, removeDir, type HubProcess } from '../../helpers/hub-process.js';
+import { whileHealthPolled } from '../../helpers/runaway.js';
 
 let hub: HubProcess;
 
@@ -117,4 +118,21 @@ test('a bad predicate is a 400 that says what is wrong', async () => {
   assert.equal(count.status, 400);
   // Nothing was lost: the dataset reads as before.
   assert.equal((await allLatest(false)).length, 580);
+});
+
+test('a filter too slow for the explorer is a 422 in words, and the hub answers /api/health meanwhile', async () => {
+  // A wildcard of 7,000 characters against texts of 20,000 is linear in each, but their product is 1.4e8 steps per
+  // entity (docs/security-and-limits.md): more than a filter may take on one entity (0.25 s) on the API's thread.
+  const long = Array.from({ length: 40 }, (_, i) => ({ _id: `l${i}`, s: 'a'.repeat(20_000) }));
+  await hub.json('/datasets/long-texts/entities', { method: 'POST', json: long });
+  const slow = encodeURIComponent(JSON.stringify(['matches', '*' + 'a'.repeat(7000) + 'b*', '_S.s']));
+  const { result, slowest } = await whileHealthPolled(hub, () => hub.fetch(`/datasets/long-texts/entities?filter=${slow}`));
+  assert.equal(result.status, 422);
+  const body = (await result.json()) as { error: string; detail: string };
+  assert.equal(body.error, 'the filter takes too long');
+  assert.match(body.detail, /on the entity "l0" it took more than 0\.25 s/);
+  assert.ok(slowest < 2000, `/api/health answered within 2 s throughout (slowest ${slowest.toFixed(0)} ms)`);
+  // The same wildcard, short: quick on every entity, and nothing matches (no text has a "b").
+  const quick = encodeURIComponent(JSON.stringify(['matches', '*ab*', '_S.s']));
+  assert.deepEqual(await hub.json(`/datasets/long-texts/entities?filter=${quick}`), []);
 });
