@@ -1,8 +1,8 @@
 /*
  * Four concurrent 200 MB JSON Pushes (issue 32.5): are they written side by side, and is the memory given back after
  * them? Runnable alone: `node out/test/bench/concurrent-push-bench.js` (BENCH_PUSH_MB per push, default 200;
- * BENCH_PUSHES, default 4; BENCH_HUB_NODE_ARGS, node flags for the hub such as --cpu-prof; BENCH_HUB_OUTPUT, a file
- * for the hub's output; BENCH_MALLOC=both (default) runs the whole thing twice, first a hub with the C library's
+ * BENCH_PUSHES, default 4; BENCH_ROUTE=datasets, the pushes to /api/datasets/<id>/entities; BENCH_HUB_NODE_ARGS,
+ * node flags for the hub such as --cpu-prof; BENCH_HUB_OUTPUT, a file for the hub's output; BENCH_MALLOC=both (default) runs the whole thing twice, first a hub with the C library's
  * allocator defaults (DATAHUB_HUB_MALLOC=0, as `datahub serve` started before it set main/cli/malloc-env.ts's
  * settings), then `datahub serve` as it starts now; BENCH_MALLOC=off or on, one of them). A script, not a timed unit
  * test: it prints figures and judges nothing but correctness.
@@ -29,6 +29,8 @@ import { HUB_MALLOC_SWITCH } from '../../main/cli/malloc-env.js';
 const MB = 1024 * 1024;
 const PUSH_MB = Number(process.env['BENCH_PUSH_MB'] ?? 200);
 const PUSHES = Number(process.env['BENCH_PUSHES'] ?? 4);
+/** BENCH_ROUTE=datasets: the pushes go to POST /api/datasets/<id>/entities (read whole: at most the body limit, 64 MB). */
+const ROUTE = process.env['BENCH_ROUTE'] === 'datasets' ? 'datasets' : 'receivers';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const mb = (kB: number | undefined): string => (kB === undefined ? '?' : `${(kB / 1024).toFixed(0)} MB`);
@@ -69,7 +71,7 @@ function push(hub: HubProcess, dataset: string, bytes: number, t0: number): Prom
     const startMs = performance.now() - t0;
     let sentMs = 0;
     let sent = 0;
-    const req = request(`${hub.api}/receivers/${dataset}/entities`, {
+    const req = request(`${hub.api}/${ROUTE}/${dataset}/entities`, {
       method: 'POST',
       // A connection of its own: a kept-alive one the hub closes while idle would fail the next push's first write.
       agent: false,
