@@ -13,7 +13,8 @@
  *   before      the hub's RSS at rest, and /api/health's answer times at rest (3 s): the yardstick of the polls
  *   alone       one push of the size on its own: its wall time is the yardstick
  *   concurrent  the pushes at once, each to a dataset of its own, bodies streamed by the client as they are made
- *   after       the RSS when the last push has been answered, then at rest 5 s and 30 s later
+ *   after       the RSS when the last push has been answered, then at rest 5 s and 30 s later, and after the datasets'
+ *               entities were counted (reads: glibc gives freed memory back only when something is freed)
  * The RSS is sampled every 50 ms in a worker thread (hub-stats.ts); /api/health is polled every 100 ms throughout, from
  * a worker thread too (health-poller.ts), and its answer times reported (the parts of a large write are SQLite
  * transactions on the hub's thread). Each dataset must then hold exactly the entities pushed to it.
@@ -125,6 +126,8 @@ export interface ConcurrentPushResult {
   afterAnsweredKB: number;
   after5sKB: number;
   after30sKB: number;
+  /** After the entities were counted (reads that allocate and free: glibc gives memory back only when something is freed). */
+  afterReadsKB: number;
   /** /api/health at rest before the pushes, during the push alone, and from the concurrent pushes until the last answer. */
   healthAtRest: PollFigures;
   healthAlone: PollFigures;
@@ -183,8 +186,9 @@ async function runOnce(label: string, env: NodeJS.ProcessEnv, log: (line: string
       if (stored !== o.entities) throw new Error(`${o.dataset}: ${stored} entities stored of ${o.entities} pushed`);
       log(`  ${o.dataset}: ${(o.bytes / MB).toFixed(0)} MB, ${o.entities} entities; sent ${(o.startMs / 1000).toFixed(1)}-${(o.sentMs / 1000).toFixed(1)} s, answered at ${(o.answeredMs / 1000).toFixed(1)} s`);
     }
+    const afterReadsKB = readRssKB(pid)!;
     log(`[${label}] ${PUSHES} concurrent ${PUSH_MB} MB pushes: ${concurrentSeconds.toFixed(1)} s (${(concurrentSeconds / aloneSeconds).toFixed(2)}x one alone; ${PUSHES}x would be one after another)`);
-    log(`[${label}] hub RSS: before ${mb(beforeKB)}, peak during ${mb(peakKB)}, when answered ${mb(afterAnsweredKB)}, 5 s later ${mb(after5sKB)}, 30 s later ${mb(after30sKB)} (${(after30sKB / beforeKB).toFixed(2)}x before)`);
+    log(`[${label}] hub RSS: before ${mb(beforeKB)}, peak during ${mb(peakKB)}, when answered ${mb(afterAnsweredKB)}, 5 s later ${mb(after5sKB)}, 30 s later ${mb(after30sKB)} (${(after30sKB / beforeKB).toFixed(2)}x before), after the counts ${mb(afterReadsKB)}`);
     // What the resident memory left is made of (V8 heap, buffers) as the hub itself tells it.
     const heap = await (await hub.fetch('/status/heap')).text();
     log(`[${label}] hub memory 30 s later, by kind: ${heap.trim().split('\n').map((l) => l.replace(/\s+/g, ' ')).join(', ')}`);
@@ -195,7 +199,7 @@ async function runOnce(label: string, env: NodeJS.ProcessEnv, log: (line: string
     log(`[${label}] /api/health (polled every 100 ms from a worker thread) at rest: ${describePolls(polls, restFrom, aloneFrom)}`);
     log(`[${label}] /api/health during the push alone: ${describePolls(polls, aloneFrom, aloneUntil)}`);
     log(`[${label}] /api/health during the concurrent pushes: ${describePolls(polls, concurrentFrom, concurrentUntil)}; p99 ${(healthConcurrent.p99Ms / healthAtRest.p99Ms).toFixed(1)}x the p99 at rest`);
-    return { label, pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after30sKB, healthAtRest, healthAlone, healthConcurrent, outcomes };
+    return { label, pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after30sKB, afterReadsKB, healthAtRest, healthAlone, healthConcurrent, outcomes };
   } finally {
     await hub.stop();
     const outFile = process.env['BENCH_HUB_OUTPUT'];
@@ -214,7 +218,7 @@ export async function concurrentPushBench(log: (line: string) => void = console.
   if (results.length === 2) {
     const [a, b] = results as [ConcurrentPushResult, ConcurrentPushResult];
     const row = (r: ConcurrentPushResult): string =>
-      `${r.label.padEnd(20)} RSS before ${mb(r.beforeKB)}, peak ${mb(r.peakKB)}, 30 s after ${mb(r.after30sKB)} (${(r.after30sKB / r.beforeKB).toFixed(2)}x before); health p99 ${r.healthConcurrent.p99Ms.toFixed(0)} ms, max ${r.healthConcurrent.maxMs.toFixed(0)} ms, ${r.healthConcurrent.over100Pct.toFixed(1)}% over 100 ms`;
+      `${r.label.padEnd(20)} RSS before ${mb(r.beforeKB)}, peak ${mb(r.peakKB)}, 30 s after ${mb(r.after30sKB)} (${(r.after30sKB / r.beforeKB).toFixed(2)}x before), after the counts ${mb(r.afterReadsKB)}; health p99 ${r.healthConcurrent.p99Ms.toFixed(0)} ms, max ${r.healthConcurrent.maxMs.toFixed(0)} ms, ${r.healthConcurrent.over100Pct.toFixed(1)}% over 100 ms`;
     log('same run:');
     log(`  ${row(a)}`);
     log(`  ${row(b)}`);
