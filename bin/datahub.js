@@ -15,5 +15,10 @@ if (!existsSync(entry)) {
   process.stderr.write('datahub: the project is not built yet; run "npm install" (or "npm run build") first\n');
   process.exit(2);
 }
+if (process.argv[2] === 'serve') {
+  // A hub started from a terminal gets the allocator settings the desktop app gives its hub (main/cli/malloc-env.ts).
+  const mallocEnv = join(dirname(entry), 'malloc-env.js');
+  if (existsSync(mallocEnv)) (await import(pathToFileURL(mallocEnv).href)).reexecWithHubMallocEnv();
+}
 const { main } = await import(pathToFileURL(entry).href);
 await main(process.argv.slice(2));

@@ -2,6 +2,7 @@
 // A workspace folder may also be given as a bare path (`Datahub Desktop ~/projects/crm`), which is how the
 // OS and a second launch hand one over.
 import { parseArgs } from 'node:util';
+import { HUB_MALLOC_ENV } from '../cli/malloc-env.js';
 
 export interface AppArgs {
   /** The hub's data directory; default <userData>/hub. */
@@ -23,18 +24,8 @@ export function hubServeArgs(dataDir: string, port: number, workspace: string): 
   return ['serve', '--data', dataDir, '--port', String(port), '--workspace', workspace, '--scheduler', 'off', '--secrets-key', 'keychain'];
 }
 
-/**
- * glibc's malloc settings for the hub's process (other C libraries ignore them): at most two arenas, and allocations
- * from 128 KB on mapped and unmapped one by one. By default every thread that allocates (parser workers, SQLite,
- * libuv) may get an arena of its own that keeps what was freed in it, and large buffers freed once raise the size
- * from which later ones are mapped. Four concurrent 50 MB pushes left the hub 641 MB resident (259 MB before); with
- * these, 549 MB (252 MB before), the thread arenas gone (test/bench/concurrent-push-bench.ts, BENCH_DESKTOP_ENV=1).
- */
-export const HUB_MALLOC_ENV: Readonly<Record<string, string>> = {
-  MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '131072',
-  MALLOC_TRIM_THRESHOLD_: '131072',
-};
+/** glibc's malloc settings for the hub's process (main/cli/malloc-env.ts): the app sets them for the hub it starts. */
+export { HUB_MALLOC_ENV } from '../cli/malloc-env.js';
 
 /** The hub process's environment: the app's, without what would change how Node runs, with the malloc settings (unless set). */
 export function hubEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -7,6 +7,7 @@ import { HubError, PreparedEntities } from '../../hub-core/base/index.js';
 import { linesOutcome, outcomeToBatch, parseEntityBody, unpackOutcome, type LinesOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
 import type { SpoolLines } from '../../hub-core/storage/index.js';
 import { splitEntityArray } from './entity-array-split.js';
+import { BodyCutter, type CutOptions, type CutOutcome, type CutPart } from './entity-cutter.js';
 
 /** Bodies below this size are parsed on the main thread: a worker round trip would cost more. */
 const INLINE_LIMIT = 256 * 1024;
@@ -16,7 +17,7 @@ const SPLIT_LIMIT = 512 * 1024;
 const IDLE_EXIT_MS = 10_000;
 
 interface Pending {
-  resolve: (o: ParseOutcome | LinesOutcome) => void;
+  resolve: (o: unknown) => void;
   reject: (e: Error) => void;
 }
 
@@ -27,11 +28,24 @@ function defaultPoolSize(): number {
   return Math.max(2, Math.min(4, availableParallelism() - 1));
 }
 
+type Slot = { worker: Worker; busy: number };
+
+/** The cut of one streamed body into parts of whole entities (entity-cutter.ts), in one worker from start to end. */
+export interface PoolCutter {
+  /** The next bytes of the body (`end`: the last): the parts they complete. Refused bytes throw (4xx). */
+  cut(data: Uint8Array, end: boolean): Promise<CutPart[]>;
+  /** The body is given up: forget its cut. */
+  drop(): void;
+}
+
 /** A small pool of worker threads that parse and hash entity batches. */
 export class EntityParserPool {
-  private readonly workers: { worker: Worker; busy: number }[] = [];
+  private readonly workers: Slot[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private nextBody = 1;
+  /** Cuts in progress: their workers hold their state, so none exits while one is open. */
+  private openCuts = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -47,7 +61,7 @@ export class EntityParserPool {
     const worker = new Worker(new URL('./entity-parse-worker.js', import.meta.url));
     worker.unref();
     const slot = { worker, busy: 0 };
-    worker.on('message', (msg: { id: number; outcome?: WireOutcome; lines?: LinesOutcome; crash?: string }) => {
+    worker.on('message', (msg: { id: number; outcome?: WireOutcome; lines?: LinesOutcome; cut?: CutOutcome; crash?: string }) => {
       slot.busy--;
       this.scheduleIdleExit();
       const p = this.pending.get(msg.id);
@@ -55,6 +69,7 @@ export class EntityParserPool {
       if (!p) return;
       if (msg.outcome) p.resolve(unpackOutcome(msg.outcome));
       else if (msg.lines) p.resolve(msg.lines);
+      else if (msg.cut) p.resolve(msg.cut);
       else p.reject(new Error(`entity parser failed: ${msg.crash ?? 'unknown error'}`));
     });
     worker.on('error', (err) => {
@@ -79,11 +94,11 @@ export class EntityParserPool {
    * (tens of MB) would otherwise stay resident for as long as the hub runs.
    */
   private scheduleIdleExit(): void {
-    if (this.pending.size > 0) return;
+    if (this.pending.size > 0 || this.openCuts > 0) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.pending.size > 0) return;
+      if (this.pending.size > 0 || this.openCuts > 0) return;
       const idle = this.workers.splice(0);
       for (const slot of idle) void slot.worker.terminate();
     }, IDLE_EXIT_MS);
@@ -96,11 +111,11 @@ export class EntityParserPool {
    * waits for the parse); when a half fails, the body is parsed again whole, so that an error names the entity as
    * the body numbers it.
    */
-  async parse(data: Buffer, first = 0): Promise<PreparedEntities> {
+  async parse(data: Uint8Array, first = 0, split = true): Promise<PreparedEntities> {
     if (data.length < INLINE_LIMIT || this.size === 0 || this.closed) return outcomeToBatch(parseEntityBody(data, first));
     clearTimeout(this.idleTimer);
     this.ensureWorkers();
-    const halves = this.workers.length >= 2 && data.length >= SPLIT_LIMIT ? splitEntityArray(data) : undefined;
+    const halves = split && this.workers.length >= 2 && data.length >= SPLIT_LIMIT ? splitEntityArray(data) : undefined;
     if (halves !== undefined) {
       const [a, b] = await Promise.all([this.inWorker(halves[0], first), this.inWorker(halves[1], first)]);
       if (a.ok && b.ok) return new PreparedEntities(a.entities.concat(b.entities));
@@ -113,6 +128,55 @@ export class EntityParserPool {
    * (hub-core/storage/push-spool.ts): the hub's thread gets one buffer to write out instead of an object per entity.
    * `data` is handed to the worker (transferred when it owns its memory): the caller must not use it afterwards.
    */
+  /**
+   * Start the cut of a streamed body: in the least busy worker, which keeps its state until the last bytes (or drop);
+   * on this thread when there are no workers.
+   */
+  cutter(options: CutOptions): PoolCutter {
+    if (this.size === 0 || this.closed) {
+      const inline = new BodyCutter(options);
+      return { cut: async (data, end) => parts(inline.cut(data, end)), drop: () => undefined };
+    }
+    clearTimeout(this.idleTimer);
+    this.ensureWorkers();
+    const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const body = this.nextBody++;
+    this.openCuts++;
+    let open = true;
+    let sentOptions = false;
+    const close = (): void => {
+      if (!open) return;
+      open = false;
+      this.openCuts--;
+      this.scheduleIdleExit();
+    };
+    return {
+      cut: async (data, end) => {
+        if (!open) throw new Error('this body\'s cut has ended');
+        // The worker that holds the cut's state is gone (it crashed): the body cannot be read on.
+        if (!this.workers.includes(slot)) {
+          close();
+          throw new HubError(500, 'the push could not be read', 'the worker reading it ended; send the push again');
+        }
+        const message = { body, data, end, ...(sentOptions ? {} : { options }) };
+        sentOptions = true;
+        try {
+          const outcome = await this.post<CutOutcome>(slot, { cut: message }, ownsMemory(data) ? [data.buffer as ArrayBuffer] : []);
+          if (end || !outcome.ok) close();
+          return parts(outcome);
+        } catch (e) {
+          close();
+          throw e;
+        }
+      },
+      drop: () => {
+        if (!open) return;
+        if (this.workers.includes(slot)) slot.worker.postMessage({ drop: body });
+        close();
+      },
+    };
+  }
+
   async parseLines(data: Buffer, first = 0): Promise<SpoolLines> {
     let outcome: LinesOutcome;
     if (data.length < INLINE_LIMIT || this.size === 0 || this.closed) outcome = linesOutcome(parseEntityBody(data, first));
@@ -133,7 +197,7 @@ export class EntityParserPool {
     // A buffer that is all of its memory (a part joined for this call) moves to the worker instead of being copied.
     const own = lines === true && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer;
     return new Promise<ParseOutcome | LinesOutcome>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve: resolve as (o: unknown) => void, reject });
       slot.busy++;
       const message = { id, data, first, ...(lines === true ? { lines } : {}) };
       try {
@@ -145,12 +209,31 @@ export class EntityParserPool {
     });
   }
 
+  private post<T extends CutOutcome>(slot: Slot, message: object, transfer: ArrayBuffer[]): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (o: unknown) => void, reject });
+      slot.busy++;
+      slot.worker.postMessage({ id, ...message }, transfer);
+    });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
     this.workers.length = 0;
   }
+}
+
+/** A buffer that is all of its memory can move to a worker instead of being copied. */
+function ownsMemory(data: Uint8Array): boolean {
+  return data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer;
+}
+
+function parts(outcome: CutOutcome): CutPart[] {
+  if (!outcome.ok) throw new HubError(outcome.failure.status, outcome.failure.error, outcome.failure.detail);
+  return outcome.parts;
 }
 
 /**

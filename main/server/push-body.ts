@@ -2,22 +2,16 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { EntityParserPool } from './entity-parser-pool.js';
-import { EntitySplitter } from './entity-splitter.js';
-import { HubError } from '../../hub-core/base/index.js';
-import type { PreparedEntities } from '../../hub-core/base/index.js';
+import type { CutPart } from './entity-cutter.js';
+import { HubError, PreparedEntities } from '../../hub-core/base/index.js';
 import type { StagedPush } from '../../hub-core/pipes/index.js';
-import type { SpoolLines } from '../../hub-core/storage/index.js';
 
 /** Bodies up to this size (or the body limit, when lower) are read whole and parsed at once; larger ones stream. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;
 /** The largest streamed JSON Push body by default (`--push-limit`). */
 export const DEFAULT_PUSH_LIMIT = 4 * 1024 * 1024 * 1024;
-/** A streamed push is parsed in parts of about this many bytes (or entities). */
-const PART_BYTES = 2 * 1024 * 1024;
-const PART_ENTITIES = 10_000;
-const HEAD_SLICE = 1024 * 1024;
-/** From this size a part is parsed in two halves by two workers. */
-const SPLIT_PART = 512 * 1024;
+/** A streamed body goes to the worker that cuts it in slices of about this many bytes. */
+const HAND_BYTES = 1024 * 1024;
 
 const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/json-seq'];
 
@@ -95,71 +89,65 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
   if (ended && !body.lines) return { whole: await parser.parse(Buffer.concat(head, headBytes)) };
 
   const staged = stage();
+  // The body is cut into parts of whole entities in a parser worker (entity-cutter.ts): this thread only gathers the
+  // bytes as they arrive, hands them over a slice at a time and passes the parts on to be parsed.
+  const cutter = parser.cutter({ lines: body.lines, elementLimit: limits.bodyLimit, split: true });
   try {
-    const splitter = new EntitySplitter(body.lines, limits.bodyLimit);
-    let part: Buffer[] = [];
-    let partBytes = 0;
     let first = 0;
     let received = 0;
     let pending: Promise<void> | undefined;
-    const flush = async (): Promise<void> => {
-      const elements = part;
+    const flush = async (part: CutPart): Promise<void> => {
       const from = first;
-      first += elements.length;
-      part = [];
-      partBytes = 0;
-      // One part is parsed while the next is read; at most one waits. The hub answers others between parts (a part
-      // of the first 8 MB, read at once, would otherwise follow the next without a turn of the event loop).
+      first += part.counts.reduce((a, b) => a + b, 0);
+      // One part is parsed while the next is cut; at most one waits. The hub answers others between parts.
       if (pending) await pending;
       await new Promise<void>((resolve) => setImmediate(resolve));
-      pending = staged.passesThrough ? spoolPart(parser, staged, elements, from) : parsePart(parser, elements, from).then((batch) => staged.add(batch.entities));
+      pending = staged.passesThrough ? spoolPart(parser, staged, part, from) : parsePart(parser, part, from).then((batch) => staged.add(batch.entities));
       // Awaited at the next part or the end; until then a failure must not count as unhandled.
       pending.catch(() => undefined);
     };
-    const feed = async (chunk: Buffer, start: boolean): Promise<void> => {
+    const send = async (bytes: Uint8Array, end: boolean): Promise<void> => {
+      for (const part of await cutter.cut(bytes, end)) await flush(part);
+    };
+    let gathered: Buffer[] = [];
+    let gatheredBytes = 0;
+    // The bytes gathered so far, copied into memory of their own that moves to the worker (a chunk Node read may share
+    // its memory with others).
+    const hand = async (end: boolean): Promise<void> => {
+      const bytes = new Uint8Array(gatheredBytes);
+      let at = 0;
+      for (const c of gathered) {
+        bytes.set(c, at);
+        at += c.length;
+      }
+      gathered = [];
+      gatheredBytes = 0;
+      await send(bytes, end);
+    };
+    const feed = async (chunk: Buffer): Promise<void> => {
       received += chunk.length;
       if (received > limits.pushLimit) throw tooLarge(limits.pushLimit);
-      // A byte order mark before the body is allowed, as in a small body.
-      const bytes = start && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? chunk.subarray(3) : chunk;
-      const out: Buffer[] = [];
-      splitter.push(bytes, out);
-      for (const e of out) {
-        part.push(e);
-        partBytes += e.length;
-        if (part.length >= PART_ENTITIES || partBytes >= PART_BYTES) await flush();
-      }
+      gathered.push(chunk);
+      gatheredBytes += chunk.length;
+      if (gatheredBytes >= HAND_BYTES) await hand(false);
     };
-    const firstChunk = head.length > 0 ? Buffer.concat(head, headBytes) : Buffer.alloc(0);
+    // The head (up to 8 MB, read already) goes a slice at a time, then the rest as it arrives.
+    for (const chunk of head) {
+      for (let at = 0; at < chunk.length; at += HAND_BYTES) await feed(chunk.subarray(at, at + HAND_BYTES));
+    }
     head.length = 0;
-    // The head (up to 8 MB) is cut into entities a slice at a time, the hub answering others between slices.
-    await feed(firstChunk.subarray(0, HEAD_SLICE), true);
-    for (let at = HEAD_SLICE; at < firstChunk.length; at += HEAD_SLICE) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await feed(firstChunk.subarray(at, at + HEAD_SLICE), false);
-    }
     if (!ended) {
-      for (let chunk = await next(); chunk !== undefined; chunk = await next()) await feed(chunk, false);
+      for (let chunk = await next(); chunk !== undefined; chunk = await next()) await feed(chunk);
     }
-    splitter.end();
-    if (part.length > 0) await flush();
+    await hand(true);
     if (pending) await pending;
     return { staged };
   } catch (e) {
+    cutter.drop();
     await staged.discard();
     // Leave the rest of the body unread: Node discards it once the answer is sent.
     throw e;
   }
-}
-
-/** Entities `from` to `to` (not included) as one JSON array. */
-function joinPart(elements: readonly Buffer[], from = 0, to = elements.length): Buffer {
-  const pieces: Buffer[] = [OPEN];
-  for (let i = from; i < to; i++) {
-    if (i > from) pieces.push(COMMA);
-    pieces.push(elements[i]!);
-  }
-  pieces.push(CLOSE);
-  return Buffer.concat(pieces);
 }
 
 /** A part is its entities joined anew: a byte offset in it is not one of the body, so only the bytes are named. */
@@ -171,34 +159,43 @@ function inPart(e: unknown, first: number, count: number): unknown {
   return e;
 }
 
-async function parsePart(parser: EntityParserPool, elements: readonly Buffer[], first: number): Promise<PreparedEntities> {
-  try {
-    return await parser.parse(joinPart(elements), first);
-  } catch (e) {
-    throw inPart(e, first, elements.length);
+/** Where each of a part's arrays starts in the body's numbering. */
+function starts(part: CutPart, first: number): number[] {
+  const out: number[] = [];
+  let at = first;
+  for (const n of part.counts) {
+    out.push(at);
+    at += n;
   }
+  return out;
+}
+
+/** The first failure of a part's arrays (in the body's order), in the words of the body. */
+function firstFailure<T>(results: PromiseSettledResult<T>[], part: CutPart, from: readonly number[]): T[] {
+  for (let k = 0; k < results.length; k++) {
+    const r = results[k]!;
+    if (r.status === 'rejected') throw inPart(r.reason, from[k]!, part.counts[k]!);
+  }
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
+/** A part for a pipe that transforms what it receives: its arrays parsed at once, by two workers when there are two. */
+async function parsePart(parser: EntityParserPool, part: CutPart, first: number): Promise<PreparedEntities> {
+  const from = starts(part, first);
+  const batches = firstFailure(await Promise.allSettled(part.arrays.map((data, k) => parser.parse(data, from[k], false))), part, from);
+  return batches.length === 1 ? batches[0]! : new PreparedEntities(batches.flatMap((b) => b.entities));
 }
 
 /**
- * A part for a pipe without a transform: parsed into spool lines in the workers, in two halves at once (the part is
- * cut between two entities here, where the cuts are known), the hub's thread only writing the bytes out.
+ * A part for a pipe without a transform: parsed into spool lines in the workers, its two halves at once, the hub's
+ * thread only writing the bytes out.
  */
-async function spoolPart(parser: EntityParserPool, staged: StagedPush, elements: readonly Buffer[], first: number): Promise<void> {
-  let bytes = 0;
-  for (const e of elements) bytes += e.length;
-  const cut = elements.length >= 2 && bytes >= SPLIT_PART ? elements.length >> 1 : elements.length;
-  const halves = cut < elements.length ? [joinPart(elements, 0, cut), joinPart(elements, cut)] : [joinPart(elements)];
-  const lines = await Promise.allSettled(halves.map((data, k) => parser.parseLines(data, k === 0 ? first : first + cut)));
-  for (let k = 0; k < lines.length; k++) {
-    const r = lines[k]!;
-    if (r.status === 'rejected') throw k === 0 ? inPart(r.reason, first, cut) : inPart(r.reason, first + cut, elements.length - cut);
-  }
-  await staged.addLines(lines.map((r) => (r as PromiseFulfilledResult<SpoolLines>).value));
+async function spoolPart(parser: EntityParserPool, staged: StagedPush, part: CutPart, first: number): Promise<void> {
+  const from = starts(part, first);
+  const lines = firstFailure(await Promise.allSettled(part.arrays.map((data, k) => parser.parseLines(Buffer.from(data.buffer, data.byteOffset, data.byteLength), from[k]))), part, from);
+  await staged.addLines(lines);
 }
 
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
 
 function tooLarge(limit: number): HubError {
   return new HubError(413, 'request body too large', `a JSON Push body may be at most ${limit} bytes (--push-limit); send it in several requests`);

@@ -55,13 +55,31 @@ export class HealthPoller {
   }
 }
 
-/** "n polls, slowest x ms, p99 y ms, z over 100 ms" for the polls sent from `since` (Date.now()) on. */
-export function describePolls(polls: readonly HealthPoll[], since = 0): string {
-  const ms = polls.filter((p) => p.t >= since && p.error === undefined).map((p) => p.ms).sort((a, b) => a - b);
-  const failed = polls.filter((p) => p.t >= since && p.error !== undefined);
-  if (ms.length === 0) return `no poll answered (${failed.length} failed)`;
-  const at = (q: number): number => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!;
+export interface PollFigures {
+  polls: number;
+  failed: number;
+  medianMs: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Share of the answered polls that took longer than 100 ms, in percent. */
+  over100Pct: number;
+}
+
+/** The figures of the polls sent from `since` to `until` (Date.now()). */
+export function pollFigures(polls: readonly HealthPoll[], since = 0, until = Infinity): PollFigures {
+  const within = polls.filter((p) => p.t >= since && p.t < until);
+  const ms = within.filter((p) => p.error === undefined).map((p) => p.ms).sort((a, b) => a - b);
+  const at = (q: number): number => (ms.length === 0 ? NaN : ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!);
   const over = ms.filter((m) => m > 100).length;
+  return { polls: ms.length, failed: within.length - ms.length, medianMs: at(0.5), p99Ms: at(0.99), maxMs: ms.length === 0 ? NaN : ms[ms.length - 1]!, over100Pct: ms.length === 0 ? NaN : (100 * over) / ms.length };
+}
+
+/** "n polls, median x ms, p99 y ms, slowest z ms, n over 100 ms (p %)" for the polls sent from `since` to `until` (Date.now()). */
+export function describePolls(polls: readonly HealthPoll[], since = 0, until = Infinity): string {
+  const failed = polls.filter((p) => p.t >= since && p.t < until && p.error !== undefined);
+  const f = pollFigures(polls, since, until);
+  if (f.polls === 0) return `no poll answered (${failed.length} failed)`;
+  const over = Math.round((f.over100Pct * f.polls) / 100);
   const errors = failed.length > 0 ? `; ${failed.length} failed: ${[...new Set(failed.map((p) => p.error))].join('; ')}` : '';
-  return `${ms.length} polls, median ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, slowest ${ms[ms.length - 1]!.toFixed(0)} ms, ${over} over 100 ms${errors}`;
+  return `${f.polls} polls, median ${f.medianMs.toFixed(0)} ms, p99 ${f.p99Ms.toFixed(0)} ms, slowest ${f.maxMs.toFixed(0)} ms, ${over} over 100 ms (${f.over100Pct.toFixed(1)}%)${errors}`;
 }
