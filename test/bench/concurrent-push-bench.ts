@@ -139,7 +139,8 @@ export interface ConcurrentPushResult {
 async function runOnce(label: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<ConcurrentPushResult> {
   // Four 200 MB uploads at once may take longer than the default 120 s to arrive on a loaded machine.
   const nodeArgs = (process.env['BENCH_HUB_NODE_ARGS'] ?? '').split(/\s+/).filter((a) => a !== '');
-  const hub = await startHub({ args: ['--request-timeout', '3600'], nodeArgs, env });
+  // As a terminal starts it: the hub sets its allocator settings itself, or not (env may turn them off).
+  const hub = await startHub({ args: ['--request-timeout', '3600'], nodeArgs, env, mallocEnv: false });
   const pid = hub.child.pid!;
   try {
     // JSON Push: a pipe with an http_endpoint source per push, each writing a dataset of its name.

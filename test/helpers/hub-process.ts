@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
+import { HUB_MALLOC_ENV } from '../../main/cli/malloc-env.js';
 
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export const CLI = join(REPO, 'bin', 'datahub.js');
@@ -38,6 +39,11 @@ export async function startHub(
     wrap?: string[];
     /** Node's own flags for the hub (--cpu-prof, say). */
     nodeArgs?: string[];
+    /**
+     * Start it with the allocator settings `datahub serve` would otherwise start itself again to get (default): one
+     * node start-up less per test hub. False: as a terminal starts it, without them.
+     */
+    mallocEnv?: boolean;
   } = {},
 ): Promise<HubProcess> {
   const dataDir = options.dataDir ?? tempDir();
@@ -45,7 +51,7 @@ export async function startHub(
   const [cmd, ...rest] = [...(options.wrap ?? []), ...argv];
   const child = spawn(cmd!, rest, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
+    env: { ...(options.mallocEnv === false ? {} : HUB_MALLOC_ENV), ...process.env, ...options.env },
   });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

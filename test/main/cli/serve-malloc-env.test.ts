@@ -31,19 +31,19 @@ const mallocOf = (env: Record<string, string>): Record<string, string | undefine
 
 test('datahub serve runs with the allocator settings, in the process that was started; a value the user set is kept', { skip: !glibc && 'glibc only' }, async () => {
   for (const k of Object.keys(HUB_MALLOC_ENV)) assert.equal(process.env[k], undefined, `the test runs without ${k} of its own`);
-  const hub = await startHub();
+  const hub = await startHub({ mallocEnv: false });
   hubs.push(hub);
   assert.equal((await hub.fetch('/health')).status, 200);
   assert.deepEqual(mallocOf(environOf(hub.child.pid!)), HUB_MALLOC_ENV, 'the hub the client started (its pid) runs with the settings');
 
-  const own = await startHub({ env: { MALLOC_ARENA_MAX: '4' } });
+  const own = await startHub({ mallocEnv: false, env: { MALLOC_ARENA_MAX: '4' } });
   hubs.push(own);
   assert.equal((await own.fetch('/health')).status, 200);
   assert.deepEqual(mallocOf(environOf(own.child.pid!)), { ...HUB_MALLOC_ENV, MALLOC_ARENA_MAX: '4' }, "the user's value stays, the others are added");
 });
 
 test(`datahub serve with ${HUB_MALLOC_SWITCH}=0 keeps the C library's defaults`, { skip: !glibc && 'glibc only' }, async () => {
-  const hub = await startHub({ env: { [HUB_MALLOC_SWITCH]: '0' } });
+  const hub = await startHub({ mallocEnv: false, env: { [HUB_MALLOC_SWITCH]: '0' } });
   hubs.push(hub);
   assert.equal((await hub.fetch('/health')).status, 200);
   assert.deepEqual(mallocOf(environOf(hub.child.pid!)), Object.fromEntries(Object.keys(HUB_MALLOC_ENV).map((k) => [k, undefined])));
