@@ -1,7 +1,7 @@
 // What the flow graph keeps between visits, for the app's lifetime: the layout pool (its workers started on the first
 // visit, while the pipes are still being read, and kept), the last layouts by the structure they were made for, and the
 // last pipes and datasets read (by the graph, or by the app for its sidebar). The graph starts from those lists and
-// reads them again behind. The app's lists are laid out in idle time as soon as they are read (prefetch), so that even
+// reads them again behind. The app's lists are laid out in the workers as soon as they are read (prefetch), so that even
 // a first visit draws at once; a layout under way is shared, not made twice.
 import { LayoutPool } from '../../lib/flow-layout-pool';
 import type { FlowLayout } from '../../lib/flow-layout';
@@ -81,26 +81,23 @@ export function layoutFor(model: FlowModel, structure: string, aspect: number): 
 /** The flow graph canvas's shape, before it is shown: the window less the sidebar, bars and hints around it. */
 export const expectedAspect = (): number => Math.max(320, window.innerWidth - 260) / Math.max(240, window.innerHeight - 230);
 
-let prefetchHandle: number | null = null;
+let prefetchTimer: ReturnType<typeof setTimeout> | null = null;
 
 /**
- * Lay out the whole graph of `s` in idle time (the workers do the work), so that the first visit to the graph finds it
- * laid out. A later call before the idle time came replaces the earlier one.
+ * Lay out the whole graph of `s` right after the lists are read, so that the first visit to the graph finds it laid out
+ * or under way. The page's part is small (the model, split into parts and posted: tens of ms for 300 pipes); the
+ * workers do the rest, on other cores. A later call before the timer ran replaces the earlier one.
  */
 function prefetch(s: FlowSnapshot): void {
-  if (typeof requestIdleCallback !== 'function') return;
-  if (prefetchHandle !== null) cancelIdleCallback(prefetchHandle);
-  prefetchHandle = requestIdleCallback(
-    () => {
-      prefetchHandle = null;
-      const model = buildFlowModel(s.pipes, s.datasets, s.failed);
-      if (model.nodes.length === 0) return;
-      layoutFor(model, layoutStructure(model), expectedAspect()).catch(() => {
-        // The graph tries again when it is opened, and says what failed.
-      });
-    },
-    { timeout: 2000 },
-  );
+  if (prefetchTimer !== null) clearTimeout(prefetchTimer);
+  prefetchTimer = setTimeout(() => {
+    prefetchTimer = null;
+    const model = buildFlowModel(s.pipes, s.datasets, s.failed);
+    if (model.nodes.length === 0 || typeof Worker !== 'function') return;
+    layoutFor(model, layoutStructure(model), expectedAspect()).catch(() => {
+      // The graph tries again when it is opened, and says what failed.
+    });
+  }, 0);
 }
 
 export interface FlowSnapshot {
