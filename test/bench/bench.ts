@@ -270,7 +270,7 @@ async function main(): Promise<number> {
     // 8b. The 300-pipe project's lists scrolled and its graph opened in Chromium (test/bench/list-scroll-bench.ts).
     const lists = await runListScrollBench();
     problems.push(...lists.problems);
-    console.log(`lists: ${lists.lists.map((l) => `${l.label} ${l.fps.toFixed(1)} fps`).join(', ')} (plain table ${lists.baseline.fps.toFixed(1)} fps); graph drawn after ${lists.graph.drawnMs.toFixed(0)} ms`);
+    console.log(`lists: ${lists.lists.map((l) => `${l.label} ${l.fps.toFixed(1)} fps`).join(', ')} (plain table ${lists.baseline.fps.toFixed(1)} fps); graph drawn after ${lists.graph?.drawnMs.toFixed(0) ?? '-'} ms`);
     const peakKB = Math.max(startedKB, beforePullKB, afterPullKB, ...samples.map((s) => s.kB));
     const duringPull = samples.filter((s) => s.t >= pullWall0 && s.t <= pullWall1).map((s) => s.kB);
     const pullPeakKB = Math.max(beforePullKB, afterPullKB, ...duringPull);

@@ -16,11 +16,14 @@ import type { Page } from 'playwright-core';
 import { startHub, removeDir, tempDir } from '../helpers/hub-process.js';
 import { launchChromium, signIn } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
+import { useRendererBuild } from './poll-scroll.js';
 
 export const GRAPH_DRAW_TARGETS = { visibleMs: 1000, longTaskMs: 100 };
 
 export interface GraphVisit {
   visit: 'first' | 'second';
+  /** Which renderer build: 'this', or 'before' (BENCH_BEFORE_RENDERER). */
+  build: string;
   nodes: number;
   visibleMs: number;
   drawnMs: number;
@@ -70,6 +73,7 @@ async function openGraph(page: Page, expected: number, visit: GraphVisit['visit'
   const r = (await page.evaluate(script)) as Seen;
   return {
     visit,
+    build: 'this',
     nodes: r.nodes,
     visibleMs: r.visible ?? NaN,
     drawnMs: r.drawn ?? NaN,
@@ -108,15 +112,28 @@ export async function runGraphDrawBench(rounds = Number(process.env['GRAPH_DRAW_
     await page.locator('[data-testid="flow-graph"][data-layout-ms]').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(3000);
     const expected = await page.getByTestId('flow-node').count();
+    // BENCH_BEFORE_RENDERER=<a renderer build>: the same rounds on that build too, alternating (before and after in one
+    // run). GRAPH_DRAW_SETTLE_MS: how long the Pipes list is shown before the first click (default 0: at once).
+    const before = process.env['BENCH_BEFORE_RENDERER'];
+    const settle = Number(process.env['GRAPH_DRAW_SETTLE_MS'] ?? 0);
+    const builds: [string, string | null][] = before ? [['before', before], ['this', null]] : [['this', null]];
     for (let i = 0; i < rounds; i++) {
-      // The app loaded afresh each round: the first visit is the first since it was loaded.
-      await page.goto(`${hub.url}/#/pipes`);
-      await page.reload();
-      await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
-      visits.push(await openGraph(page, expected, 'first'));
-      await page.locator('[data-testid="sidebar"] button[data-view="pipes"]').click();
-      await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
-      visits.push(await openGraph(page, expected, 'second'));
+      for (const [build, folder] of builds) {
+        const off = folder ? await useRendererBuild(page, hub.url, folder) : null;
+        try {
+          // The app loaded afresh each round: the first visit is the first since it was loaded.
+          await page.goto(`${hub.url}/#/pipes`);
+          await page.reload();
+          await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
+          if (settle > 0) await page.waitForTimeout(settle);
+          visits.push({ ...(await openGraph(page, expected, 'first')), build });
+          await page.locator('[data-testid="sidebar"] button[data-view="pipes"]').click();
+          await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
+          visits.push({ ...(await openGraph(page, expected, 'second')), build });
+        } finally {
+          await off?.();
+        }
+      }
     }
     if (expected < 400) problems.push(`graph draw bench: the graph drew ${expected} nodes, expected over 400 (${project.pipes.length} pipes)`);
     for (const v of visits) if (Number.isNaN(v.drawnMs)) problems.push(`graph draw bench: ${v.visit} visit never drew ${expected} nodes (${v.nodes})`);
@@ -134,7 +151,7 @@ export function graphDrawBenchRows(r: GraphDrawBenchResult): string[][] {
   const ms = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toFixed(0));
   return [
     ...r.visits.map((v) => [
-      `graph ${v.visit} visit: click to visible (all drawn ${ms(v.drawnMs)} ms, fetched ${ms(v.fetchedMs)} ms, layout ${ms(v.layoutMs)} ms, longest task ${ms(v.longestTaskMs)} ms, while drawing ${ms(v.longestDrawingMs)} ms, ${v.tasksOver50} tasks > 50 ms)`,
+      `graph ${v.visit} visit${v.build === 'this' ? '' : ` (build ${v.build})`}: click to visible (all drawn ${ms(v.drawnMs)} ms, fetched ${ms(v.fetchedMs)} ms, layout ${ms(v.layoutMs)} ms, longest task ${ms(v.longestTaskMs)} ms, while drawing ${ms(v.longestDrawingMs)} ms, ${v.tasksOver50} tasks > 50 ms)`,
       `${v.nodes} nodes`,
       (v.visibleMs / 1000).toFixed(3),
       '',

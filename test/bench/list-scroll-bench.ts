@@ -18,9 +18,11 @@
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { CDPSession, Page } from 'playwright-core';
-import { startHub, removeDir, tempDir } from '../helpers/hub-process.js';
+import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
 import { launchChromium, signIn } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
+import { pumpOperation, waitFor } from '../helpers/api.js';
+import { POLL_SCROLL_MS, pollScroll, pollScrollResult, useRendererBuild, type PollScrollResult } from './poll-scroll.js';
 
 export const SCROLL_MS = 2000;
 export const LIST_TARGETS = { fpsRatio: 0.9, worstFrameMs: 50, graphDrawnMs: 1000, graphLongTaskMs: 100 };
@@ -55,7 +57,9 @@ export interface GraphOpenResult {
 export interface ListScrollBenchResult {
   baseline: ScrollResult;
   lists: ScrollResult[];
-  graph: GraphOpenResult;
+  graph: GraphOpenResult | null;
+  /** Scrolls over several polls (poll-scroll.ts), this build and, with BENCH_BEFORE_RENDERER, the one before. */
+  polls: PollScrollResult[];
   loadAverage: [number, number];
   problems: string[];
 }
@@ -166,11 +170,78 @@ export async function runListScrollBench(): Promise<ListScrollBenchResult> {
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     const load0 = loadavg()[0]!;
 
+    // LIST_BENCH_ONLY_POLL=1: only the scrolls over several polls.
+    const onlyPoll = process.env['LIST_BENCH_ONLY_POLL'] === '1';
     await page.setContent(staticTable(project.pipes));
     const baseline = await measure(page, cdp, `plain static table, ${project.pipes.length} rows`, '#t', project.pipes.length, rounds, problems);
 
     await signIn(page, hub);
     const lists: ScrollResult[] = [];
+    const graph = onlyPoll ? null : await measureLists(page, cdp, hub.url, project, lists, rounds, problems);
+    for (const l of lists) l.pass = l.fps >= baseline.fps * LIST_TARGETS.fpsRatio && l.worstFrameMs <= worstAllowed(baseline);
+    const polls = await measurePolls(page, cdp, hub, project.pipes, rounds, problems);
+    return { baseline, lists, graph, polls, loadAverage: [load0, loadavg()[0]!], problems };
+  } finally {
+    await browser.close();
+    await hub.stop();
+    removeDir(hub.dataDir);
+    removeDir(dir);
+  }
+}
+
+/**
+ * The scrolls over several polls, once the pipes that read datasets have run (their last run's time moves at every
+ * poll): this build and the one in BENCH_BEFORE_RENDERER, if given, alternating.
+ */
+async function measurePolls(page: Page, cdp: CDPSession, hub: HubProcess, pipes: string[], rounds: number, problems: string[]): Promise<PollScrollResult[]> {
+  const ran = pipes.filter((id) => id.endsWith('-enriched') || id.endsWith('-published-for-reporting'));
+  for (const id of ran) await pumpOperation(hub, id, 'start');
+  await waitFor('the runs to end', async () => {
+    const list = await hub.json<{ _id: string; runtime: { 'last-run': unknown; 'is-running': boolean } }[]>('/pipes');
+    return list.filter((p) => ran.includes(p._id)).every((p) => p.runtime['last-run'] && !p.runtime['is-running']) ? true : undefined;
+  }, 120_000);
+  const before = process.env['BENCH_BEFORE_RENDERER'];
+  const builds: [string, string | null][] = before ? [['before', before], ['this', null]] : [['this', null]];
+  const out: PollScrollResult[] = [];
+  for (let round = 0; round < Math.min(rounds, 2); round++) {
+    for (const [name, folder] of builds) {
+      const off = folder ? await useRendererBuild(page, hub.url, folder) : null;
+      try {
+        await page.goto(`${hub.url}/#/pipes`);
+        await page.reload();
+        await page.getByTestId('pipe-count').filter({ hasText: `${pipes.length} of ${pipes.length}` }).waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(2500);
+        out.push(await scrolledAndIdle(page, cdp, 'Pipes list', name, '[data-testid="pipes"]'));
+        await page.goto(`${hub.url}/#/datasets`);
+        await page.locator(`[data-testid="datasets"] tr[data-dataset]`).nth(20).waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(1000);
+        out.push(await scrolledAndIdle(page, cdp, 'Datasets list', name, '[data-testid="datasets"]'));
+      } catch (e) {
+        problems.push(`list scroll bench: scrolling over polls (${name}): ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        await off?.();
+      }
+    }
+  }
+  return out;
+}
+
+/** The list idle for POLL_SCROLL_MS (its CPU time), then scrolled over as long. */
+async function scrolledAndIdle(page: Page, cdp: CDPSession, label: string, build: string, selector: string): Promise<PollScrollResult> {
+  const i0 = await cpuMs(cdp);
+  await page.waitForTimeout(POLL_SCROLL_MS);
+  const idle = (await cpuMs(cdp)) - i0;
+  const c0 = await cpuMs(cdp);
+  const s = await pollScroll(page, selector, POLL_SCROLL_MS);
+  return pollScrollResult(label, build, s, (await cpuMs(cdp)) - c0, idle);
+}
+
+type Project = ReturnType<typeof writeBigProject>;
+
+/** The lists scrolled between polls, and the graph opened: the graph's figures. */
+async function measureLists(page: Page, cdp: CDPSession, url: string, project: Project, lists: ScrollResult[], rounds: number, problems: string[]): Promise<GraphOpenResult> {
+  const hub = { url };
+  {
     await page.goto(`${hub.url}/#/pipes`);
     await page.getByTestId('pipe-count').filter({ hasText: `${project.pipes.length} of ${project.pipes.length}` }).waitFor({ timeout: 30_000 });
     lists.push(await measure(page, cdp, 'Pipes list', '[data-testid="pipes"]', project.pipes.length, rounds, problems));
@@ -181,7 +252,6 @@ export async function runListScrollBench(): Promise<ListScrollBenchResult> {
     await page.goto(`${hub.url}/#/systems`);
     await page.getByTestId('systems').locator('li').nth(10).waitFor({ timeout: 30_000 });
     lists.push(await measure(page, cdp, 'Systems list', '[data-testid="systems"]', project.systems.length, rounds, problems));
-    for (const l of lists) l.pass = l.fps >= baseline.fps * LIST_TARGETS.fpsRatio && l.worstFrameMs <= worstAllowed(baseline);
 
     // The graph: from the sidebar's Graph entry to the nodes drawn, on a page that has the app loaded (Pipes open).
     await page.goto(`${hub.url}/#/pipes`);
@@ -205,12 +275,7 @@ export async function runListScrollBench(): Promise<ListScrollBenchResult> {
       pass: drawn < LIST_TARGETS.graphDrawnMs && longest < LIST_TARGETS.graphLongTaskMs,
     };
     if (nodes < 400) problems.push(`list scroll bench: the graph drew ${nodes} nodes, expected over 400`);
-    return { baseline, lists, graph, loadAverage: [load0, loadavg()[0]!], problems };
-  } finally {
-    await browser.close();
-    await hub.stop();
-    removeDir(hub.dataDir);
-    removeDir(dir);
+    return graph;
   }
 }
 
@@ -226,9 +291,16 @@ export function listScrollBenchRows(r: ListScrollBenchResult): string[][] {
     base ? '-' : s.pass ? 'PASS' : 'MISS',
   ];
   const g = r.graph;
-  return [
-    row(r.baseline, true),
-    ...r.lists.map((s) => row(s, false)),
+  const polls = r.polls.map((p) => [
+    `scroll over polls (${(POLL_SCROLL_MS / 1000).toFixed(0)} s, ${p.build === 'this' ? 'this build' : 'build before'}): ${p.label} (worst frame ${p.worstFrameMs.toFixed(0)} ms, ${p.framesOver50} frames > 50 ms, ${p.longTasks} long tasks > 50 ms, longest ${p.longestTaskMs.toFixed(0)} ms; main-thread CPU ${p.cpuMs.toFixed(0)} ms scrolling, ${p.idleCpuMs.toFixed(0)} ms idle as long)`,
+    `${p.frames} frames`,
+    (POLL_SCROLL_MS / 1000).toFixed(2),
+    '',
+    '',
+    'no frame > 50 ms',
+    p.worstFrameMs <= 50 ? 'PASS' : 'MISS',
+  ]);
+  const graphRow = g === null ? [] : [
     [
       `graph in Chromium: click to drawn (layout request to result ${g.workerMs.toFixed(0)} ms, longest main task ${g.longestTaskMs.toFixed(0)} ms, main CPU ${(g.cpuMs / 1000).toFixed(2)} s)`,
       `${g.nodes} nodes`,
@@ -238,6 +310,12 @@ export function listScrollBenchRows(r: ListScrollBenchResult): string[][] {
       `< ${LIST_TARGETS.graphDrawnMs} ms, tasks < ${LIST_TARGETS.graphLongTaskMs} ms`,
       g.pass ? 'PASS' : 'MISS',
     ],
+  ];
+  return [
+    row(r.baseline, true),
+    ...r.lists.map((s) => row(s, false)),
+    ...graphRow,
+    ...polls,
     [`  load avg ${r.loadAverage[0].toFixed(1)} -> ${r.loadAverage[1].toFixed(1)}`, '', '', '', '', '', 'info'],
   ];
 }

@@ -193,6 +193,24 @@ test('grouping by name prefix folds hr-employee-* into one box with its count, w
   const keys = await nodeKeys();
   assert.ok(!keys.some((k) => members.has(k)), 'its pipes are folded');
   assert.ok(keys.length < 300, `far fewer nodes: ${keys.length}`);
+  // At Fit the boxes are drawn at screen size with their name and count, and no other label lies over one.
+  await page.getByTestId('flow-fit').click();
+  await graph().locator('[data-key="group:hr-employee-*"] [data-testid="flow-group-chip"]').waitFor();
+  type Rect = { left: number; right: number; top: number; bottom: number };
+  const rects = (selector: string): Promise<{ text: string | null; r: Rect }[]> =>
+    graph()
+      .locator(selector)
+      .evaluateAll((els) => els.map((e) => ({ text: e.textContent, r: e.getBoundingClientRect().toJSON() as Rect })));
+  const chips = await rects('[data-testid="flow-group-chip"] rect');
+  const groups = await graph().locator('[data-testid="flow-node"][data-key^="group:"]').count();
+  assert.ok(chips.length >= groups * 0.8, `${chips.length} of ${groups} boxes shown as chips at Fit`);
+  assert.ok(chips.every((c) => c.r.bottom - c.r.top >= 18 && c.r.right - c.r.left >= 60), 'chips at a readable size');
+  const chip = (await graph().locator('[data-key="group:hr-employee-*"] [data-testid="flow-group-chip"]').textContent()) ?? '';
+  assert.match(chip, /hr-employee-\*/);
+  assert.match(chip, new RegExp(`${members.size} pipes|\\(${members.size}\\)`), `its count: ${chip}`);
+  const labels = await rects('[data-testid="flow-label"]');
+  const covered = labels.filter((l) => chips.some((c) => l.r.left < c.r.right - 1 && l.r.right > c.r.left + 1 && l.r.top < c.r.bottom - 1 && l.r.bottom > c.r.top + 1));
+  assert.deepEqual(covered.map((l) => l.text), [], 'no label over a box');
   await page.screenshot({ path: join(SHOTS, 'graph-grouped.png') });
   await box.click();
   await box.waitFor({ state: 'detached' });

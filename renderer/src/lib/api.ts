@@ -16,12 +16,19 @@ export class HubRequestError extends Error {
   }
 }
 
-async function request<T>(url: string, init: RequestInit): Promise<T> {
+async function send(url: string, init: RequestInit): Promise<Response> {
   // Inside the desktop app the preload API hands over the hub's per-launch token.
   const authorization = desktopAuthorization();
   const headers = new Headers(init.headers);
   if (authorization && !headers.has('authorization')) headers.set('authorization', authorization);
-  const res = await fetch(url, { credentials: 'same-origin', ...init, headers });
+  return fetch(url, { credentials: 'same-origin', ...init, headers });
+}
+
+async function request<T>(url: string, init: RequestInit): Promise<T> {
+  return answer<T>(await send(url, init));
+}
+
+async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
   if (!res.ok) {
     let body: { error?: string; detail?: string | null } = {};
@@ -38,6 +45,17 @@ async function request<T>(url: string, init: RequestInit): Promise<T> {
 /** A call to the instance API of the hub the workbench currently shows (local or remote). */
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   return request<T>(`${apiBase()}${path}`, init);
+}
+
+/**
+ * A GET of the instance API that a poll repeats: null when the answer is still the one tagged `etag` (the hub answered
+ * 304 Not Modified: nothing to read or parse), else the answer and its tag. A hub that tags nothing always answers.
+ */
+export async function apiIfChanged<T>(path: string, etag: string | null): Promise<{ body: T; etag: string | null } | null> {
+  // A request with If-None-Match bypasses the browser's cache: the 304 comes here as it is.
+  const res = await send(`${apiBase()}${path}`, etag === null ? {} : { headers: { 'if-none-match': etag } });
+  if (res.status === 304) return null;
+  return { body: await answer<T>(res), etag: res.headers.get('etag') };
 }
 
 /** A call to the local hub's instance API, whatever instance is shown (workspace, test runner). */

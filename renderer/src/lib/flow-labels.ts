@@ -33,7 +33,7 @@ export function shorten(text: string, max: number): string {
 
 /**
  * The labels to draw at screen size for the view `view` of a `width` × `height` canvas: at most one per node,
- * none overlapping another, nodes in `first` before groups, pipes and then datasets.
+ * none overlapping another or a group's chip (`chips`), nodes in `first` before groups, pipes and then datasets.
  */
 export function screenLabels(
   nodes: readonly FlowNode[],
@@ -41,13 +41,15 @@ export function screenLabels(
   view: { x: number; y: number; k: number },
   size: { width: number; height: number },
   first: ReadonlySet<string> = new Set(),
+  chips: ReadonlyMap<string, { box: Box }> = new Map(),
 ): ScreenLabel[] {
   const rank = (n: FlowNode): number => (first.has(n.key) ? 0 : n.kind === 'group' ? 1 : n.kind === 'pipe' ? 2 : 3);
-  const taken: Box[] = [];
+  // Group boxes drawn as chips (flow-chips.ts) carry their own name: the labels keep out of them.
+  const taken: Box[] = [...chips.values()].map((c) => c.box);
   const out: ScreenLabel[] = [];
   for (const n of [...nodes].sort((a, b) => rank(a) - rank(b))) {
     const p = placed.get(n.key);
-    if (!p) continue;
+    if (!p || chips.has(n.key)) continue;
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -100 || y < -20 || x > size.width + 100 || y > size.height + 20) continue;

@@ -1,9 +1,11 @@
 // What the flow graph keeps between visits, for the app's lifetime: the layout pool (its workers started on the first
 // visit, while the pipes are still being read, and kept), the last layouts by the structure they were made for, and the
 // last pipes and datasets read (by the graph, or by the app for its sidebar). The graph starts from those lists and
-// reads them again behind: a first visit lays out from the click on, a second one draws what it saw at once.
+// reads them again behind. The app's lists are laid out in the workers as soon as they are read (prefetch), so that even
+// a first visit draws at once; a layout under way is shared, not made twice.
 import { LayoutPool } from '../../lib/flow-layout-pool';
 import type { FlowLayout } from '../../lib/flow-layout';
+import { buildFlowModel, type FlowModel } from '../../lib/flow-model';
 import type { DatasetInfo, PipeInfo } from '../../lib/types';
 import type { LastRun } from '../pipe/pipe-pump';
 
@@ -22,25 +24,80 @@ export interface CachedLayout {
   workers: number;
 }
 
+/** What a layout depends on in a model: its nodes (with the text that sizes them) and edges, not their colours. */
+export const layoutStructure = (m: FlowModel): string => `${m.nodes.map((n) => `${n.key}|${n.detail}`).join('\n')}\n--\n${m.edges.map((e) => e.key).join('\n')}`;
+
+/**
+ * A layout made for a view of one shape serves a view of a shape near it (parts packed a little wider or narrower than
+ * they could be): a window resized a little, or the canvas guessed before it was shown, lays out nothing again.
+ */
+const NEAR_ASPECT = 0.2;
+const near = (a: number, b: number): boolean => Math.abs(Math.log(a / b)) <= NEAR_ASPECT;
+
+interface Entry {
+  structure: string;
+  aspect: number;
+  value: CachedLayout;
+}
 // Most recently used last.
-const layouts = new Map<string, CachedLayout>();
+let layouts: Entry[] = [];
+/** Layouts being made, to be shared by whoever asks for the same structure meanwhile. */
+const pending: { structure: string; aspect: number; result: Promise<CachedLayout> }[] = [];
 
-/** The key of a layout: the model's structure (`structure`) and the view's shape, in tenths. */
-export const layoutCacheKey = (structure: string, aspect: number): string => `${aspect.toFixed(1)}\n${structure}`;
-
-export function cachedLayout(key: string): CachedLayout | undefined {
-  const hit = layouts.get(key);
-  if (hit) {
-    layouts.delete(key);
-    layouts.set(key, hit);
-  }
-  return hit;
+export function cachedLayout(structure: string, aspect: number): CachedLayout | undefined {
+  const hit = layouts.find((e) => e.structure === structure && near(e.aspect, aspect));
+  if (hit) layouts = [...layouts.filter((e) => e !== hit), hit];
+  return hit?.value;
 }
 
-export function cacheLayout(key: string, value: CachedLayout): void {
-  layouts.delete(key);
-  layouts.set(key, value);
-  while (layouts.size > KEEP_LAYOUTS) layouts.delete(layouts.keys().next().value!);
+export function cacheLayout(structure: string, aspect: number, value: CachedLayout): void {
+  layouts = [...layouts.filter((e) => e.structure !== structure || !near(e.aspect, aspect)), { structure, aspect, value }].slice(-KEEP_LAYOUTS);
+}
+
+/** The layout of `model` for a view `aspect` times as wide as high: from the cache, from a request under way, or made. */
+export function layoutFor(model: FlowModel, structure: string, aspect: number): Promise<CachedLayout> {
+  const hit = cachedLayout(structure, aspect);
+  if (hit) return Promise.resolve(hit);
+  const going = pending.find((p) => p.structure === structure && near(p.aspect, aspect));
+  if (going) return going.result;
+  // Plain objects: state proxies cannot be posted to a worker.
+  const plain = JSON.parse(JSON.stringify(model)) as FlowModel;
+  const entry = {
+    structure,
+    aspect,
+    result: layoutPool()
+      .layout(plain, aspect)
+      .then((r) => {
+        const value = { layout: r.layout, ms: r.wallMs, workers: r.workers };
+        cacheLayout(structure, aspect, value);
+        return value;
+      })
+      .finally(() => pending.splice(pending.indexOf(entry), 1)),
+  };
+  pending.push(entry);
+  return entry.result;
+}
+
+/** The flow graph canvas's shape, before it is shown: the window less the sidebar, bars and hints around it. */
+export const expectedAspect = (): number => Math.max(320, window.innerWidth - 260) / Math.max(240, window.innerHeight - 230);
+
+let prefetchTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Lay out the whole graph of `s` right after the lists are read, so that the first visit to the graph finds it laid out
+ * or under way. The page's part is small (the model, split into parts and posted: tens of ms for 300 pipes); the
+ * workers do the rest, on other cores. A later call before the timer ran replaces the earlier one.
+ */
+function prefetch(s: FlowSnapshot): void {
+  if (prefetchTimer !== null) clearTimeout(prefetchTimer);
+  prefetchTimer = setTimeout(() => {
+    prefetchTimer = null;
+    const model = buildFlowModel(s.pipes, s.datasets, s.failed);
+    if (model.nodes.length === 0 || typeof Worker !== 'function') return;
+    layoutFor(model, layoutStructure(model), expectedAspect()).catch(() => {
+      // The graph tries again when it is opened, and says what failed.
+    });
+  }, 0);
 }
 
 export interface FlowSnapshot {
@@ -66,4 +123,5 @@ export function seedFlowData(pipes: PipeInfo[], datasets: DatasetInfo[]): void {
   const unreported = new Set(pipes.filter((p) => !('last-run' in p.runtime)).map((p) => p._id));
   const kept = [...(snapshot?.failed ?? [])].filter((id) => unreported.has(id));
   snapshot = { pipes, datasets, failed: new Set([...reported, ...kept]) };
+  prefetch(snapshot);
 }
