@@ -18,6 +18,31 @@ import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit, RuntimeSpec } f
 export interface PreviewEvaluator {
   /** Run `job` on the runtime `run`; `signal`: the client went away (the job is stopped, the promise rejected). */
   evaluate<J extends PreviewJob>(run: PipeRuntime, job: J, signal?: AbortSignal): Promise<PreviewJobResult<J>>;
+  /** The workers, for /status (none: the jobs run on the calling thread). */
+  status?(): PreviewWorkersStatus;
+}
+
+/** The preview workers as /status shows them. */
+export interface PreviewWorkersStatus {
+  /** Workers the pool may run at once. */
+  count: number;
+  /** Workers started now (idle or busy). */
+  started: number;
+  /** Workers running a job now. */
+  busy: number;
+  /** Jobs waiting for a worker. */
+  waiting: number;
+  /** Jobs run since the hub started (answered, failed or stopped). */
+  jobs: number;
+  /** Workers terminated because their job passed its deadline (a fresh one took their place). */
+  restarts_after_deadline: number;
+  /** Workers terminated because their job's client went away. */
+  stopped_client_gone: number;
+  deadline_ms: number;
+  memory_mb: number;
+  nice: number;
+  /** Set when workers could not start in this runtime: the jobs run on the hub's thread. */
+  unavailable?: boolean;
 }
 
 /** On the calling thread, bounded only by the evaluator's own checks (dtl/work-limit.ts): tests and the CLI. */
@@ -41,12 +66,15 @@ export function deadlineError(ms: number): DtlLimitError {
   );
 }
 
+/** A worker's answer: JSON text, a value cloned as it is (see preview-protocol.ts), or why it failed. */
+type Answer = { text: string } | { value: unknown } | { error: Error };
+
 interface Slot {
   readonly worker: Worker;
   readonly signal: Int32Array;
   readonly online: Promise<void>;
   /** The job it runs: settle it with its answer, or with why the worker went. */
-  job?: { readonly id: number; settle(result: { text: string } | { error: Error }): void };
+  job?: { readonly id: number; settle(result: Answer): void };
   /** Taken by a job (from acquire to release). */
   busy: boolean;
   gone: boolean;
@@ -59,6 +87,7 @@ export class PreviewPool implements PreviewEvaluator {
   private closed = false;
   /** Workers could not start in this runtime: jobs run on the calling thread. */
   private unavailable = false;
+  private readonly counts = { jobs: 0, deadline: 0, gone: 0 };
 
   constructor(
     private readonly dbFile: string,
@@ -93,37 +122,51 @@ export class PreviewPool implements PreviewEvaluator {
       this.release(slot);
       throw new HubError(499, 'the client went away', 'the preview was not started');
     }
-    const text = await new Promise<string>((resolve, reject) => {
+    this.counts.jobs++;
+    const answer = await new Promise<{ text: string } | { value: unknown }>((resolve, reject) => {
       const id = this.nextId++;
       const deadline: { timer?: ReturnType<typeof setTimeout> } = {};
       const onAbort = (): void => {
+        this.counts.gone++;
         this.retire(slot);
         settle({ error: new HubError(499, 'the client went away', 'the preview was stopped') });
       };
-      const settle = (result: { text: string } | { error: Error }): void => {
+      const settle = (result: Answer): void => {
         if (slot.job?.id !== id) return;
         slot.job = undefined;
         clearTimeout(deadline.timer);
         signal?.removeEventListener('abort', onAbort);
-        if ('text' in result) resolve(result.text);
-        else reject(result.error);
+        if ('error' in result) reject(result.error);
+        else resolve(result);
         this.release(slot);
       };
       slot.job = { id, settle };
       signal?.addEventListener('abort', onAbort, { once: true });
       deadline.timer = setTimeout(() => {
+        this.counts.deadline++;
         this.retire(slot);
         settle({ error: deadlineError(this.deadlineMs) });
       }, this.deadlineMs);
       slot.worker.ref();
       slot.worker.postMessage({ id, spec, job: JSON.stringify(job) } satisfies PreviewTask);
     });
-    return parseJson(text) as PreviewJobResult<J>;
+    return ('text' in answer ? parseJson(answer.text) : answer.value) as PreviewJobResult<J>;
   }
 
-  /** Workers started and jobs running now (for /status). */
-  status(): { started: number; running: number } {
-    return { started: this.slots.length, running: this.slots.filter((s) => s.job !== undefined).length };
+  status(): PreviewWorkersStatus {
+    return {
+      count: this.size,
+      started: this.slots.length,
+      busy: this.slots.filter((s) => s.job !== undefined).length,
+      waiting: this.waiting.length,
+      jobs: this.counts.jobs,
+      restarts_after_deadline: this.counts.deadline,
+      stopped_client_gone: this.counts.gone,
+      deadline_ms: this.deadlineMs,
+      memory_mb: this.memoryMb,
+      nice: process.platform === 'linux' ? this.nice : 0,
+      ...(this.unavailable ? { unavailable: true } : {}),
+    };
   }
 
   /** An idle worker (taken at once); a new one while fewer than `size` run; else the first to be released. */
@@ -161,7 +204,7 @@ export class PreviewPool implements PreviewEvaluator {
     this.slots.push(slot);
     worker.on('message', (msg: FromPreviewWorker) => {
       if (msg.type === 'ensure-index') answerIndexRequest(this.datasets, slot.signal, msg.dataset, msg.expression);
-      else if (slot.job?.id === msg.id) slot.job.settle(msg.type === 'done' ? { text: msg.text } : { error: errorFromWorker(msg.error) });
+      else if (slot.job?.id === msg.id) slot.job.settle(msg.type === 'done' ? { text: msg.text } : msg.type === 'done-value' ? { value: msg.value } : { error: errorFromWorker(msg.error) });
     });
     let died: Error | undefined;
     worker.on('error', (e) => (died = outOfWorkerMemory(e, this.memoryMb) ?? new HubError(500, 'the preview worker failed', e.message)));
@@ -179,11 +222,17 @@ export class PreviewPool implements PreviewEvaluator {
     if (i >= 0) this.slots.splice(i, 1);
   }
 
-  /** Terminate a worker (its job is then answered); the next job that needs one starts a fresh one. */
+  /**
+   * Terminate a worker (its job is then answered) and start its replacement once the answer is on its way: starting a
+   * worker takes the hub's thread a few milliseconds, better spent now than in front of the next job.
+   */
   private retire(slot: Slot): void {
     if (slot.gone) return;
     this.drop(slot);
     void slot.worker.terminate();
+    setImmediate(() => {
+      if (!this.closed && !this.unavailable && this.slots.length < this.size) this.spawn();
+    });
   }
 
   close(): void {

@@ -38,8 +38,11 @@ port.on('message', ({ id, spec, job }: PreviewTask) => {
       },
       { tracked: false, standalone: spec.standalone },
     );
-    const result = runPreviewJob(runtime, parseConfigText(job) as PreviewJob);
-    post({ type: 'done', id, text: JSON.stringify(result) });
+    const parsed = parseConfigText(job) as PreviewJob;
+    const result = runPreviewJob(runtime, parsed);
+    // A run's prepared entities are strings already: cloned as they are, the hub's thread need not parse them again.
+    if (parsed.kind === 'process') post({ type: 'done-value', id, value: result });
+    else post({ type: 'done', id, text: JSON.stringify(result) });
   } catch (e) {
     post({ type: 'failed', id, error: errorOf(e) });
   } finally {
