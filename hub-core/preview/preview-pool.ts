@@ -11,7 +11,7 @@ import type { DatasetStore } from '../storage/index.js';
 import { DtlLimitError, SERVING_THREAD_HOLD_MS } from '../dtl/index.js';
 import { HubError, parseJson } from '../base/index.js';
 import { answerIndexRequest, errorFromWorker, outOfWorkerMemory, whenOnline, workerRequest, type PipeRuntime, type PipeRuntimes } from '../pipes/index.js';
-import { runPreviewJob, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
+import { runPreviewJobAsync, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
 import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit, RuntimeSpec } from './preview-protocol.js';
 
 /** Runs the previews' evaluations: in the pool, or on the calling thread (localEvaluator). */
@@ -47,7 +47,7 @@ export interface PreviewWorkersStatus {
 
 /** On the calling thread, bounded only by the evaluator's own checks (dtl/work-limit.ts): tests and the CLI. */
 export const localEvaluator: PreviewEvaluator = {
-  evaluate: async (run, job) => runPreviewJob(run, job),
+  evaluate: async (run, job) => runPreviewJobAsync(run, job),
 };
 
 /** A job's deadline: a little over the bound the evaluator keeps itself, so that its own words come first. */
@@ -100,7 +100,7 @@ export class PreviewPool implements PreviewEvaluator {
   ) {}
 
   async evaluate<J extends PreviewJob>(run: PipeRuntime, job: J, signal?: AbortSignal): Promise<PreviewJobResult<J>> {
-    if (this.closed || this.unavailable) return runPreviewJob(run, job);
+    if (this.closed || this.unavailable) return runPreviewJobAsync(run, job);
     const request = workerRequest(this.runtimes, run, undefined, 1);
     const spec: RuntimeSpec = { configText: request.configText, env: request.env, secrets: run.keySecrets(), namespaces: request.namespaces, standalone: run.standalone };
     signal?.throwIfAborted();
@@ -111,7 +111,7 @@ export class PreviewPool implements PreviewEvaluator {
       this.unavailable = true;
       this.drop(slot);
       this.release(slot);
-      return runPreviewJob(run, job);
+      return runPreviewJobAsync(run, job);
     }
     if (slot.gone) {
       this.release(slot);
