@@ -1,10 +1,11 @@
 // Where the previews' DTL evaluations run: a small pool of worker threads (preview-worker.ts), so that no preview,
 // trace, step-through or impact holds the thread that answers the hub's API, and each has a deadline that stops it
 // whatever it does (a native call that never reaches the evaluator's own checks included). A job past its deadline,
-// or whose client went away, ends by terminating its worker; a fresh one starts when the next job needs it. A job
-// gets the pipe's configuration and only the variable values it needs: the `$ENV`s it names, the namespaces, and the
-// secrets the transform takes as the key of encrypt/decrypt. Sources are read on the calling thread (they are I/O,
-// not evaluation), so system secrets never leave it.
+// or whose client went away, ends by terminating its worker; a fresh one starts right after the answer. A job gets
+// the pipe's configuration and only the variable values it needs: the `$ENV`s it names, the namespaces, and the
+// secrets the transform takes as the key of encrypt/decrypt. Sources are read on the calling thread (they may reach
+// outside with a system's secrets, which never leave it), except a dataset source that an impact's job reads through
+// the worker's own read-only connection.
 
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../storage/index.js';
