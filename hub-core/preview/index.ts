@@ -10,4 +10,4 @@ export type { PublishFormat, PublishQuery } from './publishers.js';
 export { stepThroughPipe } from './pipe-step-through.js';
 export type { StepThrough, StepThroughRequest } from './pipe-step-through.js';
 export { PREVIEW_DEADLINE_MS, PreviewPool, localEvaluator, previewDeadlineMs } from './preview-pool.js';
-export type { PreviewEvaluator } from './preview-pool.js';
+export type { PreviewEvaluator, PreviewWorkersStatus } from './preview-pool.js';

@@ -15,6 +15,7 @@ import { effectivePipeConfig, pipeDependencies } from '../pipes/index.js';
 import { transformDatasets } from '../pipes/index.js';
 import { prepareEntity, MAINTAINED_PROPERTIES, type PreparedEntity } from '../base/index.js';
 import { localEvaluator, type PreviewEvaluator } from './preview-pool.js';
+import type { ProcessedBatch } from './preview-jobs.js';
 import { isPumpable } from '../pipes/index.js';
 import { badRequest } from '../base/index.js';
 import { isJsonObject, type JsonObject } from '../base/index.js';
@@ -336,27 +337,39 @@ export async function computeImpact(hub: Hub, pipeId: string, draft: ConfigEntit
     batchIds = new Set();
   };
 
-  // The source is read here (it may reach outside, with a system's secrets); the pipe's processing runs as preview
-  // jobs, a few batches per job, where a deadline can stop it.
+  // The pipe's processing runs as preview jobs, a few batches per job, where a deadline can stop it. A dataset source
+  // is read by the job itself (in a preview worker: this thread neither reads, parses nor sends its entities); any
+  // other source is read here (it may reach outside, with a system's secrets) and its entities sent with the job.
   const evaluator = options.evaluator ?? localEvaluator;
-  const batches = source.batches(undefined, batchSize);
+  const readHere = pipe.source.type === 'dataset' ? undefined : source.batches(undefined, batchSize);
+  let position: string | undefined;
   for (let ended = false; !ended; ) {
-    const group: JsonObject[][] = [];
-    for (let n = 0; n < EVALUATION_GROUP; ) {
-      const next = await batches.next();
-      if (next.done) {
-        ended = true;
-        break;
+    let sizes: number[];
+    let processed: ProcessedBatch;
+    if (readHere === undefined) {
+      const job = { kind: 'process-source', ...(position === undefined ? {} : { since: position }), batchSize, group: EVALUATION_GROUP, firstIndex: toSink } as const;
+      const read = await evaluator.evaluate(runtime, job, options.signal);
+      ({ batches: sizes, position, ended } = read);
+      processed = read;
+    } else {
+      const group: JsonObject[][] = [];
+      for (let n = 0; n < EVALUATION_GROUP; ) {
+        const next = await readHere.next();
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        group.push(next.value.entities);
+        n += next.value.entities.length;
       }
-      group.push(next.value.entities);
-      n += next.value.entities.length;
+      const entities = group.flat();
+      sizes = group.map((b) => b.length);
+      processed = entities.length > 0 ? await evaluator.evaluate(runtime, { kind: 'process', entities, firstIndex: toSink }, options.signal) : { outputs: [] };
     }
-    const entities = group.flat();
-    const processed = entities.length > 0 ? await evaluator.evaluate(runtime, { kind: 'process', entities, firstIndex: toSink }, options.signal) : { outputs: [] };
     let k = 0;
-    for (const batch of group) {
+    for (const size of sizes) {
       const processedBefore = progress.processed;
-      for (let i = 0; i < batch.length; i++, k++) {
+      for (let i = 0; i < size; i++, k++) {
         if (processed.failure?.index === k) throw badRequest(processed.failure.message, processed.failure.detail);
         for (const p of processed.outputs[k]!) {
           toSink++;

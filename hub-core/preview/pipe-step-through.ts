@@ -33,7 +33,10 @@ export interface StepThrough extends StepRecording {
   sample: 'request' | 'source';
 }
 
-/** The source entity with `_id` `id` (or the first one when id is undefined); a 404 when there is none. */
+/**
+ * The source entity with `_id` `id` (or the first one when id is undefined); a 404 when there is none. The hub's thread
+ * answers other requests between the batches it reads (a dataset source reads each batch at once).
+ */
 async function sourceEntity(run: PipeRuntime, id: string | undefined): Promise<JsonObject> {
   const source = run.openSource();
   let n = 0;
@@ -43,6 +46,7 @@ async function sourceEntity(run: PipeRuntime, id: string | undefined): Promise<J
       if (++n >= SOURCE_OF_MAX_SCAN) break;
     }
     if (n >= SOURCE_OF_MAX_SCAN) break;
+    await new Promise((resolve) => setImmediate(resolve));
   }
   if (id === undefined) throw new HubError(404, 'the pipe\'s source has no entities', 'send a sample entity ("entity") to step through');
   throw new HubError(404, `the pipe's source has no entity ${JSON.stringify(id)}`, n >= SOURCE_OF_MAX_SCAN ? `looked at the first ${SOURCE_OF_MAX_SCAN} source entities` : `looked at all ${n} source entities`);

@@ -37,6 +37,8 @@ export type PreviewJob =
   | { readonly kind: 'source-of'; readonly entities: JsonObject[]; readonly outputId: string }
   | { readonly kind: 'steps'; readonly entity: JsonObject; readonly condition: unknown; readonly maxSteps?: number; readonly conditionsAt?: Readonly<Record<string, unknown>> }
   | { readonly kind: 'process'; readonly entities: JsonObject[]; readonly firstIndex: number }
+  /** The same for a dataset source read by the job itself, whole batches from `since` until `group` entities are read. */
+  | { readonly kind: 'process-source'; readonly since?: string; readonly batchSize: number; readonly group: number; readonly firstIndex: number }
   | { readonly kind: 'stage'; readonly stage: PipeStage; readonly entities: JsonObject[] };
 
 export interface DtlPreview {
@@ -51,6 +53,13 @@ export interface ProcessedBatch {
   failure?: { index: number; message: string; detail: string | undefined };
 }
 
+/** A `process-source` job's answer: also the size of each source batch read, where the next job goes on, and whether the source ended. */
+export interface SourceProcessed extends ProcessedBatch {
+  batches: number[];
+  position?: string;
+  ended: boolean;
+}
+
 export interface PreviewJobResults {
   dtl: DtlPreview;
   sample: PreviewResult[];
@@ -58,6 +67,7 @@ export interface PreviewJobResults {
   'source-of': number;
   steps: StepRecording | null;
   process: ProcessedBatch;
+  'process-source': SourceProcessed;
   /** Per source entity, what it becomes at the stage. */
   stage: JsonObject[][];
 }
@@ -146,7 +156,43 @@ function processBatch(run: PipeRuntime, entities: JsonObject[], firstIndex: numb
   return { outputs };
 }
 
-/** Run one job on the runtime (on whatever thread this is). */
+/**
+ * Read whole batches of the pipe's source from `since` until `group` entities are read, and process them as a run does.
+ * The pipe's source is read where the job runs: in a preview worker, through its own read-only connection, so that
+ * the hub's thread neither reads, parses nor sends the entities.
+ */
+async function processSource(run: PipeRuntime, job: Extract<PreviewJob, { kind: 'process-source' }>): Promise<SourceProcessed> {
+  const reader = run.openSource().batches(job.since, job.batchSize);
+  const entities: JsonObject[] = [];
+  const batches: number[] = [];
+  let position = job.since;
+  let ended = true;
+  try {
+    for (;;) {
+      if (entities.length >= job.group) {
+        ended = false;
+        break;
+      }
+      const next = await reader.next();
+      if (next.done) break;
+      batches.push(next.value.entities.length);
+      for (const e of next.value.entities) entities.push(e);
+      position = next.value.position;
+      if (position === undefined) throw new Error('the source cannot be read on from where a batch ended');
+    }
+  } finally {
+    await reader.return(undefined);
+  }
+  return { ...processBatch(run, entities, job.firstIndex), batches, ...(position === undefined ? {} : { position }), ended };
+}
+
+/** Run one job on the runtime (on whatever thread this is), the jobs that read a source among them. */
+export async function runPreviewJobAsync<J extends PreviewJob>(run: PipeRuntime, job: J): Promise<PreviewJobResult<J>> {
+  if (job.kind === 'process-source') return (await processSource(run, job)) as PreviewJobResult<J>;
+  return runPreviewJob(run, job);
+}
+
+/** Run one job that reads no source on the runtime (on whatever thread this is). */
 export function runPreviewJob<J extends PreviewJob>(run: PipeRuntime, job: J): PreviewJobResult<J> {
   const out = (v: unknown): PreviewJobResult<J> => v as PreviewJobResult<J>;
   switch (job.kind) {
@@ -162,6 +208,8 @@ export function runPreviewJob<J extends PreviewJob>(run: PipeRuntime, job: J): P
       return out(processBatch(run, job.entities, job.firstIndex));
     case 'stage':
       return out(job.entities.map((e) => atStage(run, job.stage, e)));
+    case 'process-source':
+      throw new Error('a job that reads a source runs with runPreviewJobAsync');
   }
   throw new Error('unknown preview job');
 }

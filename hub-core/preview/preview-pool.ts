@@ -1,28 +1,54 @@
 // Where the previews' DTL evaluations run: a small pool of worker threads (preview-worker.ts), so that no preview,
 // trace, step-through or impact holds the thread that answers the hub's API, and each has a deadline that stops it
 // whatever it does (a native call that never reaches the evaluator's own checks included). A job past its deadline,
-// or whose client went away, ends by terminating its worker; a fresh one starts when the next job needs it. A job
-// gets the pipe's configuration and only the variable values it needs: the `$ENV`s it names, the namespaces, and the
-// secrets the transform takes as the key of encrypt/decrypt. Sources are read on the calling thread (they are I/O,
-// not evaluation), so system secrets never leave it.
+// or whose client went away, ends by terminating its worker; a fresh one starts right after the answer. A job gets
+// the pipe's configuration and only the variable values it needs: the `$ENV`s it names, the namespaces, and the
+// secrets the transform takes as the key of encrypt/decrypt. Sources are read on the calling thread (they may reach
+// outside with a system's secrets, which never leave it), except a dataset source that an impact's job reads through
+// the worker's own read-only connection.
 
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../storage/index.js';
 import { DtlLimitError, SERVING_THREAD_HOLD_MS } from '../dtl/index.js';
 import { HubError, parseJson } from '../base/index.js';
 import { answerIndexRequest, errorFromWorker, outOfWorkerMemory, whenOnline, workerRequest, type PipeRuntime, type PipeRuntimes } from '../pipes/index.js';
-import { runPreviewJob, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
+import { runPreviewJobAsync, type PreviewJob, type PreviewJobResult } from './preview-jobs.js';
 import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit, RuntimeSpec } from './preview-protocol.js';
 
 /** Runs the previews' evaluations: in the pool, or on the calling thread (localEvaluator). */
 export interface PreviewEvaluator {
   /** Run `job` on the runtime `run`; `signal`: the client went away (the job is stopped, the promise rejected). */
   evaluate<J extends PreviewJob>(run: PipeRuntime, job: J, signal?: AbortSignal): Promise<PreviewJobResult<J>>;
+  /** The workers, for /status (none: the jobs run on the calling thread). */
+  status?(): PreviewWorkersStatus;
+}
+
+/** The preview workers as /status shows them. */
+export interface PreviewWorkersStatus {
+  /** Workers the pool may run at once. */
+  count: number;
+  /** Workers started now (idle or busy). */
+  started: number;
+  /** Workers running a job now. */
+  busy: number;
+  /** Jobs waiting for a worker. */
+  waiting: number;
+  /** Jobs run since the hub started (answered, failed or stopped). */
+  jobs: number;
+  /** Workers terminated because their job passed its deadline (a fresh one took their place). */
+  restarts_after_deadline: number;
+  /** Workers terminated because their job's client went away. */
+  stopped_client_gone: number;
+  deadline_ms: number;
+  memory_mb: number;
+  nice: number;
+  /** Set when workers could not start in this runtime: the jobs run on the hub's thread. */
+  unavailable?: boolean;
 }
 
 /** On the calling thread, bounded only by the evaluator's own checks (dtl/work-limit.ts): tests and the CLI. */
 export const localEvaluator: PreviewEvaluator = {
-  evaluate: async (run, job) => runPreviewJob(run, job),
+  evaluate: async (run, job) => runPreviewJobAsync(run, job),
 };
 
 /** A job's deadline: a little over the bound the evaluator keeps itself, so that its own words come first. */
@@ -41,12 +67,15 @@ export function deadlineError(ms: number): DtlLimitError {
   );
 }
 
+/** A worker's answer: JSON text, a value cloned as it is (see preview-protocol.ts), or why it failed. */
+type Answer = { text: string } | { value: unknown } | { error: Error };
+
 interface Slot {
   readonly worker: Worker;
   readonly signal: Int32Array;
   readonly online: Promise<void>;
   /** The job it runs: settle it with its answer, or with why the worker went. */
-  job?: { readonly id: number; settle(result: { text: string } | { error: Error }): void };
+  job?: { readonly id: number; settle(result: Answer): void };
   /** Taken by a job (from acquire to release). */
   busy: boolean;
   gone: boolean;
@@ -59,6 +88,7 @@ export class PreviewPool implements PreviewEvaluator {
   private closed = false;
   /** Workers could not start in this runtime: jobs run on the calling thread. */
   private unavailable = false;
+  private readonly counts = { jobs: 0, deadline: 0, gone: 0 };
 
   constructor(
     private readonly dbFile: string,
@@ -71,7 +101,7 @@ export class PreviewPool implements PreviewEvaluator {
   ) {}
 
   async evaluate<J extends PreviewJob>(run: PipeRuntime, job: J, signal?: AbortSignal): Promise<PreviewJobResult<J>> {
-    if (this.closed || this.unavailable) return runPreviewJob(run, job);
+    if (this.closed || this.unavailable) return runPreviewJobAsync(run, job);
     const request = workerRequest(this.runtimes, run, undefined, 1);
     const spec: RuntimeSpec = { configText: request.configText, env: request.env, secrets: run.keySecrets(), namespaces: request.namespaces, standalone: run.standalone };
     signal?.throwIfAborted();
@@ -82,7 +112,7 @@ export class PreviewPool implements PreviewEvaluator {
       this.unavailable = true;
       this.drop(slot);
       this.release(slot);
-      return runPreviewJob(run, job);
+      return runPreviewJobAsync(run, job);
     }
     if (slot.gone) {
       this.release(slot);
@@ -93,37 +123,51 @@ export class PreviewPool implements PreviewEvaluator {
       this.release(slot);
       throw new HubError(499, 'the client went away', 'the preview was not started');
     }
-    const text = await new Promise<string>((resolve, reject) => {
+    this.counts.jobs++;
+    const answer = await new Promise<{ text: string } | { value: unknown }>((resolve, reject) => {
       const id = this.nextId++;
       const deadline: { timer?: ReturnType<typeof setTimeout> } = {};
       const onAbort = (): void => {
+        this.counts.gone++;
         this.retire(slot);
         settle({ error: new HubError(499, 'the client went away', 'the preview was stopped') });
       };
-      const settle = (result: { text: string } | { error: Error }): void => {
+      const settle = (result: Answer): void => {
         if (slot.job?.id !== id) return;
         slot.job = undefined;
         clearTimeout(deadline.timer);
         signal?.removeEventListener('abort', onAbort);
-        if ('text' in result) resolve(result.text);
-        else reject(result.error);
+        if ('error' in result) reject(result.error);
+        else resolve(result);
         this.release(slot);
       };
       slot.job = { id, settle };
       signal?.addEventListener('abort', onAbort, { once: true });
       deadline.timer = setTimeout(() => {
+        this.counts.deadline++;
         this.retire(slot);
         settle({ error: deadlineError(this.deadlineMs) });
       }, this.deadlineMs);
       slot.worker.ref();
       slot.worker.postMessage({ id, spec, job: JSON.stringify(job) } satisfies PreviewTask);
     });
-    return parseJson(text) as PreviewJobResult<J>;
+    return ('text' in answer ? parseJson(answer.text) : answer.value) as PreviewJobResult<J>;
   }
 
-  /** Workers started and jobs running now (for /status). */
-  status(): { started: number; running: number } {
-    return { started: this.slots.length, running: this.slots.filter((s) => s.job !== undefined).length };
+  status(): PreviewWorkersStatus {
+    return {
+      count: this.size,
+      started: this.slots.length,
+      busy: this.slots.filter((s) => s.job !== undefined).length,
+      waiting: this.waiting.length,
+      jobs: this.counts.jobs,
+      restarts_after_deadline: this.counts.deadline,
+      stopped_client_gone: this.counts.gone,
+      deadline_ms: this.deadlineMs,
+      memory_mb: this.memoryMb,
+      nice: process.platform === 'linux' ? this.nice : 0,
+      ...(this.unavailable ? { unavailable: true } : {}),
+    };
   }
 
   /** An idle worker (taken at once); a new one while fewer than `size` run; else the first to be released. */
@@ -161,7 +205,7 @@ export class PreviewPool implements PreviewEvaluator {
     this.slots.push(slot);
     worker.on('message', (msg: FromPreviewWorker) => {
       if (msg.type === 'ensure-index') answerIndexRequest(this.datasets, slot.signal, msg.dataset, msg.expression);
-      else if (slot.job?.id === msg.id) slot.job.settle(msg.type === 'done' ? { text: msg.text } : { error: errorFromWorker(msg.error) });
+      else if (slot.job?.id === msg.id) slot.job.settle(msg.type === 'done' ? { text: msg.text } : msg.type === 'done-value' ? { value: msg.value } : { error: errorFromWorker(msg.error) });
     });
     let died: Error | undefined;
     worker.on('error', (e) => (died = outOfWorkerMemory(e, this.memoryMb) ?? new HubError(500, 'the preview worker failed', e.message)));
@@ -179,11 +223,17 @@ export class PreviewPool implements PreviewEvaluator {
     if (i >= 0) this.slots.splice(i, 1);
   }
 
-  /** Terminate a worker (its job is then answered); the next job that needs one starts a fresh one. */
+  /**
+   * Terminate a worker (its job is then answered) and start its replacement once the answer is on its way: starting a
+   * worker takes the hub's thread a few milliseconds, better spent now than in front of the next job.
+   */
   private retire(slot: Slot): void {
     if (slot.gone) return;
     this.drop(slot);
     void slot.worker.terminate();
+    setImmediate(() => {
+      if (!this.closed && !this.unavailable && this.slots.length < this.size) this.spawn();
+    });
   }
 
   close(): void {

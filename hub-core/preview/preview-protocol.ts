@@ -32,6 +32,9 @@ export interface PreviewTask {
 }
 
 export type FromPreviewWorker =
+  /** The answer as JSON text (read back exactly: big integers, see base/exact-json.ts). */
   | { readonly type: 'done'; readonly id: number; readonly text: string }
+  /** An answer of plain strings, numbers and booleans only (a `process` job's prepared entities), as the value itself. */
+  | { readonly type: 'done-value'; readonly id: number; readonly value: unknown }
   | { readonly type: 'failed'; readonly id: number; readonly error: WorkerError }
   | { readonly type: 'ensure-index'; readonly dataset: string; readonly expression: string };

@@ -8,7 +8,7 @@ import { DatasetLookup, KeptSnapshots, PipeRuntime, WorkerDatasets, errorOf, ind
 import { guardServingThread } from '../dtl/index.js';
 import { parseConfigText } from '../base/index.js';
 import type { ConfigEntity } from '../config/index.js';
-import { runPreviewJob, type PreviewJob } from './preview-jobs.js';
+import { runPreviewJobAsync, type PreviewJob } from './preview-jobs.js';
 import type { FromPreviewWorker, PreviewTask, PreviewWorkerInit } from './preview-protocol.js';
 
 const init = workerData as PreviewWorkerInit;
@@ -20,7 +20,7 @@ const post = (m: FromPreviewWorker): void => port.postMessage(m);
 const indexOnHub = indexRequester(new Int32Array(init.signal), (dataset, expression) => post({ type: 'ensure-index', dataset, expression }));
 const keptSnapshots = new KeptSnapshots();
 
-port.on('message', ({ id, spec, job }: PreviewTask) => {
+port.on('message', async ({ id, spec, job }: PreviewTask) => {
   let db: Database.Database | undefined;
   try {
     db = new Database(init.dbFile, { readonly: true, fileMustExist: true });
@@ -38,8 +38,11 @@ port.on('message', ({ id, spec, job }: PreviewTask) => {
       },
       { tracked: false, standalone: spec.standalone },
     );
-    const result = runPreviewJob(runtime, parseConfigText(job) as PreviewJob);
-    post({ type: 'done', id, text: JSON.stringify(result) });
+    const parsed = parseConfigText(job) as PreviewJob;
+    const result = await runPreviewJobAsync(runtime, parsed);
+    // A run's prepared entities are strings already: cloned as they are, the hub's thread need not parse them again.
+    if (parsed.kind === 'process' || parsed.kind === 'process-source') post({ type: 'done-value', id, value: result });
+    else post({ type: 'done', id, text: JSON.stringify(result) });
   } catch (e) {
     post({ type: 'failed', id, error: errorOf(e) });
   } finally {

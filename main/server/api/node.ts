@@ -18,7 +18,7 @@ const DEFAULT_NAMESPACES: Record<string, string> = {
   dcterms: 'http://purl.org/dc/terms/',
 };
 
-export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteContext): Promise<void> {
+export async function nodeRoutes(app: FastifyInstance, { hub, tokens, previews }: RouteContext): Promise<void> {
   const logins = new LoginLimiter();
   app.get<{ Querystring: { aggregated?: boolean } }>('/', {
     schema: { tags: ['node'], summary: 'Service information', querystring: { type: 'object', properties: { aggregated: bool } }, response: replies({ 200: anyObject }) },
@@ -53,8 +53,14 @@ export async function nodeRoutes(app: FastifyInstance, { hub, tokens }: RouteCon
   });
 
   app.get('/status', {
-    schema: { tags: ['diagnostics'], summary: 'Node status and memory', response: replies({ 200: anyObject }) },
-    handler: async () => hub.status(),
+    schema: {
+      tags: ['diagnostics'],
+      summary: 'Node status and memory',
+      description: 'pipe_workers: the workers pump runs use; preview_workers: those previews, traces, step-throughs, impacts and stage reads evaluate DTL in (busy, jobs, workers restarted after a deadline)',
+      response: replies({ 200: anyObject }),
+    },
+    // Without a preview pool (DATAHUB_PREVIEW_WORKERS=0) the evaluations run on the hub's own thread.
+    handler: async () => ({ ...hub.status(), preview_workers: previews?.status?.() ?? { count: 0, on_hub_thread: true } }),
   });
 
   app.get('/status/heap', {

@@ -54,7 +54,14 @@ test('setup: a dataset and pipes to preview', async () => {
 });
 
 test('a runaway DTL preview ends 422 while /api/health answers, and the next preview works', async (t) => {
-  await runaway(t, 'dtl preview', () => post('/dtl/preview', { transform: rules(SPIN), entities: [{ _id: 'x' }] }));
+  let busy: unknown;
+  await runaway(t, 'dtl preview', async () => {
+    const answer = post('/dtl/preview', { transform: rules(SPIN), entities: [{ _id: 'x' }] });
+    // /status shows the preview worker busy while the runaway runs.
+    busy = await waitFor('a busy preview worker', async () => (((await hub.json<Json>('/status'))['preview_workers'] as Json)['busy'] === 1 ? true : undefined), 5000).catch(() => false);
+    return answer;
+  });
+  assert.equal(busy, true, '/status showed the preview worker busy');
   const ok = await post('/dtl/preview', { transform: rules(['add', 'twice', ['*', 2, '_S.n']]), entities: [{ _id: 'y', n: 21 }] });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   assert.deepEqual((ok.body['results'] as { entities: Json[] }[])[0]!.entities, [{ _id: 'y', n: 21, twice: 42 }]);
@@ -135,6 +142,11 @@ test('a preview whose client goes away is stopped: its worker is free for the ne
   // Two runaways take both preview workers; their clients give up after 1 s.
   const gone = [0, 1].map(() => post('/dtl/preview', { transform: rules(SPIN), entities: [{ _id: 'x' }] }, AbortSignal.timeout(1000)).catch(() => 'aborted'));
   assert.deepEqual(await Promise.all(gone), ['aborted', 'aborted']);
+  const workers = await waitFor('both stops to show', async () => {
+    const w = (await hub.json<Json>('/status'))['preview_workers'] as Json;
+    return w['stopped_client_gone'] === 2 ? w : undefined;
+  });
+  assert.equal(workers['count'], 2, JSON.stringify(workers));
   const t0 = performance.now();
   const ok = await post('/dtl/preview', { transform: rules(['add', 'y', 1]), entities: [{ _id: 'z' }] });
   const ms = performance.now() - t0;
@@ -155,6 +167,14 @@ test('past its deadline a preview\'s worker is terminated: 422 in words at the d
     assert.equal(body['error'], 'the transform takes too long');
     assert.match(String(body['detail']), /more than 2 s and was stopped/);
     assert.ok(ms < 8000, `answered after ${ms.toFixed(0)} ms, not after the evaluator's own 10 s`);
+    // /status shows the restart, and the replacement worker starts before the next job asks for one.
+    const workers = await waitFor('the replacement worker to start', async () => {
+      const w = (await short.json<Json>('/status'))['preview_workers'] as Json;
+      return w['started'] === 1 ? w : undefined;
+    }, 10_000);
+    assert.equal(workers['restarts_after_deadline'], 1, JSON.stringify(workers));
+    assert.equal(workers['busy'], 0);
+    assert.equal(workers['deadline_ms'], 2000);
     const ok = await short.fetch('/dtl/preview', { method: 'POST', json: { transform: rules(['add', 'y', 1]), entities: [{ _id: 'z' }] } });
     assert.equal(ok.status, 200);
     assert.deepEqual(((await ok.json()) as { results: { entities: Json[] }[] }).results[0]!.entities, [{ _id: 'z', y: 1 }]);
