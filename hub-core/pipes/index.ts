@@ -27,6 +27,7 @@ export { nextRunAt } from './pump-scheduler.js';
 export { RUN_ALL_DEFAULTS, RunAll, RunAllService, pipeRunOrder, resetPump, transformDatasets, upstreamClosure } from './run-all-pipes.js';
 export type { PipeRunSummary, RunAllOptions } from './run-all-pipes.js';
 export { SINK_TYPE_LIST } from './sinks/index.js';
+export { writePreparedInParts } from './staged-parts.js';
 export { parseOffset } from './sources/basic-sources.js';
 export { pipeTemplates } from './sources/index.js';
 export { workerRequest } from './workers/eligibility.js';

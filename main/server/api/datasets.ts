@@ -9,6 +9,7 @@ import { sampleSchema } from '../../../hub-core/explore/index.js';
 import type { JsonObject } from '../../../hub-core/base/index.js';
 import type { Dataset, DatasetInfo } from '../../../hub-core/storage/index.js';
 import { DatasetRegistry, isSystemDataset } from '../../../hub-core/registry/index.js';
+import { writePreparedInParts } from '../../../hub-core/pipes/index.js';
 
 const datasetParams = {
   type: 'object',
@@ -21,6 +22,14 @@ const datasetParams = {
  * it (entity-parser-pool.ts): prepareEntity refuses a non-string `_id` such as `7` or `true` with a 400 (and the
  * whole batch with it), never turning it into a string.
  */
+/**
+ * From this many entities on, a batch is written in parts (writePreparedInParts) rather than in one transaction. A
+ * smaller batch holds the hub for about as long as a couple of parts (~10 ms each), so parts would only add turns and
+ * the staging's bookkeeping; a larger one (up to the 64 MB body limit: hundreds of thousands of entities) would hold
+ * it for seconds.
+ */
+const LARGE_BATCH = 2000;
+
 export const entitiesBody = {
   oneOf: [
     {
@@ -177,6 +186,22 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
     },
   });
 
+  // Writes to one dataset through this route, one after another: a large one takes many turns of the event loop, and
+  // the dataset refuses other writes (409) until it is answered.
+  const turns = new Map<string, Promise<void>>();
+  function inTurn<T>(datasetId: string, work: () => Promise<T>): Promise<T> {
+    const mine = (turns.get(datasetId) ?? Promise.resolve()).then(work);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    turns.set(datasetId, settled);
+    void settled.then(() => {
+      if (turns.get(datasetId) === settled) turns.delete(datasetId);
+    });
+    return mine;
+  }
+
   // Entity batches are parsed and hashed by the entity parser (in a worker thread when large) before the route runs.
   await app.register(async (batches) => {
     useEntityBodyParser(batches, entityParser);
@@ -193,7 +218,25 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
       // Before the body is read: a system dataset is never written through the API, whatever the body holds.
       onRequest: async (req) => refuseSystemWrite((req.params as DatasetParams).dataset_id),
       // The whole batch is valid before the dataset is created: a refused batch leaves no trace, not even an empty dataset.
-      handler: async (req) => hub.datasets.open(req.params.dataset_id).writePrepared(req.body.entities, { force: req.query.force === true }),
+      handler: async (req, reply) => {
+        const id = req.params.dataset_id;
+        const entities = req.body.entities;
+        const options = { force: req.query.force === true };
+        return inTurn(id, async () => {
+          if (entities.length < LARGE_BATCH) return hub.datasets.open(id).writePrepared(entities, options);
+          // Written over many turns of the event loop: a client that goes away meanwhile has it taken back.
+          const gone = new AbortController();
+          const onClose = (): void => {
+            if (!reply.raw.writableEnded) gone.abort();
+          };
+          reply.raw.once('close', onClose);
+          try {
+            return await writePreparedInParts(hub.db, hub.datasets.open(id), entities, options, gone.signal);
+          } finally {
+            reply.raw.off('close', onClose);
+          }
+        });
+      },
     });
   });
 
