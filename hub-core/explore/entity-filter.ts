@@ -107,7 +107,7 @@ export class EntityFilters {
    */
   *read(dataset: string, filter: EntityFilter, options: FilterReadOptions): Generator<string[], void, undefined> {
     const ds = this.datasets.require(dataset);
-    let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+    const remaining = options.limit ?? Number.POSITIVE_INFINITY;
     if (remaining <= 0) return;
     const deleted = options.deleted ?? true;
     const reverse = options.reverse ?? false;
@@ -126,33 +126,20 @@ export class EntityFilters {
          ${filter.needle !== undefined ? 'AND instr(body, ?) > 0' : ''} ORDER BY seq ${reverse ? 'DESC' : ''} LIMIT ?`,
       )
       .raw();
-    let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
-    let out: string[] = [];
-    let slice = performance.now();
-    for (;;) {
-      const args: unknown[] = reverse ? [cursor] : [cursor, end];
-      if (filter.needle !== undefined) args.push(filter.needle);
-      args.push(PAGE);
-      const rows = stmt.all(...args) as [number, string, number, number | null, number, string, string][];
-      for (const [seq, eid, del, prev, ts, hash, body] of rows) {
-        const json = storedEntityJson(eid, seq, del === 1, prev, ts, hash, body);
-        const hit = filter.matches(parseJson(json) as DtlValue);
-        if (hit) out.push(json);
-        if (hit && --remaining <= 0) break;
-        if (performance.now() - slice > SLICE_MS) {
-          yield out;
-          out = [];
-          slice = performance.now();
-        }
+    const needle = filter.needle;
+    function* latest(): Generator<string[], void, undefined> {
+      let cursor = reverse ? (options.since ?? end + 1) : (options.since ?? -1);
+      for (;;) {
+        const args: unknown[] = reverse ? [cursor] : [cursor, end];
+        if (needle !== undefined) args.push(needle);
+        args.push(PAGE);
+        const rows = stmt.all(...args) as [number, string, number, number | null, number, string, string][];
+        yield rows.map(([seq, eid, del, prev, ts, hash, body]) => storedEntityJson(eid, seq, del === 1, prev, ts, hash, body));
+        if (rows.length < PAGE) return;
+        cursor = rows[rows.length - 1]![0];
       }
-      if (out.length >= OUT_PAGE || remaining <= 0) {
-        yield out;
-        out = [];
-      }
-      if (remaining <= 0 || rows.length < PAGE) break;
-      cursor = rows[rows.length - 1]![0];
     }
-    if (out.length > 0) yield out;
+    yield* matching(latest(), filter, remaining);
   }
 
   /**
