@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
 import { launchChromium, signIn } from '../helpers/browser.js';
+import { waitFor } from '../helpers/api.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
 const SHOTS = process.env['SCREENS_DIR'] ?? '/tmp/ui-shots';
@@ -216,4 +217,15 @@ test('grouping by name prefix folds hr-employee-* into one box with its count, w
   await box.waitFor({ state: 'detached' });
   for (const k of members) await graph().locator(`[data-key="${k}"]`).waitFor();
   assert.equal(await graph().locator('[data-key="group:finance-salary-*"]').count(), 1, 'the other boxes stay folded');
+  // By the first part of the name: one box per prefix, side by side in one row at Fit. Each is a chip, the narrower
+  // ones with the name shortened in the middle (the whole name on hover) over the count.
+  await page.getByTestId('flow-group').selectOption('prefix-1');
+  const prefixes = new Set(pipeIds.map((p) => p.split('-')[0]!));
+  await page.getByTestId('flow-fit').click();
+  await waitFor('a chip per prefix at Fit', async () => ((await graph().locator('[data-testid="flow-group-chip"]').count()) === prefixes.size ? true : undefined), 10_000);
+  for (const prefix of prefixes) {
+    const group = graph().locator(`[data-key="group:${prefix}-*"]`);
+    assert.equal(await group.locator('[data-testid="flow-group-chip"]').count(), 1, `${prefix}-* as a chip`);
+    assert.match((await group.locator('title').first().textContent()) ?? '', new RegExp(`${prefix}-\\*`));
+  }
 });
