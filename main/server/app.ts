@@ -40,7 +40,7 @@ import { decodeContentEncoding } from './content-encoding.js';
 import { loneSurrogateProblem, utf8Problem } from './json-bytes.js';
 import { parseFormBody } from './form-body.js';
 import { guardServingThread } from '../../hub-core/dtl/index.js';
-import { buildValidator } from './validators.js';
+import { buildSerializer, buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import { PreviewPool, previewDeadlineMs } from '../../hub-core/preview/index.js';
@@ -95,7 +95,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
     // Query strings are text and coerced; JSON bodies are checked as sent (validators.ts).
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
     forceCloseConnections: true,
     // Paths the router cannot take answer in the hub's error shape.
     frameworkErrors: (error, _req, reply) => {

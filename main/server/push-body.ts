@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import AjvCompiler from '@fastify/ajv-compiler';
 import type { EntityParserPool } from './entity-parser-pool.js';
 import type { CutPart } from './entity-cutter.js';
 import { HubError, PreparedEntities } from '../../hub-core/base/index.js';
 import type { StagedPush } from '../../hub-core/pipes/index.js';
+import { textPartValidator } from './validators.js';
 
 /** Bodies up to this size (or the body limit, when lower) are read whole and parsed at once; larger ones stream. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;
@@ -37,11 +37,9 @@ export function usePushBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser(NDJSON, parser(true));
 }
 
-const defaultValidator = AjvCompiler()({}, { customOptions: { coerceTypes: 'array', allErrors: false } });
-
 /** The route's validator: the body is checked as it is read; params and query as usual. */
 export const pushBodyValidator: FastifySchemaCompiler<unknown> = (def) => {
-  if (def.httpPart !== 'body') return defaultValidator(def);
+  if (def.httpPart !== 'body') return textPartValidator(def);
   return (data: unknown) =>
     data instanceof PushBody ? { value: data } : { error: new Error('the body must be JSON (Content-Type: application/json): an array of entities') };
 };
@@ -92,10 +90,10 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
   // The body is cut into parts of whole entities in a parser worker (entity-cutter.ts): this thread only gathers the
   // bytes as they arrive, hands them over a slice at a time and passes the parts on to be parsed.
   const cutter = parser.cutter({ lines: body.lines, elementLimit: limits.bodyLimit, split: true });
+  let pending: Promise<void> | undefined;
   try {
     let first = 0;
     let received = 0;
-    let pending: Promise<void> | undefined;
     const flush = async (part: CutPart): Promise<void> => {
       const from = first;
       first += part.counts.reduce((a, b) => a + b, 0);
@@ -144,6 +142,8 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
     return { staged };
   } catch (e) {
     cutter.drop();
+    // A part still being written would write to the spool after it was discarded.
+    await pending?.catch(() => undefined);
     await staged.discard();
     // Leave the rest of the body unread: Node discards it once the answer is sent.
     throw e;

@@ -5,7 +5,9 @@
  * the field, never converted or dropped without a word.
  */
 import AjvCompiler from '@fastify/ajv-compiler';
+import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 
 type Options = { customOptions?: Record<string, unknown> } & Record<string, unknown>;
 type BuildValidator = (externalSchemas: Record<string, unknown>, options: Options) => FastifySchemaCompiler<unknown>;
@@ -19,12 +21,47 @@ export const BODY_OPTIONS = { coerceTypes: false, removeAdditional: false, allEr
 
 /** For `schemaController.compilersFactory.buildValidator`: one compiler per part kind, chosen per schema. */
 export const buildValidator: BuildValidator = (externalSchemas, options) => {
-  const text = pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...TEXT_PART_OPTIONS } });
-  const body = pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...BODY_OPTIONS } });
-  return (def) => (def.httpPart === 'body' ? body(def) : (finiteNumbers(text(def), def.schema) as unknown as ReturnType<FastifySchemaCompiler<unknown>>));
+  // An Ajv instance with the shared schemas costs too: made when the first validator of its kind is compiled.
+  let text: FastifySchemaCompiler<unknown> | undefined;
+  let body: FastifySchemaCompiler<unknown> | undefined;
+  const textPart = (def: FastifyRouteSchemaDef<unknown>): Validate =>
+    finiteNumbers((text ??= pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...TEXT_PART_OPTIONS } }))(def), def.schema);
+  const bodyPart = (def: FastifyRouteSchemaDef<unknown>): Validate =>
+    (body ??= pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...BODY_OPTIONS } }))(def) as unknown as Validate;
+  return (def) => lazyValidator(() => (def.httpPart === 'body' ? bodyPart(def) : textPart(def))) as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
+let plainText: FastifySchemaCompiler<unknown> | undefined;
+
+/** Query and path parameters of a route whose body is read by a parser of its own (entity batches, pushes): as any route's. */
+export function textPartValidator(def: FastifyRouteSchemaDef<unknown>): ReturnType<FastifySchemaCompiler<unknown>> {
+  return lazyValidator(() => finiteNumbers((plainText ??= pool({}, { customOptions: TEXT_PART_OPTIONS }))(def), def.schema)) as unknown as ReturnType<
+    FastifySchemaCompiler<unknown>
+  >;
+}
+
 type Validate = ((data: unknown, ctx?: unknown) => boolean) & { errors?: unknown[] | null; schemaEnv?: unknown };
+
+/**
+ * Compiling every route's schemas up front took a hub about a second of CPU at each start (two hundred routes, most of
+ * them never called in a session): a validator is compiled when its route is first called. DATAHUB_EAGER_SCHEMAS=1
+ * compiles them at start, as before (a test starts a hub that way, so a schema Ajv refuses fails there).
+ */
+export function lazyValidator(compile: () => Validate): Validate {
+  if (eagerSchemas()) return compile();
+  let inner: Validate | undefined;
+  const validate: Validate = (data, ctx) => {
+    inner ??= compile();
+    const ok = inner(data, ctx);
+    validate.errors = inner.errors ?? null;
+    return ok;
+  };
+  // Fastify passes the parent (so that Ajv may coerce a root value) only to a validator with a schemaEnv, as Ajv's have.
+  validate.schemaEnv = true;
+  return validate;
+}
+
+export const eagerSchemas = (): boolean => process.env['DATAHUB_EAGER_SCHEMAS'] === '1';
 
 /**
  * Ajv turns the query text "1e400" into Infinity and then lets it past `maximum`: a number of a text part that is not
@@ -52,3 +89,15 @@ function finiteNumbers(validate: unknown, schema: unknown): Validate {
   if (inner.schemaEnv !== undefined) wrapped.schemaEnv = inner.schemaEnv;
   return wrapped;
 }
+
+const serializers = SerializerSelector();
+
+/** For `schemaController.compilersFactory.buildSerializer`: Fastify's own, each response serializer compiled when first used. */
+export const buildSerializer: SerializerFactory = (externalSchemas, options) => {
+  const compile = serializers(externalSchemas, options);
+  return (def) => {
+    if (eagerSchemas()) return compile(def);
+    let inner: ((doc: unknown) => string) | undefined;
+    return (doc: unknown) => (inner ??= compile(def))(doc);
+  };
+};

@@ -3,13 +3,22 @@
 
 import { Buffer } from 'node:buffer';
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+import { createRequire } from 'node:module';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { JsonObject } from '../../base/index.js';
 import type { Ctx, RunState } from '../context.js';
 import { isPathString } from '../paths.js';
 import { expression, one, optional, zeroOrMore, type ArgNode, type CompileContext, type FunctionSpec } from '../registry.js';
 import { Bytes, Uri, asList, decode, firstOf, isDict, isPlainString, mapValues, typedOf, valuesEqual, type DtlValue } from '../values.js';
 import { withCurrent } from './util.js';
+
+type Phones = typeof import('libphonenumber-js/max');
+let phones: Phones | undefined;
+/**
+ * libphonenumber-js with its full metadata costs every thread that evaluates DTL (the hub's and each worker's) a fifth
+ * of a second to load: it is loaded when a pipe first uses a phone-number function.
+ */
+const phoneLib = (): Phones => (phones ??= createRequire(import.meta.url)('libphonenumber-js/max') as Phones);
 import { integerValue } from '../integers.js';
 import { jsonText } from './web.js';
 
@@ -219,7 +228,7 @@ function phoneOf(v: DtlValue): PhoneNumber | undefined {
   const t = typedOf(v);
   const text = t instanceof Uri ? t.uri : isPlainString(v) ? v : undefined;
   if (text === undefined || !text.toLowerCase().startsWith('tel:')) return undefined;
-  return parsePhoneNumberFromString(text.slice(4).replace(/;ext=/i, ' ext. ').replace(/;.*$/, ''));
+  return phoneLib().parsePhoneNumberFromString(text.slice(4).replace(/;ext=/i, ' ext. ').replace(/;.*$/, ''));
 }
 
 export const miscFunctions: FunctionSpec[] = [
@@ -399,14 +408,14 @@ export const miscFunctions: FunctionSpec[] = [
       let region: CountryCode | undefined;
       if (regionArg !== undefined) {
         const r = (regionArg.node as string).toUpperCase();
-        if (isSupportedCountry(r)) region = r;
+        if (phoneLib().isSupportedCountry(r)) region = r;
         else cc.error(regionArg, `unknown region ${JSON.stringify(regionArg.node)}; use a two-letter country code such as "NO"`);
       }
       const values = cc.expr(b.one('VALUES'));
       const parse = (x: DtlValue): Uri | undefined => {
         const text = isPlainString(x) ? x : typeof x === 'number' && Number.isInteger(x) ? String(x) : undefined;
         if (text === undefined) return undefined;
-        const p = parsePhoneNumberFromString(text, region);
+        const p = phoneLib().parsePhoneNumberFromString(text, region);
         return p !== undefined && p.isValid() ? new Uri(rfc3966(p)) : undefined;
       };
       return (ctx) => mapValues(values(ctx), parse);

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { cellValue, entitiesWithColumns, propertyOf, type CellValue } from './columns.js';
 import { stripInvalidXmlChars } from './xml.js';
 
@@ -60,10 +60,13 @@ async function backpressure(out: Writable): Promise<void> {
   while (out.writableNeedDrain && !out.destroyed) await drained(out);
 }
 
+/** exceljs and what it loads take more CPU to load than the rest of the server: it is loaded when a workbook is asked for. */
+const excel = async (): Promise<typeof ExcelJS> => (await import('exceljs')).default;
+
 async function writeWorkbook(out: PassThrough, pages: Iterable<readonly string[]>, options: XlsxOptions): Promise<void> {
   const maxRows = Math.max(2, Math.min(options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, EXCEL_MAX_ROWS));
   const baseName = options.sheetName ?? 'Entities';
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new (await excel()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
 
   let columns: readonly string[] = [];
   let sheet: ExcelJS.Worksheet | undefined;
@@ -138,7 +141,15 @@ export function linkedXlsxReadable(csvUrl: string, fileName: string): Readable {
   const href = url.href;
   const name = stripInvalidXmlChars(fileName);
 
-  const workbook = new ExcelJS.Workbook();
+  const out = new PassThrough();
+  writeLinkWorkbook(out, href, name).catch((err: unknown) => {
+    out.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return out;
+}
+
+async function writeLinkWorkbook(out: PassThrough, href: string, name: string): Promise<void> {
+  const workbook = new (await excel()).Workbook();
   workbook.creator = 'Datahub Desktop';
   workbook.title = name;
   const sheet = workbook.addWorksheet('Data');
@@ -153,9 +164,5 @@ export function linkedXlsxReadable(csvUrl: string, fileName: string): Readable {
   link.value = { text: href, hyperlink: href, tooltip: 'The CSV data' };
   link.font = { color: { argb: 'FF0563C1' }, underline: true };
 
-  const out = new PassThrough();
-  workbook.xlsx.write(out).catch((err: unknown) => {
-    out.destroy(err instanceof Error ? err : new Error(String(err)));
-  });
-  return out;
+  await workbook.xlsx.write(out);
 }
