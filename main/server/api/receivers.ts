@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../route-context.js';
+import { clientGone, type RouteContext } from '../route-context.js';
 import { PushBody, pushBodyValidator, readPushBody, usePushBodyParser, DEFAULT_PUSH_LIMIT } from '../push-body.js';
 import { anyObject, bool, str, replies } from '../schemas.js';
 import { entitiesBody } from './datasets.js';
@@ -47,19 +47,12 @@ export async function receiverRoutes(app: FastifyInstance, { hub, entityParser, 
         force: q.force === true,
       };
       const limits = { bodyLimit: app.initialConfig.bodyLimit ?? DEFAULT_PUSH_LIMIT, pushLimit: pushLimit ?? DEFAULT_PUSH_LIMIT };
+      // A large push is read and written over many turns of the event loop: a client that goes away meanwhile has it
+      // taken back, also when it left after its last byte, while the hub was still reading what had arrived.
+      const gone = clientGone(reply);
       const body = await readPushBody(req.body, entityParser, limits, () => hub.receiver.staged(pipeId));
       if ('whole' in body) return hub.receiver.receiveInTurn(pipeId, body.whole, params);
-      // A large push is written over many turns of the event loop: a client that goes away meanwhile has it taken back.
-      const gone = new AbortController();
-      const onClose = (): void => {
-        if (!reply.raw.writableEnded) gone.abort();
-      };
-      reply.raw.once('close', onClose);
-      try {
-        return await body.staged.commit(params, gone.signal);
-      } finally {
-        reply.raw.off('close', onClose);
-      }
+      return body.staged.commit(params, gone);
     },
   });
 }
