@@ -30,6 +30,8 @@
  *                   compaction (keep 2) and with compaction.sink off (test/bench/changing-bench.ts): stored versions and
  *                   data folder size after each round, and each round's write rate on vs off.
  *   7d. graph    - the flow graph's layout at 500 nodes against one raw dagre call (test/bench/graph-bench.ts).
+ *   7f. start-up - the CPU `datahub serve` takes until it listens, against a bare Fastify + SQLite server
+ *                  (test/bench/startup-bench.ts).
  *   8. ui        - the dataset explorer in Chromium on its own hub with UI_BENCH_ENTITIES entities (default 1,000,000,
  *                   whatever BENCH_ENTITIES says; test/bench/ui-bench.ts): time from navigation to the first rows
  *                   (target < 1 s) and the longest main-thread task while scrolling far into it and after the
@@ -62,6 +64,7 @@ import { changingBenchRows, runChangingBench } from './changing-bench.js';
 import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
 import { runTestLoopBench } from './test-loop-bench.js';
 import { graphBenchRows, runGraphBench } from './graph-bench.js';
+import { runStartupBench, startupBenchRows } from './startup-bench.js';
 import { runUiBench, uiBenchCount, uiBenchRows, type UiBenchResult } from './ui-bench.js';
 import { listScrollBenchRows, runListScrollBench } from './list-scroll-bench.js';
 import { runScaleBench, scaleBenchRows, scaleCap, SCALE_FROM, type ScaleBenchResult } from './scale-bench.js';
@@ -192,6 +195,9 @@ async function main(): Promise<number> {
     // 7d. The flow graph's layout at 500 nodes against one raw dagre call (test/bench/graph-bench.ts).
     const graph = await runGraphBench();
     problems.push(...graph.problems);
+    // 7f. The hub's start-up against a bare Fastify + SQLite server (test/bench/startup-bench.ts).
+    const startup = await runStartupBench();
+    problems.push(...startup.problems);
 
     // 7e. `datahub test`: a saved pipe to the watch result; isolated groups side by side (test/bench/test-loop-bench.ts).
     const testLoop = await runTestLoopBench();
@@ -325,6 +331,7 @@ async function main(): Promise<number> {
       ...parallelBenchRows(parallel),
       ...testLoop.rows,
       ...graphBenchRows(graph),
+      ...startupBenchRows(startup),
       ...uiBenchRows(ui),
       ...listScrollBenchRows(lists),
       ...(scale ? scaleBenchRows(scale) : []),
@@ -399,6 +406,7 @@ async function main(): Promise<number> {
       changing,
       parallel,
       graph,
+      startup,
       ui,
       lists,
       scale,
