@@ -8,7 +8,7 @@ import { EnvStore, KvStore, SecretStore } from './security/index.js';
 import { UserStore } from './security/index.js';
 import { PipeRegistry } from './pipes/index.js';
 import { SystemRegistry } from './config/index.js';
-import { JsonPushReceiver } from './pipes/index.js';
+import { JsonPushReceiver, stageDatasetWrite, type StagedDatasetWrite } from './pipes/index.js';
 import { PumpService } from './pipes/index.js';
 import { DatasetLookup } from './pipes/index.js';
 import { CompactionService } from './storage/index.js';
@@ -102,6 +102,14 @@ export class Hub {
       this.kv.set('node_id', nodeId);
     }
     this.nodeId = nodeId;
+  }
+
+  /**
+   * A large batch posted to a dataset, kept as its body arrives and written when it is all there (next to the large
+   * JSON Pushes, whose spool folder the receiver empties when the hub starts).
+   */
+  stagedWrite(datasetId: string): StagedDatasetWrite {
+    return stageDatasetWrite(this.db, () => this.datasets.open(datasetId), join(this.dataDir, 'push-spool'));
   }
 
   get startTime(): Date {

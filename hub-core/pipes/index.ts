@@ -28,6 +28,7 @@ export { RUN_ALL_DEFAULTS, RunAll, RunAllService, pipeRunOrder, resetPump, trans
 export type { PipeRunSummary, RunAllOptions } from './run-all-pipes.js';
 export { SINK_TYPE_LIST } from './sinks/index.js';
 export { writePreparedInParts } from './staged-parts.js';
+export { stageDatasetWrite, type StagedDatasetWrite } from './staged-dataset-write.js';
 export { parseOffset } from './sources/basic-sources.js';
 export { pipeTemplates } from './sources/index.js';
 export { workerRequest } from './workers/eligibility.js';

@@ -115,17 +115,28 @@ function* slices<T>(items: readonly T[], size: number): Generator<readonly T[]> 
  * went away), takes it back: nothing of it is written. While it is written, other writes to the dataset get a 409 (as
  * during a large JSON Push): callers that write to one dataset one after another should wait for it.
  */
-export async function writePreparedInParts(
+export function writePreparedInParts(
   db: Db,
   dataset: Dataset,
   prepared: readonly PreparedEntity[],
   options: { force?: boolean },
   signal?: AbortSignal,
 ): Promise<WriteResult> {
+  return writeBatchesInParts(db, dataset, slices(prepared, BATCH), options, signal);
+}
+
+/** {@link writePreparedInParts} for a batch given BATCH entities at a time (read from a spool file as they are written). */
+export async function writeBatchesInParts(
+  db: Db,
+  dataset: Dataset,
+  batches: Iterator<readonly PreparedEntity[]>,
+  options: { force?: boolean },
+  signal?: AbortSignal,
+): Promise<WriteResult> {
   dataset.beginStaged();
   let published = false;
   try {
-    const counts = await writeParts(db, dataset, slices(prepared, BATCH), options.force === true ? { force: true } : {}, signal);
+    const counts = await writeParts(db, dataset, batches, options.force === true ? { force: true } : {}, signal);
     await pause(signal);
     dataset.publishStaged();
     published = true;

@@ -1,13 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { FastifyInstance } from 'fastify';
-import type { FastifySchemaCompiler } from 'fastify';
 import { HubError, PreparedEntities } from '../../hub-core/base/index.js';
 import { linesOutcome, outcomeToBatch, parseEntityBody, unpackOutcome, type LinesOutcome, type ParseOutcome, type WireOutcome } from './entity-parse.js';
 import type { SpoolLines } from '../../hub-core/storage/index.js';
 import { splitEntityArray } from './entity-array-split.js';
 import { BodyCutter, type CutOptions, type CutOutcome, type CutPart } from './entity-cutter.js';
-import { textPartValidator } from './validators.js';
 
 /** Bodies below this size are parsed on the main thread: a worker round trip would cost more. */
 const INLINE_LIMIT = 256 * 1024;
@@ -235,24 +232,3 @@ function parts(outcome: CutOutcome): CutPart[] {
   if (!outcome.ok) throw new HubError(outcome.failure.status, outcome.failure.error, outcome.failure.detail);
   return outcome.parts;
 }
-
-/**
- * In this plugin context, JSON bodies are entity batches: parsed and hashed (in a worker when large)
- * before the route runs. The route's body schema documents the shape; the parser enforces it.
- */
-export function useEntityBodyParser(app: FastifyInstance, pool: EntityParserPool): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
-    pool.parse(body as Buffer).then(
-      (batch) => done(null, batch),
-      (err: Error) => done(err, undefined),
-    );
-  });
-}
-
-/** Route validator for entity-batch routes: the parser has checked the body; other parts use the usual schemas. */
-export const entityBatchValidator: FastifySchemaCompiler<unknown> = (def) => {
-  if (def.httpPart !== 'body') return textPartValidator(def);
-  return (data: unknown) =>
-    data instanceof PreparedEntities ? { value: data } : { error: new Error('the body must be JSON (Content-Type: application/json): an array of entities') };
-};

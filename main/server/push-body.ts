@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { EntityParserPool } from './entity-parser-pool.js';
 import type { CutPart } from './entity-cutter.js';
-import { HubError, PreparedEntities } from '../../hub-core/base/index.js';
-import type { StagedPush } from '../../hub-core/pipes/index.js';
+import { HubError, PreparedEntities, type PreparedEntity } from '../../hub-core/base/index.js';
+import type { SpoolLines } from '../../hub-core/storage/index.js';
 import { textPartValidator } from './validators.js';
 
 /** Bodies up to this size (or the body limit, when lower) are read whole and parsed at once; larger ones stream. */
@@ -25,8 +25,8 @@ export class PushBody {
   ) {}
 }
 
-/** In this plugin context JSON (and JSON lines) bodies reach the route unread, as a {@link PushBody}. */
-export function usePushBodyParser(app: FastifyInstance): void {
+/** In this plugin context JSON (and JSON lines, unless `lines` is false) bodies reach the route unread, as a {@link PushBody}. */
+export function usePushBodyParser(app: FastifyInstance, { lines = true }: { lines?: boolean } = {}): void {
   app.removeContentTypeParser('application/json');
   const parser = (lines: boolean) => (req: { headers: Record<string, string | string[] | undefined> }, payload: Readable, done: (err: Error | null, body?: unknown) => void): void => {
     const header = req.headers['content-length'];
@@ -34,7 +34,7 @@ export function usePushBodyParser(app: FastifyInstance): void {
     done(null, new PushBody(payload, lines, req.headers['content-encoding'] === undefined ? length : undefined));
   };
   app.addContentTypeParser('application/json', parser(false));
-  app.addContentTypeParser(NDJSON, parser(true));
+  if (lines) app.addContentTypeParser(NDJSON, parser(true));
 }
 
 /** The route's validator: the body is checked as it is read; params and query as usual. */
@@ -49,18 +49,33 @@ export interface PushLimits {
   bodyLimit: number;
   /** The largest streamed body. */
   pushLimit: number;
+  /** Bodies up to this size are read whole (STREAM_ABOVE unless given; never more than bodyLimit). */
+  streamAbove?: number;
+  /** The answer to a body over pushLimit (by default, one naming --push-limit). */
+  tooLarge?: () => HubError;
 }
 
-export type PushBodyResult = { whole: PreparedEntities } | { staged: StagedPush };
+/** Where a streamed body's parts go as they are parsed: a JSON Push's staged push, a dataset's staged write. */
+export interface BodyStaging {
+  /** Keep one part (one at a time). */
+  add(entities: readonly PreparedEntity[]): Promise<void>;
+  /** Entities are kept as they come: parts may come as spool lines made in a worker (addLines). */
+  readonly passesThrough: boolean;
+  addLines(parts: readonly SpoolLines[]): Promise<void>;
+  discard(): Promise<void>;
+}
+
+export type PushBodyResult<S> = { whole: PreparedEntities } | { staged: S };
 
 /**
  * Read a push body. A small one is read whole and parsed (in a worker when large enough) as before; a larger one, or
  * JSON lines, is cut into entities as it arrives, parsed a part at a time and handed to `stage()` part by part, so
  * memory stays bounded by the part size, not by the body. Nothing is written here: the caller commits the staged push.
  */
-export async function readPushBody(body: PushBody, parser: EntityParserPool, limits: PushLimits, stage: () => StagedPush): Promise<PushBodyResult> {
-  const whole = Math.min(limits.bodyLimit, STREAM_ABOVE);
-  if (body.declaredLength !== undefined && body.declaredLength > limits.pushLimit) throw tooLarge(limits.pushLimit);
+export async function readPushBody<S extends BodyStaging>(body: PushBody, parser: EntityParserPool, limits: PushLimits, stage: () => S): Promise<PushBodyResult<S>> {
+  const whole = Math.min(limits.bodyLimit, limits.streamAbove ?? STREAM_ABOVE);
+  const tooLarge = limits.tooLarge ?? (() => pushTooLarge(limits.pushLimit));
+  if (body.declaredLength !== undefined && body.declaredLength > limits.pushLimit) throw tooLarge();
   const chunks = body.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const next = async (): Promise<Buffer | undefined> => {
     try {
@@ -124,7 +139,7 @@ export async function readPushBody(body: PushBody, parser: EntityParserPool, lim
     };
     const feed = async (chunk: Buffer): Promise<void> => {
       received += chunk.length;
-      if (received > limits.pushLimit) throw tooLarge(limits.pushLimit);
+      if (received > limits.pushLimit) throw tooLarge();
       gathered.push(chunk);
       gatheredBytes += chunk.length;
       if (gatheredBytes >= HAND_BYTES) await hand(false);
@@ -190,13 +205,13 @@ async function parsePart(parser: EntityParserPool, part: CutPart, first: number)
  * A part for a pipe without a transform: parsed into spool lines in the workers, its two halves at once, the hub's
  * thread only writing the bytes out.
  */
-async function spoolPart(parser: EntityParserPool, staged: StagedPush, part: CutPart, first: number): Promise<void> {
+async function spoolPart(parser: EntityParserPool, staged: BodyStaging, part: CutPart, first: number): Promise<void> {
   const from = starts(part, first);
   const lines = firstFailure(await Promise.allSettled(part.arrays.map((data, k) => parser.parseLines(Buffer.from(data.buffer, data.byteOffset, data.byteLength), from[k]))), part, from);
   await staged.addLines(lines);
 }
 
 
-function tooLarge(limit: number): HubError {
+function pushTooLarge(limit: number): HubError {
   return new HubError(413, 'request body too large', `a JSON Push body may be at most ${limit} bytes (--push-limit); send it in several requests`);
 }

@@ -23,17 +23,18 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { describeMappings, readRssKB, RssSampler } from './hub-stats.js';
+import { describeMappings, readMainThreadCpuMs, readRssKB, RssSampler } from './hub-stats.js';
 import { describePolls, HealthPoller, pollFigures, type PollFigures } from './health-poller.js';
 import { HUB_MALLOC_SWITCH } from '../../main/cli/malloc-env.js';
 
 const MB = 1024 * 1024;
 const PUSH_MB = Number(process.env['BENCH_PUSH_MB'] ?? 200);
 const PUSHES = Number(process.env['BENCH_PUSHES'] ?? 4);
-/** BENCH_ROUTE=datasets: the pushes go to POST /api/datasets/<id>/entities (read whole: at most the body limit, 64 MB). */
+/** BENCH_ROUTE=datasets: the pushes go to POST /api/datasets/<id>/entities (at most the body limit, 64 MB). */
 const ROUTE = process.env['BENCH_ROUTE'] === 'datasets' ? 'datasets' : 'receivers';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const perForty = (ms: number, bytes: number): string => ((ms * 40 * MB) / bytes).toFixed(0);
 const mb = (kB: number | undefined): string => (kB === undefined ? '?' : `${(kB / 1024).toFixed(0)} MB`);
 
 /** The body of push `tag`: entities until `bytes` are made, handed out a chunk at a time. */
@@ -121,6 +122,9 @@ export interface ConcurrentPushResult {
   beforeKB: number;
   aloneSeconds: number;
   aloneResidueKB: number;
+  /** The hub thread's CPU milliseconds during the push alone, and during the concurrent ones. */
+  aloneCpuMs: number;
+  concurrentCpuMs: number;
   concurrentSeconds: number;
   peakKB: number;
   afterAnsweredKB: number;
@@ -158,18 +162,24 @@ async function runOnce(label: string, env: NodeJS.ProcessEnv, log: (line: string
     const sampler = new RssSampler(pid);
     const aloneFrom = Date.now();
     const a0 = performance.now();
+    const aloneCpu0 = readMainThreadCpuMs(pid);
     const alone = await push(hub, 'alone', PUSH_MB * MB, a0);
     const aloneSeconds = (performance.now() - a0) / 1000;
+    const aloneCpuMs = readMainThreadCpuMs(pid) - aloneCpu0;
     const aloneUntil = Date.now();
     if (alone.status !== 200) throw new Error(`the push alone: ${alone.status} ${alone.reply}`);
     await sleep(3000);
     const aloneResidueKB = readRssKB(pid)!;
     log(`[${label}] one ${PUSH_MB} MB push alone: ${aloneSeconds.toFixed(1)} s (${alone.entities} entities); RSS 3 s after it: ${mb(aloneResidueKB)}`);
+    log(`[${label}] the hub thread's CPU for the push alone: ${aloneCpuMs.toFixed(0)} ms, ${perForty(aloneCpuMs, alone.bytes)} ms per 40 MB`);
 
     const concurrentFrom = Date.now();
     const c0 = performance.now();
+    const concurrentCpu0 = readMainThreadCpuMs(pid);
     const outcomes = await Promise.all(Array.from({ length: PUSHES }, (_, i) => push(hub, `push${i}`, PUSH_MB * MB, c0)));
     const concurrentSeconds = (performance.now() - c0) / 1000;
+    const concurrentCpuMs = readMainThreadCpuMs(pid) - concurrentCpu0;
+    log(`[${label}] the hub thread's CPU for the ${PUSHES} concurrent pushes (health polls included): ${concurrentCpuMs.toFixed(0)} ms, ${perForty(concurrentCpuMs, outcomes.reduce((a, o) => a + o.bytes, 0))} ms per 40 MB`);
     const concurrentUntil = Date.now();
     const afterAnsweredKB = readRssKB(pid)!;
     await sleep(5000);
@@ -200,7 +210,7 @@ async function runOnce(label: string, env: NodeJS.ProcessEnv, log: (line: string
     log(`[${label}] /api/health (polled every 100 ms from a worker thread) at rest: ${describePolls(polls, restFrom, aloneFrom)}`);
     log(`[${label}] /api/health during the push alone: ${describePolls(polls, aloneFrom, aloneUntil)}`);
     log(`[${label}] /api/health during the concurrent pushes: ${describePolls(polls, concurrentFrom, concurrentUntil)}; p99 ${(healthConcurrent.p99Ms / healthAtRest.p99Ms).toFixed(1)}x the p99 at rest`);
-    return { label, pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after30sKB, afterReadsKB, healthAtRest, healthAlone, healthConcurrent, outcomes };
+    return { label, pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneCpuMs, concurrentCpuMs, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after30sKB, afterReadsKB, healthAtRest, healthAlone, healthConcurrent, outcomes };
   } finally {
     await hub.stop();
     const outFile = process.env['BENCH_HUB_OUTPUT'];

@@ -37,6 +37,17 @@ export function readCpuSeconds(pid: number): number {
   }
 }
 
+/** CPU milliseconds (user + system) the process's own first thread (a hub's, answering the API) has used so far. */
+export function readMainThreadCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Samples in a worker thread so a busy bench thread never delays them: flat [Date.now(), kB, ...]. */
 const SAMPLER = `
 const { parentPort, workerData } = require('node:worker_threads');

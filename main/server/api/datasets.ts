@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../route-context.js';
-import { entityBatchValidator, useEntityBodyParser } from '../entity-parser-pool.js';
-import type { PreparedEntities } from '../../../hub-core/base/index.js';
+import { clientGone, type RouteContext } from '../route-context.js';
+import { PushBody, pushBodyValidator, readPushBody, usePushBodyParser } from '../push-body.js';
+import type { PreparedEntity } from '../../../hub-core/base/index.js';
 import { anyObject, bool, int, str, replies, emptyReply, entityArray, limitParam, sinceParam } from '../schemas.js';
 import { eager, pacedPages, sendJsonText, setPullHeaders } from '../json-pull.js';
 import { HubError, notFound, badRequest } from '../../../hub-core/base/index.js';
@@ -9,7 +9,7 @@ import { sampleSchema } from '../../../hub-core/explore/index.js';
 import type { JsonObject } from '../../../hub-core/base/index.js';
 import type { Dataset, DatasetInfo } from '../../../hub-core/storage/index.js';
 import { DatasetRegistry, isSystemDataset } from '../../../hub-core/registry/index.js';
-import { writePreparedInParts } from '../../../hub-core/pipes/index.js';
+import { writePreparedInParts, type StagedDatasetWrite } from '../../../hub-core/pipes/index.js';
 
 const datasetParams = {
   type: 'object',
@@ -19,8 +19,8 @@ const datasetParams = {
 
 /**
  * The body of an entity write: an array of entities or one entity. It documents the shape; the entity parser checks
- * it (entity-parser-pool.ts): prepareEntity refuses a non-string `_id` such as `7` or `true` with a 400 (and the
- * whole batch with it), never turning it into a string.
+ * it as it is read (push-body.ts, entity-parse.ts): prepareEntity refuses a non-string `_id` such as `7` or `true`
+ * with a 400 (and the whole batch with it), never turning it into a string.
  */
 /**
  * From this many entities on, a batch is written in parts (writePreparedInParts) rather than in one transaction. A
@@ -202,10 +202,23 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
     return mine;
   }
 
-  // Entity batches are parsed and hashed by the entity parser (in a worker thread when large) before the route runs.
+  /** A streamed body of few (large) entities: written in one transaction, as a small batch read whole is. */
+  async function writeSmallStaged(id: string, staged: StagedDatasetWrite, options: { force: boolean }): Promise<unknown> {
+    try {
+      const entities: PreparedEntity[] = [];
+      for (const b of staged.read()) entities.push(...b);
+      return hub.datasets.open(id).writePrepared(entities, options);
+    } finally {
+      await staged.discard();
+    }
+  }
+
+  // Entity batches reach the route unread: a small one is read whole and parsed (in a worker when large enough); a
+  // larger one is cut into entities and parsed in parser workers as it arrives and kept in a spool file, as a large
+  // JSON Push is (push-body.ts), the hub's thread only handing the bytes over.
   await app.register(async (batches) => {
-    useEntityBodyParser(batches, entityParser);
-    batches.post<{ Params: DatasetParams; Querystring: { force?: boolean }; Body: PreparedEntities }>('/datasets/:dataset_id/entities', {
+    usePushBodyParser(batches, { lines: false });
+    batches.post<{ Params: DatasetParams; Querystring: { force?: boolean }; Body: PushBody }>('/datasets/:dataset_id/entities', {
       schema: {
         tags,
         summary: 'Write entities (unchanged ones are skipped unless force)',
@@ -214,27 +227,26 @@ export async function datasetRoutes(app: FastifyInstance, { hub, entityParser }:
         body: entitiesBody,
         response: replies({ 200: anyObject, 403: { $ref: 'Error#' }, 413: { $ref: 'Error#' } }),
       },
-      validatorCompiler: entityBatchValidator,
+      validatorCompiler: pushBodyValidator,
       // Before the body is read: a system dataset is never written through the API, whatever the body holds.
       onRequest: async (req) => refuseSystemWrite((req.params as DatasetParams).dataset_id),
       // The whole batch is valid before the dataset is created: a refused batch leaves no trace, not even an empty dataset.
       handler: async (req, reply) => {
         const id = req.params.dataset_id;
-        const entities = req.body.entities;
         const options = { force: req.query.force === true };
+        const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+        const tooLarge = (): HubError => new HubError(413, 'request body too large', `the limit is ${bodyLimit} bytes; send smaller batches`);
+        // A large batch is read and written over many turns of the event loop: a client that goes away meanwhile has
+        // it taken back, also when it left after its last byte, while the hub was still reading what had arrived.
+        const gone = clientGone(reply);
+        const body = await readPushBody(req.body, entityParser, { bodyLimit, pushLimit: bodyLimit, tooLarge }, () => hub.stagedWrite(id));
+        const staged = 'staged' in body ? body.staged : undefined;
+        const entities = 'whole' in body ? body.whole.entities : undefined;
         return inTurn(id, async () => {
-          if (entities.length < LARGE_BATCH) return hub.datasets.open(id).writePrepared(entities, options);
-          // Written over many turns of the event loop: a client that goes away meanwhile has it taken back.
-          const gone = new AbortController();
-          const onClose = (): void => {
-            if (!reply.raw.writableEnded) gone.abort();
-          };
-          reply.raw.once('close', onClose);
-          try {
-            return await writePreparedInParts(hub.db, hub.datasets.open(id), entities, options, gone.signal);
-          } finally {
-            reply.raw.off('close', onClose);
-          }
+          if (entities !== undefined && entities.length < LARGE_BATCH) return hub.datasets.open(id).writePrepared(entities, options);
+          if (staged !== undefined && staged.count < LARGE_BATCH) return writeSmallStaged(id, staged, options);
+          if (staged !== undefined) return staged.commit(options, gone);
+          return writePreparedInParts(hub.db, hub.datasets.open(id), entities!, options, gone);
         });
       },
     });
