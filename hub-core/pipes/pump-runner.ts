@@ -17,8 +17,9 @@ import { SINK_TYPE_LIST, isPumpedSink, sinkType, type Sink } from './sinks/index
 import { RunProfiler } from './pump-profiler.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import { transformBatchTurning } from './workers/transform-batch.js';
-import { workerMayRun, workerRequest } from './workers/eligibility.js';
-import type { PipeWorkerPool, WorkerRun } from './workers/pool.js';
+import { transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
+import type { PipeWorkerPool, RemoteBatch, WorkerRun } from './workers/pool.js';
+import type { RemoteTransform } from './workers/remote-transform.js';
 import { MIN_RANGES, partRanges } from './workers/split-run.js';
 import { LineagePacker } from './lineage-record.js';
 import type { BatchOrigin } from './lineage-store.js';
@@ -296,8 +297,38 @@ export class PumpRunner {
     let sink: Sink | undefined;
     const writer = runWriter(this.host, id, runId, runtime, pipe, c, batchSize, opener);
 
+    // A run that stays on this thread (its source or sink) has its transform run in a pipe worker, batch by batch
+    // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms.
+    let xform: RemoteTransform | undefined;
+    let xformTried = false;
+    const transformer = async (): Promise<RemoteTransform | undefined> => {
+      if (xformTried) return xform;
+      xformTried = true;
+      if (this.workers !== undefined && transformWorkerMayRun(runtime, pipe, run.profile === true)) {
+        xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), pipe.sink.type === 'dataset');
+      }
+      return xform;
+    };
+
     // One batch: transform, write and move the pump's position in one transaction.
     const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, origin: BatchOrigin = readOrigin): Promise<void> => {
+      const remote = await transformer();
+      if (remote) {
+        // A stop that waits too long for the batch terminates the worker (a runaway evaluation there); a stop asked
+        // for before the batch (maybe while the worker came online) ends the run here.
+        if (run.stopRequested || this.closed) throw new RunStopped();
+        run.abort = () => remote.abort(new RunStopped());
+        let b: RemoteBatch;
+        try {
+          b = await remote.transform(entities);
+        } finally {
+          run.abort = undefined;
+        }
+        c.transformMs += b.transformMs;
+        for (const t of b.tracking) this.state.startTracking(id, t.dataset, t.offset);
+        await writer.writeOut(b.out ?? [], b.out === undefined ? b.prepared : undefined, b.deps, entities.length, position, b.lineage === undefined ? undefined : { text: b.lineage, origin });
+        return;
+      }
       const t = performance.now();
       const out: JsonObject[] = [];
       const packer = this.recordLineage ? new LineagePacker() : undefined;
@@ -413,6 +444,7 @@ export class PumpRunner {
       if (e instanceof RunStopped) return false;
       throw e;
     } finally {
+      xform?.close();
       if (tracking) this.state.endDependencyRun(id);
     }
     return true;
