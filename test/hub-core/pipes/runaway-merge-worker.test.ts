@@ -145,3 +145,46 @@ test('an embedded pipe with an outbound (sql) sink, its transform in a worker, r
     { key: 2, operation: 'upsert', body: { row_id: 2, name: 'BO' } },
   ]);
 });
+
+test('a hops pipe with an outbound sink, its transform in a worker, tracks what it joined: a changed customer re-sends its orders', async () => {
+  const _note =
+    'datanav/docs hub/dtl/dtl-functions-hops.rst (hops: dependency tracking processes the source entities again when a joined entity changes); ' +
+    'hub/documentation/service-configuration/pipes/configuration-sinks-sql.rst (a row per entity, by primary key).';
+  assert.ok(_note);
+  await pushEntities(hub, 'trk-customers', [{ _id: 'c1', name: 'Ann' }, { _id: 'c2', name: 'Bob' }]);
+  await pushEntities(hub, 'trk-orders', [{ _id: 'o1', no: 1, customer: 'c1' }, { _id: 'o2', no: 2, customer: 'c1' }, { _id: 'o3', no: 3, customer: 'c2' }]);
+  await hub.json('/systems', { method: 'POST', json: [{ _id: 'trk-db', type: 'system:postgresql', host: 'db.example.invalid', database: 'trk' }] });
+  const hops = { datasets: ['trk-customers c'], where: ['eq', '_S.customer', 'c._id'], return: 'c.name' };
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'trk-out',
+        type: 'pipe',
+        source: { type: 'dataset', dataset: 'trk-orders' },
+        transform: { type: 'dtl', rules: { default: [['copy', 'no'], ['add', 'customer', ['first', ['hops', hops]]]] } },
+        sink: { type: 'sql', system: 'trk-db', table: 'orders', primary_key: 'no' },
+        pump: { mode: 'manual' },
+      },
+    ],
+  });
+  const runOut = async (): Promise<Json[]> => {
+    const r = await runPump<LastRun>(hub, 'trk-out', 'start', 30_000);
+    assert.equal(r.status, 'completed', r.reason_why_stopped ?? '');
+    const list = await hub.json<{ runs: { run_id: string; entities: number }[] }>('/pipes/trk-out/outbox');
+    if (r.processed === 0) return [];
+    const b = await hub.json<{ records: Json[] }>(`/pipes/trk-out/outbox/${encodeURIComponent(list.runs[0]!.run_id)}/batches/1`);
+    return b.records;
+  };
+  assert.deepEqual(
+    (await runOut()).map((r) => r['body']),
+    [{ no: 1, customer: 'Ann' }, { no: 2, customer: 'Ann' }, { no: 3, customer: 'Bob' }],
+  );
+  assert.deepEqual(await runOut(), [], 'nothing changed: nothing sent');
+  await pushEntities(hub, 'trk-customers', [{ _id: 'c1', name: 'Anna' }]);
+  assert.deepEqual(
+    (await runOut()).map((r) => r['body']),
+    [{ no: 1, customer: 'Anna' }, { no: 2, customer: 'Anna' }],
+    'the orders that joined c1, again',
+  );
+});
