@@ -301,34 +301,36 @@ export class PumpRunner {
     // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms.
     let xform: RemoteTransform | undefined;
     let xformTried = false;
-    const transformer = async (): Promise<RemoteTransform | undefined> => {
-      if (xformTried) return xform;
-      xformTried = true;
-      if (this.workers !== undefined && transformWorkerMayRun(runtime, pipe, run.profile === true)) {
-        xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), pipe.sink.type === 'dataset');
+    // A batch handed to the transform worker (undefined: this thread transforms it): what comes back, to be written
+    // by writeSent. A stop that waits too long for it terminates the worker (a runaway evaluation there); a stop
+    // asked for before (maybe while the worker came online) ends the run here.
+    const sendBatch = async (entities: JsonObject[]): Promise<{ sent: Promise<RemoteBatch> } | undefined> => {
+      if (!xformTried) {
+        xformTried = true;
+        if (this.workers !== undefined && transformWorkerMayRun(runtime, pipe, run.profile === true)) {
+          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), pipe.sink.type === 'dataset');
+          const x = xform;
+          if (x) run.abort = () => x.abort(new RunStopped());
+        }
       }
-      return xform;
+      if (!xform) return undefined;
+      if (run.stopRequested || this.closed) throw new RunStopped();
+      const sent = xform.transform(entities);
+      // Awaited in order by writeSent; one sent later may fail first (a stop), which is not an unhandled rejection.
+      sent.catch(() => undefined);
+      return { sent };
+    };
+    const writeSent = async (sent: Promise<RemoteBatch>, count: number, position: ((s: PumpState) => void) | undefined, origin: BatchOrigin): Promise<void> => {
+      const b = await sent;
+      c.transformMs += b.transformMs;
+      for (const t of b.tracking) this.state.startTracking(id, t.dataset, t.offset);
+      await writer.writeOut(b.out ?? [], b.out === undefined ? b.prepared : undefined, b.deps, count, position, b.lineage === undefined ? undefined : { text: b.lineage, origin });
     };
 
     // One batch: transform, write and move the pump's position in one transaction.
     const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, origin: BatchOrigin = readOrigin): Promise<void> => {
-      const remote = await transformer();
-      if (remote) {
-        // A stop that waits too long for the batch terminates the worker (a runaway evaluation there); a stop asked
-        // for before the batch (maybe while the worker came online) ends the run here.
-        if (run.stopRequested || this.closed) throw new RunStopped();
-        run.abort = () => remote.abort(new RunStopped());
-        let b: RemoteBatch;
-        try {
-          b = await remote.transform(entities);
-        } finally {
-          run.abort = undefined;
-        }
-        c.transformMs += b.transformMs;
-        for (const t of b.tracking) this.state.startTracking(id, t.dataset, t.offset);
-        await writer.writeOut(b.out ?? [], b.out === undefined ? b.prepared : undefined, b.deps, entities.length, position, b.lineage === undefined ? undefined : { text: b.lineage, origin });
-        return;
-      }
+      const handed = await sendBatch(entities);
+      if (handed) return writeSent(handed.sent, entities.length, position, origin);
       const t = performance.now();
       const out: JsonObject[] = [];
       const packer = this.recordLineage ? new LineagePacker() : undefined;
@@ -373,6 +375,7 @@ export class PumpRunner {
       const moveTo = (position: string | undefined): ((s: PumpState) => void) | undefined =>
         src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
       const drain = async (remote: WorkerRun): Promise<void> => {
+        const before = run.abort;
         run.abort = () => remote.abort(new RunStopped());
         try {
           for (;;) {
@@ -401,7 +404,7 @@ export class PumpRunner {
             await checkStop();
           }
         } finally {
-          run.abort = undefined;
+          run.abort = before;
           remote.close();
         }
       };
@@ -419,15 +422,23 @@ export class PumpRunner {
         if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);
+      // A batch in the transform worker while this thread reads the next and sends it too, then writes the first.
+      let held: { sent: Promise<RemoteBatch>; count: number; position: ((s: PumpState) => void) | undefined } | undefined;
       while (batches) {
         const t = performance.now();
         const next = await batches.next();
         c.sourceMs += performance.now() - t;
         if (next.done) break;
         const { entities, position } = next.value;
-        await writeBatch(entities, moveTo(position));
+        const handed = await sendBatch(entities);
+        if (handed === undefined) await writeBatch(entities, moveTo(position));
+        else {
+          if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
+          held = { sent: handed.sent, count: entities.length, position: moveTo(position) };
+        }
         await checkStop();
       }
+      if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
       if (!sink.local) {
         if (!writer.pushFailed) await sink.finish();
       } else if (full && sink.endFull) {

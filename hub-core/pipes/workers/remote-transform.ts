@@ -1,8 +1,8 @@
 // The transform stage of a pump run in a pipe worker, for a pipe whose source or sink stays on the hub's thread (a
 // merge, SQL or HTTP source, an outbound or remote sink): the hub's thread reads each batch, the worker transforms it
-// (dependencies and lineage recorded as on the hub's thread) and the hub's thread writes what comes back. One batch
-// at a time: the hub has committed a batch before the worker is given the next. A runaway evaluation holds only the
-// worker, which a stop terminates (pool.ts replaces it).
+// (dependencies and lineage recorded as on the hub's thread) and the hub's thread writes what comes back, in order.
+// The hub may send the next batch while it writes one (a pipe whose transform reads its own sink stays on the hub's
+// thread, eligibility.ts). A runaway evaluation holds only the worker, which a stop terminates (pool.ts replaces it).
 
 import type { Worker } from 'node:worker_threads';
 import { HubError, type JsonObject } from '../../base/index.js';
@@ -11,7 +11,8 @@ import { entitiesToText } from './entity-text.js';
 import type { RemoteBatch, ToWorker } from './protocol.js';
 
 export class RemoteTransform {
-  private pending: { resolve: (b: RemoteBatch) => void; reject: (e: Error) => void } | undefined;
+  /** The batches sent and not yet answered, in order (the worker answers them in order). */
+  private readonly pending: { resolve: (b: RemoteBatch) => void; reject: (e: Error) => void }[] = [];
   /** The job's failure (or its end), for the batches asked for after it. */
   private failed: Error | undefined;
   private closed = false;
@@ -39,33 +40,29 @@ export class RemoteTransform {
     });
     const message: ToWorker = { type: 'transform', job: this.id, entities: entitiesToText(entities), ...(contributors ? { contributors } : {}) };
     return new Promise<RemoteBatch>((resolve, reject) => {
-      this.pending = { resolve, reject };
+      this.pending.push({ resolve, reject });
       this.worker.postMessage(message);
     });
   }
 
   /** A message of the worker for this job: a batch, its failure, or (never expected) an end. */
   deliver(item: RemoteBatch | Error | null): void {
-    const p = this.pending;
-    this.pending = undefined;
     if (item === null || item instanceof Error) {
       this.failed ??= item ?? new HubError(500, 'the pipe worker ended a transform job early');
-      p?.reject(this.failed);
-    } else p?.resolve(item);
+      for (const p of this.pending.splice(0)) p.reject(this.failed);
+    } else this.pending.shift()?.resolve(item);
   }
 
   /**
    * End the job now although its worker may be inside a long evaluation that reads no message (a stop that waited
-   * long enough): when a batch is being transformed, it fails with `reason` and the worker is terminated; otherwise
-   * nothing (the run stops at its next check).
+   * long enough): when batches are being transformed, they fail with `reason` and the worker is terminated;
+   * otherwise nothing (the run stops at its next check).
    */
   abort(reason: Error): void {
-    const p = this.pending;
-    if (p === undefined || this.closed) return;
-    this.pending = undefined;
+    if (this.pending.length === 0 || this.closed) return;
     this.failed = reason;
     this.close();
-    p.reject(reason);
+    for (const p of this.pending.splice(0)) p.reject(reason);
     this.kill('to end a run that did not stop when asked');
   }
 

@@ -82,6 +82,8 @@ test('a merge-source pipe whose transform runs in a worker writes what the merge
       {
         _id: 'doc-result',
         type: 'pipe',
+        // Three batches: the worker transforms one while the hub writes the one before.
+        batch_size: 2,
         source: { type: 'merge', version: 2, datasets: ['doc-A a', 'doc-B b', 'doc-C c'], equality: [['eq', 'a.f1', 'b.f1'], ['eq', 'b.f2', ['lower', 'c.f3']]] },
         transform: { type: 'dtl', rules: { default: [['copy', '*'], ['add', 'members', ['count', '_S.$ids']]] } },
         pump: { mode: 'manual' },
