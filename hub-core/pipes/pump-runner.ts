@@ -370,6 +370,11 @@ export class PumpRunner {
       if (c.offline) c.offlineReason = this.runtimes.mask(sinkOfflineReason(pipe, sink));
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await dependencyPhase(this.host, id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
+        // The phase's transform job ends here: the rest of the run may go to the workers whole (read in parts only
+        // while every worker is idle); a run that stays here opens one again.
+        xform?.close();
+        xform = undefined;
+        xformTried = false;
       }
       let from = since === null || since === '' ? undefined : since;
       const moveTo = (position: string | undefined): ((s: PumpState) => void) | undefined =>
