@@ -33,6 +33,7 @@ export { parseOffset } from './sources/basic-sources.js';
 export { pipeTemplates } from './sources/index.js';
 export { workerRequest } from './workers/eligibility.js';
 export { packEntities, unpackEntities } from './workers/packed-batch.js';
+export { entitiesFromText, entitiesToText } from './workers/entity-text.js';
 export type { PackedEntities } from './workers/packed-batch.js';
 export type { PipeWorkersStatus } from './workers/pool.js';
 export { WORKERS_ENV, parseWorkerCount, pipeWorkerCount, workerMemoryMb, workerNice } from './workers/worker-count.js';

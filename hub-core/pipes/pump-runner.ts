@@ -17,8 +17,9 @@ import { SINK_TYPE_LIST, isPumpedSink, sinkType, type Sink } from './sinks/index
 import { RunProfiler } from './pump-profiler.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import { transformBatchTurning } from './workers/transform-batch.js';
-import { workerMayRun, workerRequest } from './workers/eligibility.js';
-import type { PipeWorkerPool, WorkerRun } from './workers/pool.js';
+import { transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
+import type { PipeWorkerPool, RemoteBatch, WorkerRun } from './workers/pool.js';
+import type { RemoteTransform } from './workers/remote-transform.js';
 import { MIN_RANGES, partRanges } from './workers/split-run.js';
 import { LineagePacker } from './lineage-record.js';
 import type { BatchOrigin } from './lineage-store.js';
@@ -296,8 +297,40 @@ export class PumpRunner {
     let sink: Sink | undefined;
     const writer = runWriter(this.host, id, runId, runtime, pipe, c, batchSize, opener);
 
+    // A run that stays on this thread (its source or sink) has its transform run in a pipe worker, batch by batch
+    // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms.
+    let xform: RemoteTransform | undefined;
+    let xformTried = false;
+    // A batch handed to the transform worker (undefined: this thread transforms it): what comes back, to be written
+    // by writeSent. A stop that waits too long for it terminates the worker (a runaway evaluation there); a stop
+    // asked for before (maybe while the worker came online) ends the run here.
+    const sendBatch = async (entities: JsonObject[]): Promise<{ sent: Promise<RemoteBatch> } | undefined> => {
+      if (!xformTried) {
+        xformTried = true;
+        if (this.workers !== undefined && transformWorkerMayRun(runtime, pipe, run.profile === true)) {
+          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), pipe.sink.type === 'dataset');
+          const x = xform;
+          if (x) run.abort = () => x.abort(new RunStopped());
+        }
+      }
+      if (!xform) return undefined;
+      if (run.stopRequested || this.closed) throw new RunStopped();
+      const sent = xform.transform(entities);
+      // Awaited in order by writeSent; one sent later may fail first (a stop), which is not an unhandled rejection.
+      sent.catch(() => undefined);
+      return { sent };
+    };
+    const writeSent = async (sent: Promise<RemoteBatch>, count: number, position: ((s: PumpState) => void) | undefined, origin: BatchOrigin): Promise<void> => {
+      const b = await sent;
+      c.transformMs += b.transformMs;
+      for (const t of b.tracking) this.state.startTracking(id, t.dataset, t.offset);
+      await writer.writeOut(b.out ?? [], b.out === undefined ? b.prepared : undefined, b.deps, count, position, b.lineage === undefined ? undefined : { text: b.lineage, origin });
+    };
+
     // One batch: transform, write and move the pump's position in one transaction.
     const writeBatch = async (entities: JsonObject[], position: ((s: PumpState) => void) | undefined, origin: BatchOrigin = readOrigin): Promise<void> => {
+      const handed = await sendBatch(entities);
+      if (handed) return writeSent(handed.sent, entities.length, position, origin);
       const t = performance.now();
       const out: JsonObject[] = [];
       const packer = this.recordLineage ? new LineagePacker() : undefined;
@@ -337,11 +370,17 @@ export class PumpRunner {
       if (c.offline) c.offlineReason = this.runtimes.mask(sinkOfflineReason(pipe, sink));
       if (tracking && src.incremental && !rescan && pipe.source.type === 'dataset') {
         await dependencyPhase(this.host, id, pipe.source['dataset'] as string, parseOffset(since), batchSize, writeBatch, checkStop);
+        // The phase's transform job ends here: the rest of the run may go to the workers whole (read in parts only
+        // while every worker is idle); a run that stays here opens one again.
+        xform?.close();
+        xform = undefined;
+        xformTried = false;
       }
       let from = since === null || since === '' ? undefined : since;
       const moveTo = (position: string | undefined): ((s: PumpState) => void) | undefined =>
         src.incremental && position !== undefined ? (s: PumpState) => (rescan ? (s.rescanSince = position) : (s.lastSeen = position)) : undefined;
       const drain = async (remote: WorkerRun): Promise<void> => {
+        const before = run.abort;
         run.abort = () => remote.abort(new RunStopped());
         try {
           for (;;) {
@@ -370,7 +409,7 @@ export class PumpRunner {
             await checkStop();
           }
         } finally {
-          run.abort = undefined;
+          run.abort = before;
           remote.close();
         }
       };
@@ -388,15 +427,23 @@ export class PumpRunner {
         if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);
+      // A batch in the transform worker while this thread reads the next and sends it too, then writes the first.
+      let held: { sent: Promise<RemoteBatch>; count: number; position: ((s: PumpState) => void) | undefined } | undefined;
       while (batches) {
         const t = performance.now();
         const next = await batches.next();
         c.sourceMs += performance.now() - t;
         if (next.done) break;
         const { entities, position } = next.value;
-        await writeBatch(entities, moveTo(position));
+        const handed = await sendBatch(entities);
+        if (handed === undefined) await writeBatch(entities, moveTo(position));
+        else {
+          if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
+          held = { sent: handed.sent, count: entities.length, position: moveTo(position) };
+        }
         await checkStop();
       }
+      if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
       if (!sink.local) {
         if (!writer.pushFailed) await sink.finish();
       } else if (full && sink.endFull) {
@@ -413,6 +460,7 @@ export class PumpRunner {
       if (e instanceof RunStopped) return false;
       throw e;
     } finally {
+      xform?.close();
       if (tracking) this.state.endDependencyRun(id);
     }
     return true;

@@ -13,6 +13,8 @@ import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
 import type { FromWorker, OpenJob, RemoteBatch, ToWorker, WorkerInit, WorkerRun } from './protocol.js';
 import { whenOnline } from './worker-online.js';
+import { RemoteTransform } from './remote-transform.js';
+import { entitiesFromText } from './entity-text.js';
 
 export type { RemoteBatch, WorkerRun };
 export type JobRequest = Omit<OpenJob, 'type' | 'job'>;
@@ -32,10 +34,16 @@ export interface PipeWorkersStatus {
   unavailable?: string;
 }
 
+/** A job a worker carries: a run it reads and transforms, or the transform stage of one (remote-transform.ts). */
+interface Carried {
+  deliver(item: RemoteBatch | Error | null): void;
+  endSourceMs: number;
+}
+
 interface Slot {
   readonly worker: Worker;
   readonly signal: Int32Array;
-  readonly jobs: Map<number, RemoteRun>;
+  readonly jobs: Map<number, Carried>;
   readonly online: Promise<void>;
   /** Runs given this worker that wait for it to come online (they count as its runs already). */
   starting: number;
@@ -178,6 +186,18 @@ export class PipeWorkerPool {
    * runs the pipe on its own thread.
    */
   async start(request: JobRequest): Promise<RemoteRun | undefined> {
+    return this.open(request, (id, slot, detach, kill) => new RemoteRun(id, slot, detach, kill));
+  }
+
+  /**
+   * The transform stage of a run whose source or sink stays on this thread (remote-transform.ts); undefined when no
+   * worker can be had: the caller transforms on its own thread.
+   */
+  async startTransform(request: JobRequest, prepared: boolean): Promise<RemoteTransform | undefined> {
+    return this.open({ ...request, transformOnly: { prepared } }, (id, slot, detach, kill) => new RemoteTransform(id, slot.worker, detach, kill));
+  }
+
+  private async open<T extends Carried>(request: JobRequest, make: (id: number, slot: Slot, detach: () => void, kill: (why: string) => void) => T): Promise<T | undefined> {
     if (!this.enabled) return undefined;
     let slot: Slot | undefined;
     try {
@@ -193,7 +213,7 @@ export class PipeWorkerPool {
     }
     if (!this.slots.includes(slot)) return undefined;
     const id = this.nextJob++;
-    const run = new RemoteRun(
+    const run = make(
       id,
       slot,
       () => {
@@ -285,8 +305,8 @@ export class PipeWorkerPool {
     const run = slot.jobs.get(msg.job);
     if (!run) return;
     if (msg.type === 'batch') {
-      const { type: _type, job: _job, packed, ...rest } = msg;
-      run.deliver({ ...rest, prepared: unpackEntities(packed) });
+      const { type: _type, job: _job, packed, out, ...rest } = msg;
+      run.deliver({ ...rest, prepared: unpackEntities(packed), ...(out !== undefined ? { out: entitiesFromText(out) } : {}) });
     }
     else if (msg.type === 'end') {
       run.endSourceMs = msg.sourceMs;

@@ -3,7 +3,8 @@
 // (hashed and serialized as the dataset would do it), or with the job's end or failure. Index creation is the one
 // write a join needs: the worker asks the hub for it and waits (`ensure-index`, answered through `signal`).
 
-import type { PreparedEntity } from '../../base/index.js';
+import type { JsonObject, PreparedEntity } from '../../base/index.js';
+import type { Contributor } from '../lineage-record.js';
 import type { PackedEntities } from './packed-batch.js';
 import type { PackedDependencies } from '../packed-dependencies.js';
 import type { NamespaceSettings } from '../../dtl/index.js';
@@ -37,9 +38,23 @@ export interface OpenJob {
    * answered as exactly one batch (maybe empty) whose position is the range's end; `since` is not used.
    */
   readonly parts?: { readonly ranges: readonly (readonly [number, number])[]; readonly snapshot: number };
+  /**
+   * Only the transform: the hub's thread reads the source and sends each batch (`transform`); the worker opens no
+   * source. `prepared`: the sink is a dataset (the entities come back prepared), else they come back as JSON text.
+   */
+  readonly transformOnly?: { readonly prepared: boolean };
 }
 
-export type ToWorker = OpenJob | { readonly type: 'next'; readonly job: number } | { readonly type: 'close'; readonly job: number };
+/** A batch of source entities for a job that runs only the transform (entity-text.ts). */
+export interface TransformBatch {
+  readonly type: 'transform';
+  readonly job: number;
+  readonly entities: string;
+  /** The members of each entity a merge source made, by position (lineage-record.ts): they do not travel in JSON. */
+  readonly contributors?: readonly (readonly Contributor[] | null)[];
+}
+
+export type ToWorker = OpenJob | TransformBatch | { readonly type: 'next'; readonly job: number } | { readonly type: 'close'; readonly job: number };
 
 export interface WorkerBatch {
   readonly type: 'batch';
@@ -53,6 +68,8 @@ export interface WorkerBatch {
   readonly packed: PackedEntities;
   /** What each source entity's hops looked up (dependency tracking; packed-batch.ts). */
   readonly deps: PackedDependencies;
+  /** The sink's entities as JSON text, for a job that runs only the transform of a pipe whose sink is not a dataset. */
+  readonly out?: string;
   /** Which source entity made each output entity (LineagePacker text), when the job records it. */
   readonly lineage?: string;
   /** Joined datasets the pipe started tracking in this batch, with the offset their changes are read from. */
@@ -98,4 +115,4 @@ export interface WorkerRun {
 }
 
 /** A worker's batch on the hub's thread, its entities unpacked. */
-export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed'> & { readonly prepared: PreparedEntity[] };
+export type RemoteBatch = Omit<WorkerBatch, 'type' | 'job' | 'packed' | 'out'> & { readonly prepared: PreparedEntity[]; readonly out?: JsonObject[] };

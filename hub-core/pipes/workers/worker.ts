@@ -1,7 +1,9 @@
 // A pipe worker thread: reads a pipe's source through a read-only connection of its own (WAL lets it read while the
 // hub's thread writes), runs the pipe's transform and sink step (PipeRuntime, the same code as on the hub's thread)
 // and hands each batch back prepared for the dataset sink. It never writes: the dataset writes, the pump state and
-// the execution log stay with the hub's thread. A join's index is created by the hub (`ensure-index`).
+// the execution log stay with the hub's thread. A join's index is created by the hub (`ensure-index`). A job may run
+// only the transform of a pipe whose source or sink stays on the hub's thread: the hub sends each batch it read
+// (`transform`) and writes what comes back.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -15,10 +17,11 @@ import { heapExhausted, memoryLimitError } from '../../dtl/index.js';
 import type { JsonObject } from '../../base/index.js';
 import type { PumpSource, SourceBatch } from '../sources/index.js';
 import { transformBatch } from './transform-batch.js';
-import { LineagePacker } from '../lineage-record.js';
+import { LineagePacker, mergeContributors } from '../lineage-record.js';
+import { entitiesFromText, entitiesToText } from './entity-text.js';
 import { packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
-import type { FromWorker, OpenJob, ToWorker, WorkerInit } from './protocol.js';
+import type { FromWorker, OpenJob, ToWorker, TransformBatch, WorkerInit } from './protocol.js';
 import { WorkerDatasets, indexRequester } from './worker-datasets.js';
 import { errorOf } from './worker-errors.js';
 
@@ -35,7 +38,10 @@ interface Job {
   /** A connection per run: an idle worker holds the database file open nowhere (the hub may delete its folder). */
   readonly db: Database.Database;
   readonly runtime: PipeRuntime;
-  readonly batches: AsyncGenerator<PartBatch, void, undefined>;
+  /** Undefined for a job that runs only the transform (the hub's thread reads the source). */
+  readonly batches: AsyncGenerator<PartBatch, void, undefined> | undefined;
+  /** Set for a job that runs only the transform: whether the sink's entities go back prepared (a dataset sink). */
+  readonly prepared?: boolean;
   readonly started: { dataset: string; offset: number }[];
   /** Requests of one job are answered in order. */
   chain: Promise<void>;
@@ -85,9 +91,11 @@ function openOn(db: Database.Database, msg: OpenJob): Job {
     },
     { tracked: msg.tracked },
   );
+  const common = { db, runtime, started, chain: Promise.resolve(), closed: false, lineage: msg.lineage };
+  if (msg.transformOnly !== undefined) return { ...common, batches: undefined, prepared: msg.transformOnly.prepared };
   const source = runtime.openSource();
   const batches = msg.parts === undefined ? source.batches(msg.since, msg.batchSize) : partBatches(source, msg.parts, msg.batchSize);
-  return { db, runtime, batches, started, chain: Promise.resolve(), closed: false, lineage: msg.lineage };
+  return { ...common, batches };
 }
 
 /**
@@ -106,6 +114,7 @@ async function* partBatches(source: PumpSource, parts: NonNullable<OpenJob['part
 }
 
 async function next(id: number, job: Job): Promise<void> {
+  if (job.batches === undefined) return;
   let t = performance.now();
   const read = await job.batches.next();
   const sourceMs = performance.now() - t;
@@ -121,11 +130,34 @@ async function next(id: number, job: Job): Promise<void> {
   const deps = transformBatch(job.runtime, read.value.entities, out, lineage);
   const heap = heapExhausted();
   if (heap) throw memoryLimitError(heap);
+  const tracking = job.started.splice(0);
+  const packed = packEntities(prepareAll(out));
+  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps, ...(lineage ? { lineage: lineage.finish() } : {}), tracking, sourceMs, transformMs: performance.now() - t });
+}
+
+function prepareAll(out: readonly JsonObject[]): PreparedEntity[] {
   const prepared: PreparedEntity[] = new Array<PreparedEntity>(out.length);
   for (let i = 0; i < out.length; i++) prepared[i] = prepareEntity(out[i], i);
+  return prepared;
+}
+
+/** One batch of a job that runs only the transform: the hub's thread read it and writes what comes back. */
+function transformSent(id: number, job: Job, msg: TransformBatch): void {
+  if (job.closed) return;
+  const t = performance.now();
+  const entities = entitiesFromText(msg.entities);
+  msg.contributors?.forEach((c, i) => {
+    if (c !== null) mergeContributors.set(entities[i]!, c);
+  });
+  const out: JsonObject[] = [];
+  const lineage = job.lineage ? new LineagePacker() : undefined;
+  const deps = transformBatch(job.runtime, entities, out, lineage);
+  const heap = heapExhausted();
+  if (heap) throw memoryLimitError(heap);
   const tracking = job.started.splice(0);
-  const packed = packEntities(prepared);
-  post({ type: 'batch', job: id, count: read.value.entities.length, position: read.value.position, ...(read.value.rangeEnd === true ? { rangeEnd: true } : {}), packed, deps, ...(lineage ? { lineage: lineage.finish() } : {}), tracking, sourceMs, transformMs: performance.now() - t });
+  const packed = packEntities(job.prepared === true ? prepareAll(out) : []);
+  const text = job.prepared === true ? {} : { out: entitiesToText(out) };
+  post({ type: 'batch', job: id, count: entities.length, position: undefined, packed, ...text, deps, ...(lineage ? { lineage: lineage.finish() } : {}), tracking, sourceMs: 0, transformMs: performance.now() - t });
 }
 
 port.on('message', (msg: ToWorker) => {
@@ -143,7 +175,7 @@ port.on('message', (msg: ToWorker) => {
     job.closed = true;
     jobs.delete(msg.job);
     job.chain = job.chain
-      .then(() => job.batches.return(undefined))
+      .then(() => job.batches?.return(undefined))
       .then(
         () => undefined,
         () => undefined,
@@ -153,7 +185,8 @@ port.on('message', (msg: ToWorker) => {
       });
     return;
   }
-  job.chain = job.chain.then(() => (job.closed ? undefined : next(msg.job, job))).catch((e: unknown) => {
+  const step = msg.type === 'transform' ? (): void => transformSent(msg.job, job, msg) : (): Promise<void> => next(msg.job, job);
+  job.chain = job.chain.then(() => (job.closed ? undefined : step())).catch((e: unknown) => {
     jobs.delete(msg.job);
     job.closed = true;
     job.db.close();
