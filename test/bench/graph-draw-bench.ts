@@ -1,8 +1,10 @@
 /*
  * The flow graph drawn in Chromium (issue 33.2; alone: `node out/test/bench/graph-draw-bench.js`). The generated
  * 300-pipe namespaced project (test/helpers/big-project.ts) opened with `serve --workspace` at 1440×900, the app loaded
- * on the Pipes view. Each round clicks the sidebar's Graph entry and watches every animation frame until all nodes are
- * drawn, then goes back to Pipes and clicks Graph again (the second visit: the project unchanged). Reported per visit:
+ * on the Pipes view, with no layout kept from an earlier open. Each round clicks the sidebar's Graph entry and watches
+ * every animation frame until all nodes are drawn, then goes back to Pipes and clicks Graph again (the second visit: the
+ * project unchanged), then reloads the app and clicks Graph once more (reopen: the layouts the first open kept in
+ * localStorage are there). Reported per visit:
  *   - visible: click until the first nodes are in the page (the frame that paints them);
  *   - drawn:   click until every node is in the page and the layout is done;
  *   - longest main-thread task meanwhile (PerformanceObserver 'longtask'), and how many tasks took over 50 ms;
@@ -21,7 +23,9 @@ import { useRendererBuild } from './poll-scroll.js';
 export const GRAPH_DRAW_TARGETS = { visibleMs: 1000, longTaskMs: 100 };
 
 export interface GraphVisit {
-  visit: 'first' | 'second';
+  /** first: the first visit after the app was opened with no layout kept; second: the next visit in that session;
+   *  reopen: the first visit after the app was opened again (the layouts kept by the first open). */
+  visit: 'first' | 'second' | 'reopen';
   /** Which renderer build: 'this', or 'before' (BENCH_BEFORE_RENDERER). */
   build: string;
   nodes: number;
@@ -34,6 +38,8 @@ export interface GraphVisit {
   /** When the last of /pipes and /datasets was answered, after the click. */
   fetchedMs: number | null;
   layoutMs: number | null;
+  /** Parts laid out by dagre for this visit, of how many ("0/57": all kept from before); null for an older build. */
+  laid: string | null;
 }
 
 /** Click Graph in the sidebar and watch frames until `expected` nodes are drawn. A string: the app's CSP forbids eval. */
@@ -67,9 +73,10 @@ async function openGraph(page: Page, expected: number, visit: GraphVisit['visit'
       long: long.filter((x) => x.start >= t0 && (drawn === null || x.start <= t0 + drawn)).map((x) => [x.start - t0, x.ms]),
       fetched: fetched.length > 0 ? Math.max(...fetched.map((e) => e.responseEnd)) - t0 : null,
       layout: flow && flow.getAttribute('data-layout-ms') !== null ? Number(flow.getAttribute('data-layout-ms')) : null,
+      laid: flow ? flow.getAttribute('data-layout-laid') : null,
     };
   })()`;
-  type Seen = { nodes: number; visible: number | null; drawn: number | null; long: [number, number][]; fetched: number | null; layout: number | null };
+  type Seen = { nodes: number; visible: number | null; drawn: number | null; long: [number, number][]; fetched: number | null; layout: number | null; laid: string | null };
   const r = (await page.evaluate(script)) as Seen;
   return {
     visit,
@@ -82,6 +89,7 @@ async function openGraph(page: Page, expected: number, visit: GraphVisit['visit'
     tasksOver50: r.long.filter(([, ms]) => ms > 50).length,
     fetchedMs: r.fetched,
     layoutMs: r.layout,
+    laid: r.laid,
   };
 }
 
@@ -121,8 +129,10 @@ export async function runGraphDrawBench(rounds = Number(process.env['GRAPH_DRAW_
       for (const [build, folder] of builds) {
         const off = folder ? await useRendererBuild(page, hub.url, folder) : null;
         try {
-          // The app loaded afresh each round: the first visit is the first since it was loaded.
+          // The app loaded afresh each round, with no layout kept from an earlier open (lib/flow-part-store.ts): the first
+          // visit is the first since it was loaded.
           await page.goto(`${hub.url}/#/pipes`);
+          await page.evaluate('localStorage.removeItem("datahub.flow.parts")');
           await page.reload();
           await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
           if (settle > 0) await page.waitForTimeout(settle);
@@ -130,6 +140,12 @@ export async function runGraphDrawBench(rounds = Number(process.env['GRAPH_DRAW_
           await page.locator('[data-testid="sidebar"] button[data-view="pipes"]').click();
           await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
           visits.push({ ...(await openGraph(page, expected, 'second')), build });
+          // The app closed and opened again: what the first open kept is there.
+          await page.goto(`${hub.url}/#/pipes`);
+          await page.reload();
+          await page.getByTestId('pipe-row').first().waitFor({ timeout: 30_000 });
+          if (settle > 0) await page.waitForTimeout(settle);
+          visits.push({ ...(await openGraph(page, expected, 'reopen')), build });
         } finally {
           await off?.();
         }
@@ -151,7 +167,7 @@ export function graphDrawBenchRows(r: GraphDrawBenchResult): string[][] {
   const ms = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toFixed(0));
   return [
     ...r.visits.map((v) => [
-      `graph ${v.visit} visit${v.build === 'this' ? '' : ` (build ${v.build})`}: click to visible (all drawn ${ms(v.drawnMs)} ms, fetched ${ms(v.fetchedMs)} ms, layout ${ms(v.layoutMs)} ms, longest task ${ms(v.longestTaskMs)} ms, while drawing ${ms(v.longestDrawingMs)} ms, ${v.tasksOver50} tasks > 50 ms)`,
+      `graph ${v.visit} visit${v.build === 'this' ? '' : ` (build ${v.build})`}: click to visible (all drawn ${ms(v.drawnMs)} ms, fetched ${ms(v.fetchedMs)} ms, layout ${ms(v.layoutMs)} ms${v.laid === null ? '' : ` (${v.laid} parts laid out)`}, longest task ${ms(v.longestTaskMs)} ms, while drawing ${ms(v.longestDrawingMs)} ms, ${v.tasksOver50} tasks > 50 ms)`,
       `${v.nodes} nodes`,
       (v.visibleMs / 1000).toFixed(3),
       '',

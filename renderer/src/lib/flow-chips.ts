@@ -2,7 +2,8 @@
 // pixels under the labels around it; the box is drawn at screen size instead, as a chip with the group's name and
 // count, and the other labels keep out of it (flow-labels.ts). Chips that would cover one another: the groups with
 // more pipes keep the full chip, the others take a one-line one (the name shortened if need be), then a narrow one
-// (the shortened name over the count), else none (the box at the graph's scale, with a label if one fits).
+// (the shortened name over the count), then the count alone. Every chip says how many pipes its group holds; one that
+// finds no free room at all is drawn in its smallest form over the others.
 import type { FlowNode } from './flow-model';
 import type { PlacedNode } from './flow-layout';
 import { shorten } from './flow-labels';
@@ -11,11 +12,13 @@ const CHAR_PX = 7.4;
 
 export interface GroupChip {
   key: string;
-  /** Size on screen, px; centred on the node. */
+  /** Size on screen, px; centred on the node, or moved by dx, dy (screen px) where it found no room there. */
   width: number;
   height: number;
+  dx: number;
+  dy: number;
   name: string;
-  /** The count line ("5 pipes, 3 datasets"); empty in the one-line chip, which says "name (5)". */
+  /** The count line ("5 pipes, 3 datasets"); empty in the one-line chips, which say "name (5)" or "5 pipes". */
   count: string;
   /** The chip on screen, for the labels to keep out of. */
   box: { l: number; t: number; r: number; b: number };
@@ -30,16 +33,47 @@ export function groupChips(
 ): Map<string, GroupChip> {
   const groups = nodes.filter((n) => n.kind === 'group').sort((a, b) => (b.count?.pipes ?? 0) - (a.count?.pipes ?? 0) || a.id.localeCompare(b.id));
   // Full chips for the first groups can crowd out every neighbour in a row of groups: placed again starting from the
-  // narrower forms, the placement that shows the most groups wins (the richer one on a tie).
-  let best = new Map<string, GroupChip>();
+  // narrower forms, the placement with the fewest chips drawn over others wins (the richer one on a tie).
+  let best: { chips: Map<string, GroupChip>; over: number } | null = null;
   for (let richest = 0; richest < FORMS; richest++) {
-    const chips = placeChips(groups, placed, view, size, richest);
-    if (chips.size > best.size) best = chips;
+    const next = placeChips(groups, placed, view, size, richest);
+    if (best === null || next.over < best.over) best = next;
+    if (best.over === 0) break;
   }
-  return best;
+  return best?.chips ?? new Map();
 }
 
-const FORMS = 5;
+type Form = { name: string; count: string; width: number; height: number };
+
+/** Richest first; every one says how many pipes the group holds. */
+function chipForms(n: FlowNode): Form[] {
+  const count = String(n.count?.pipes ?? 0);
+  const pipes = `${count} pipes`;
+  return [
+    { name: n.id, count: n.detail, width: Math.max(n.id.length, n.detail.length) * CHAR_PX + 20, height: 36 },
+    // One line: the count in brackets.
+    { name: `${n.id} (${count})`, count: '', width: (n.id.length + count.length + 3) * CHAR_PX + 16, height: 20 },
+    // Crowded: the name shortened in the middle (its start and end tell groups apart).
+    { name: `${shorten(n.id, 14)} (${count})`, count: '', width: (Math.min(14, n.id.length) + count.length + 3) * CHAR_PX + 12, height: 20 },
+    // Packed side by side (a row of groups at Fit): narrow, the shortened name over the count.
+    { name: shorten(n.id, 9), count: pipes, width: Math.max(Math.min(9, n.id.length), pipes.length) * CHAR_PX + 10, height: 32 },
+    { name: shorten(n.id, 6), count: pipes, width: Math.max(Math.min(6, n.id.length), pipes.length) * CHAR_PX + 8, height: 32 },
+    // Packed tight: the count alone (the name in the box's title, on hover).
+    { name: pipes, count: '', width: Math.max(60, pipes.length * CHAR_PX + 8), height: 20 },
+  ];
+}
+
+const FORMS = 6;
+
+const overlaps = (a: GroupChip['box'], o: GroupChip['box']): boolean => a.l < o.r + 2 && a.r > o.l - 2 && a.t < o.b + 2 && a.b > o.t - 2;
+
+function chipAt(key: string, f: Form, x: number, y: number, p: PlacedNode, k: number, dx = 0, dy = 0): GroupChip {
+  // Never smaller than the box itself at this zoom.
+  const width = Math.max(f.width, p.width * k);
+  const height = Math.max(f.height, p.height * k);
+  const [cx, cy] = [x + dx, y + dy];
+  return { key, width, height, dx, dy, name: f.name, count: f.count, box: { l: cx - width / 2, t: cy - height / 2, r: cx + width / 2, b: cy + height / 2 } };
+}
 
 function placeChips(
   groups: readonly FlowNode[],
@@ -47,8 +81,9 @@ function placeChips(
   view: { x: number; y: number; k: number },
   size: { width: number; height: number },
   richest: number,
-): Map<string, GroupChip> {
+): { chips: Map<string, GroupChip>; over: number } {
   const out = new Map<string, GroupChip>();
+  let over = 0;
   const taken: GroupChip['box'][] = [];
   for (const n of groups) {
     const p = placed.get(n.key);
@@ -56,25 +91,21 @@ function placeChips(
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -150 || y < -40 || x > size.width + 150 || y > size.height + 40) continue;
-    const forms = [
-      { name: n.id, count: n.detail, width: Math.max(n.id.length, n.detail.length) * CHAR_PX + 20, height: 36 },
-      { name: `${n.id} (${n.count?.pipes ?? 0})`, count: '', width: (n.id.length + 5) * CHAR_PX + 16, height: 20 },
-      // Crowded: the name shortened in the middle (its start and end tell groups apart).
-      { name: `${shorten(n.id, 14)} (${n.count?.pipes ?? 0})`, count: '', width: (Math.min(14, n.id.length) + 5) * CHAR_PX + 12, height: 20 },
-      // Packed side by side (a row of groups at Fit): narrow, the shortened name over the count.
-      { name: shorten(n.id, 9), count: `${n.count?.pipes ?? 0} pipes`, width: Math.max(Math.min(9, n.id.length), 8) * CHAR_PX + 10, height: 32 },
-      { name: shorten(n.id, 6), count: `(${n.count?.pipes ?? 0})`, width: Math.max(Math.min(6, n.id.length) * CHAR_PX + 8, 60), height: 32 },
-    ];
-    for (const f of forms.slice(richest)) {
-      // Never smaller than the box itself at this zoom.
-      const width = Math.max(f.width, p.width * view.k);
-      const height = Math.max(f.height, p.height * view.k);
-      const box = { l: x - width / 2, t: y - height / 2, r: x + width / 2, b: y + height / 2 };
-      if (taken.some((o) => box.l < o.r + 2 && box.r > o.l - 2 && box.t < o.b + 2 && box.b > o.t - 2)) continue;
-      taken.push(box);
-      out.set(n.key, { key: n.key, width, height, name: f.name, count: f.count, box });
-      break;
+    const forms = chipForms(n).slice(richest);
+    const free = (c: GroupChip): boolean => !taken.some((o) => overlaps(c.box, o));
+    // On the box, the richest form that clears the others; else a shortened one just beside the box; else the count
+    // alone over the others, rather than a group with no count at all.
+    let placedChip = forms.map((f) => chipAt(n.key, f, x, y, p, view.k)).find(free);
+    for (const f of forms.slice(-3)) {
+      if (placedChip) break;
+      const c = chipAt(n.key, f, x, y, p, view.k);
+      const [w, h] = [c.width + 3, c.height + 3];
+      placedChip = ([[0, -h], [0, h], [-w, 0], [w, 0]] as const).map(([dx, dy]) => chipAt(n.key, f, x, y, p, view.k, dx, dy)).find(free);
     }
+    if (!placedChip) over++;
+    placedChip ??= chipAt(n.key, forms[forms.length - 1]!, x, y, p, view.k);
+    taken.push(placedChip.box);
+    out.set(n.key, placedChip);
   }
-  return out;
+  return { chips: out, over };
 }

@@ -2,7 +2,7 @@
 // chains) are dealt out to up to MAX_WORKERS workers by size, laid out side by side, and packed when all are back. The
 // wait is the biggest share instead of the sum; the UI thread only splits and packs. Without workers (or when one
 // fails) the layout runs here.
-import { components, layoutFlow, packParts, type FlowLayout } from './flow-layout';
+import { components, layoutPart, packParts, type FlowLayout } from './flow-layout';
 import type { FlowModel } from './flow-model';
 
 const MAX_WORKERS = 4;
@@ -16,6 +16,12 @@ export interface PoolResult {
   /** The workers' own time, summed, ms; null when the layout ran on the UI thread. */
   workerMs: number | null;
   /** How many workers had parts to lay out (0: the UI thread did it). */
+  workers: number;
+}
+
+export interface PartsResult {
+  layouts: FlowLayout[];
+  workerMs: number | null;
   workers: number;
 }
 
@@ -59,14 +65,19 @@ export class LayoutPool {
 
   async layout(model: FlowModel, aspect: number): Promise<PoolResult> {
     const t0 = performance.now();
-    const local = (): PoolResult => ({ layout: layoutFlow(model, aspect), wallMs: performance.now() - t0, workerMs: null, workers: 0 });
+    const r = await this.layoutParts(components(model), aspect);
+    return { layout: packParts(r.layouts, aspect), wallMs: performance.now() - t0, workerMs: r.workerMs, workers: r.workers };
+  }
+
+  /** Each of `parts` (connected parts, biggest first) laid out on its own, in the same order. */
+  async layoutParts(parts: FlowModel[], aspect: number): Promise<PartsResult> {
+    const local = (): PartsResult => ({ layouts: parts.map((p) => layoutPart(p, aspect)), workerMs: null, workers: 0 });
     let workers: Worker[];
     try {
       workers = this.pool();
     } catch {
       return local();
     }
-    const parts = components(model);
     // Biggest parts first, each to the worker with the fewest nodes so far; every worker's parts keep their order.
     const shares = workers.map(() => ({ nodes: 0, parts: [] as number[] }));
     parts.forEach((p, i) => {
@@ -90,7 +101,7 @@ export class LayoutPool {
     }
     const laid: FlowLayout[] = new Array<FlowLayout>(parts.length);
     shares.forEach((share, w) => share.parts.forEach((i, k) => (laid[i] = answers[w]!.layouts![k]!)));
-    return { layout: packParts(laid, aspect), wallMs: performance.now() - t0, workerMs: answers.reduce((a, b) => a + (b.ms ?? 0), 0), workers: shares.filter((x) => x.parts.length > 0).length };
+    return { layouts: laid, workerMs: answers.reduce((a, b) => a + (b.ms ?? 0), 0), workers: shares.filter((x) => x.parts.length > 0).length };
   }
 
   terminate(): void {

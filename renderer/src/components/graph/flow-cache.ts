@@ -1,10 +1,13 @@
 // What the flow graph keeps between visits, for the app's lifetime: the layout pool (its workers started on the first
 // visit, while the pipes are still being read, and kept), the last layouts by the structure they were made for, and the
-// last pipes and datasets read (by the graph, or by the app for its sidebar). The graph starts from those lists and
+// last pipes and datasets read (by the graph, or by the app for its sidebar). The layouts of the graph's connected parts
+// are also kept between app opens (lib/flow-part-store.ts): a graph whose parts were all laid out before is packed at
+// once, and a changed one lays out only its new parts. The graph starts from those lists and
 // reads them again behind. The app's lists are laid out in the workers as soon as they are read (prefetch), so that even
 // a first visit draws at once; a layout under way is shared, not made twice.
 import { LayoutPool } from '../../lib/flow-layout-pool';
-import type { FlowLayout } from '../../lib/flow-layout';
+import { components, packParts, type FlowLayout } from '../../lib/flow-layout';
+import { PartStore, partKey } from '../../lib/flow-part-store';
 import { buildFlowModel, type FlowModel } from '../../lib/flow-model';
 import type { DatasetInfo, PipeInfo } from '../../lib/types';
 import type { LastRun } from '../pipe/pipe-pump';
@@ -22,7 +25,13 @@ export interface CachedLayout {
   layout: FlowLayout;
   ms: number;
   workers: number;
+  /** How many of its connected parts dagre laid out for it (the others were kept from before: flow-part-store.ts). */
+  laid: number;
+  parts: number;
 }
+
+let store: PartStore | null = null;
+const partStore = (): PartStore => (store ??= new PartStore(typeof localStorage === 'undefined' ? null : localStorage));
 
 /** What a layout depends on in a model: its nodes (with the text that sizes them) and edges, not their colours. */
 export const layoutStructure = (m: FlowModel): string => `${m.nodes.map((n) => `${n.key}|${n.detail}`).join('\n')}\n--\n${m.edges.map((e) => e.key).join('\n')}`;
@@ -54,21 +63,51 @@ export function cacheLayout(structure: string, aspect: number, value: CachedLayo
   layouts = [...layouts.filter((e) => e.structure !== structure || !near(e.aspect, aspect)), { structure, aspect, value }].slice(-KEEP_LAYOUTS);
 }
 
-/** The layout of `model` for a view `aspect` times as wide as high: from the cache, from a request under way, or made. */
-export function layoutFor(model: FlowModel, structure: string, aspect: number): Promise<CachedLayout> {
+/**
+ * The layout of `model` made of parts kept from before (this visit, or an earlier app open), or undefined when one of
+ * its parts must be laid out. Cheap: the model split into parts, hashed and packed (a few ms for 500 nodes).
+ */
+export function layoutAtOnce(model: FlowModel, structure: string, aspect: number): CachedLayout | undefined {
   const hit = cachedLayout(structure, aspect);
-  if (hit) return Promise.resolve(hit);
+  if (hit) return hit;
+  const t0 = performance.now();
+  const parts = components(model);
+  const kept = parts.map((p) => partStore().get(partKey(p), aspect));
+  if (kept.some((l) => l === undefined)) return undefined;
+  const value = { layout: packParts(kept as FlowLayout[], aspect), ms: performance.now() - t0, workers: 0, laid: 0, parts: parts.length };
+  cacheLayout(structure, aspect, value);
+  return value;
+}
+
+/**
+ * The layout of `model` for a view `aspect` times as wide as high: from the cache, from a request under way, or made
+ * (only its parts that were not kept laid out, in the workers).
+ */
+export function layoutFor(model: FlowModel, structure: string, aspect: number): Promise<CachedLayout> {
   const going = pending.find((p) => p.structure === structure && near(p.aspect, aspect));
   if (going) return going.result;
+  const now = layoutAtOnce(model, structure, aspect);
+  if (now) return Promise.resolve(now);
+  const t0 = performance.now();
   // Plain objects: state proxies cannot be posted to a worker.
-  const plain = JSON.parse(JSON.stringify(model)) as FlowModel;
+  const parts = components(JSON.parse(JSON.stringify(model)) as FlowModel);
+  const keys = parts.map(partKey);
+  const kept = keys.map((k) => partStore().get(k, aspect));
+  const missing = parts.filter((_, i) => kept[i] === undefined);
   const entry = {
     structure,
     aspect,
     result: layoutPool()
-      .layout(plain, aspect)
+      .layoutParts(missing, aspect)
       .then((r) => {
-        const value = { layout: r.layout, ms: r.wallMs, workers: r.workers };
+        let next = 0;
+        const all = kept.map((l, i) => {
+          if (l) return l;
+          const made = r.layouts[next++]!;
+          partStore().put(keys[i]!, aspect, made);
+          return made;
+        });
+        const value = { layout: packParts(all, aspect), ms: performance.now() - t0, workers: r.workers, laid: missing.length, parts: parts.length };
         cacheLayout(structure, aspect, value);
         return value;
       })
