@@ -26,7 +26,8 @@ export async function signIn(page: Page, hub: Pick<HubProcess, 'output'>): Promi
 async function settledText(locator: Locator, ok: (text: string) => boolean, timeoutMs: number): Promise<string> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const text = (await locator.textContent({ timeout: Math.max(1, until - Date.now()) })) ?? '';
+    // An element that is not there (yet, or for a moment while the page redraws) reads as no text until the time is up.
+    const text = (await locator.count()) === 0 ? '' : ((await locator.textContent({ timeout: Math.max(1, until - Date.now()) }).catch(() => '')) ?? '');
     if (ok(text) || Date.now() >= until) return text;
     await new Promise((r) => setTimeout(r, 100));
   }
