@@ -3,7 +3,7 @@
 export { compileTransform, type CompiledTransform, type DtlTransformOptions, type DtlRunResult } from './transform.js';
 export { compileExpression, childPath, type CompiledExpression } from './compiler.js';
 export { DtlRuntimeError, DtlCompileError, type DtlErrorKind } from './context.js';
-export { DtlLimitError, guardServingThread, heapExhausted, memoryLimitError, SERVING_THREAD_HOLD_MS } from './work-limit.js';
+export { DtlLimitError, entityTimeLimitMs, guardServingThread, heapExhausted, memoryLimitError, SERVING_THREAD_HOLD_MS } from './work-limit.js';
 export { lookupKeys, MemoryLookup, type DtlLookup } from './lookup.js';
 export { traverse, traverseLookupPath, isNamespacedPath } from './paths.js';
 export { MAX_DECIMAL_EXPONENT } from './decimal.js';

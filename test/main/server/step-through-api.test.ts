@@ -10,7 +10,8 @@ import type { JsonObject } from '../../../hub-core/base/index.js';
 import type { TraceNode, TransformTrace } from '../../../hub-core/dtl/index.js';
 import type { PipePreview, StepThrough } from '../../../hub-core/preview/index.js';
 
-const hub = useHub();
+// A 2 s bound per entity (10 s by default): the runaway step-through below ends at the 4 s hold bound.
+const hub = useHub({ env: { DATAHUB_ENTITY_TIME_LIMIT_MS: '2000' } });
 
 const TRANSFORM = {
   type: 'dtl',
