@@ -17,7 +17,7 @@ import { SINK_TYPE_LIST, isPumpedSink, sinkType, type Sink } from './sinks/index
 import { RunProfiler } from './pump-profiler.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import { transformBatchTurning } from './workers/transform-batch.js';
-import { transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
+import { ownSink, transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
 import type { PipeWorkerPool, RemoteBatch, WorkerRun } from './workers/pool.js';
 import type { RemoteTransform } from './workers/remote-transform.js';
 import { MIN_RANGES, partRanges } from './workers/split-run.js';
@@ -298,7 +298,9 @@ export class PumpRunner {
     const writer = runWriter(this.host, id, runId, runtime, pipe, c, batchSize, opener);
 
     // A run that stays on this thread (its source or sink) has its transform run in a pipe worker, batch by batch
-    // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms.
+    // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms. One that reads its own
+    // sink sends a batch only once the one before is written (`own.ahead`), and the worker sees the sink as committed.
+    const own = ownSink(runtime, pipe);
     let xform: RemoteTransform | undefined;
     let xformTried = false;
     // A batch handed to the transform worker (undefined: this thread transforms it): what comes back, to be written
@@ -307,8 +309,9 @@ export class PumpRunner {
     const sendBatch = async (entities: JsonObject[]): Promise<{ sent: Promise<RemoteBatch> } | undefined> => {
       if (!xformTried) {
         xformTried = true;
-        if (this.workers !== undefined && transformWorkerMayRun(runtime, pipe, run.profile === true)) {
-          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), pipe.sink.type === 'dataset');
+        if (this.workers !== undefined && transformWorkerMayRun(runtime, run.profile === true)) {
+          const only = { prepared: pipe.sink.type === 'dataset', ...(own.refresh !== undefined ? { refresh: own.refresh } : {}) };
+          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), only);
           const x = xform;
           if (x) run.abort = () => x.abort(new RunStopped());
         }
@@ -437,6 +440,7 @@ export class PumpRunner {
         const { entities, position } = next.value;
         const handed = await sendBatch(entities);
         if (handed === undefined) await writeBatch(entities, moveTo(position));
+        else if (!own.ahead) await writeSent(handed.sent, entities.length, moveTo(position), readOrigin);
         else {
           if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
           held = { sent: handed.sent, count: entities.length, position: moveTo(position) };
