@@ -299,7 +299,7 @@ export class PumpRunner {
 
     // A run that stays on this thread (its source or sink) has its transform run in a pipe worker, batch by batch
     // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms. One that reads its own
-    // sink sends a batch only once the one before is written (`own.ahead`), and the worker sees the sink as committed.
+    // sink sends a batch only once the one before is written (`own`), and the worker sees the sink as committed.
     const own = ownSink(runtime, pipe);
     let xform: RemoteTransform | undefined;
     let xformTried = false;
@@ -430,7 +430,9 @@ export class PumpRunner {
         if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);
-      // A batch in the transform worker while this thread reads the next and sends it too, then writes the first.
+      // A batch in the transform worker while this thread reads the next and sends it too, then writes the first. A
+      // transform that reads the sink gets the next batch only once the one before is written (this thread reads it
+      // meanwhile, unless the source reads the sink too: then nothing is read ahead of a write).
       let held: { sent: Promise<RemoteBatch>; count: number; position: ((s: PumpState) => void) | undefined } | undefined;
       while (batches) {
         const t = performance.now();
@@ -438,9 +440,13 @@ export class PumpRunner {
         c.sourceMs += performance.now() - t;
         if (next.done) break;
         const { entities, position } = next.value;
+        if (!own.ahead && held) {
+          await writeSent(held.sent, held.count, held.position, readOrigin);
+          held = undefined;
+        }
         const handed = await sendBatch(entities);
         if (handed === undefined) await writeBatch(entities, moveTo(position));
-        else if (!own.ahead) await writeSent(handed.sent, entities.length, moveTo(position), readOrigin);
+        else if (!own.readAhead) await writeSent(handed.sent, entities.length, moveTo(position), readOrigin);
         else {
           if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
           held = { sent: handed.sent, count: entities.length, position: moveTo(position) };

@@ -15,9 +15,10 @@
 // - A run that reads its own sink dataset (its transform names it, e.g. a hops or lookup-entity on it, or its source
 //   reads it) must see the batches written before each batch, as on the hub's thread. Such a run is never a whole
 //   run in a worker (it would read ahead of the writes): its transform goes to a worker batch by batch, and the hub's
-//   thread sends a batch only once the one before is committed (ownSink.ahead false). When the transform reads the
-//   sink, the worker sees it as committed before each batch: a snapshot of it read whole earlier in the run
-//   (lookup-snapshots.ts) is dropped once the dataset has changed (ownSink.refresh).
+//   thread sends a batch only once the one before is committed (ownSink.ahead false; it reads the next batch of its
+//   source meanwhile, unless the source reads the sink too). When the transform reads the sink, the worker sees it
+//   as committed before each batch: a snapshot of it read whole earlier in the run (lookup-snapshots.ts) is dropped
+//   once the dataset has changed (ownSink.refresh).
 // On the hub's thread, transform included, stay:
 // - runs started with the CPU profiler (it profiles the hub's thread);
 // - pipes without a transform (no DTL runs: the sink step alone is cheap and bounded, and handing it over would only
@@ -45,15 +46,17 @@ export function transformWorkerMayRun(runtime: PipeRuntime, profiled: boolean): 
 }
 
 /**
- * How a run relates to its own sink dataset: `ahead` whether a batch may be read and transformed before the one
- * before it is written (neither the source nor the transform names the sink), `refresh` the sink when the transform
- * names it (a worker sees it as committed before each batch).
+ * How a run relates to its own sink dataset: `ahead` whether a batch may be transformed before the one before it is
+ * written (neither the source nor the transform names the sink), `readAhead` whether it may be read before that (the
+ * source does not name the sink), `refresh` the sink when the transform names it (a worker sees it as committed
+ * before each batch).
  */
-export function ownSink(runtime: PipeRuntime, pipe: EffectivePipe): { ahead: boolean; refresh?: string } {
+export function ownSink(runtime: PipeRuntime, pipe: EffectivePipe): { ahead: boolean; readAhead: boolean; refresh?: string } {
   const sink = sinkName(runtime, pipe);
   const transform = runtime.resolvedTransform();
   const read = transform !== undefined && names(transform, sink);
-  return { ahead: !read && !names(pipe.source, sink), ...(read ? { refresh: sink } : {}) };
+  const readAhead = !names(pipe.source, sink);
+  return { ahead: !read && readAhead, readAhead, ...(read ? { refresh: sink } : {}) };
 }
 
 /** The pipe's sink dataset (a pipe whose sink is not a dataset: its id, which names no dataset it writes). */
