@@ -124,6 +124,41 @@ test('a pipe keyed by a $SECRET runs in a worker and gives what the tokens and t
   assert.ok(!hub.output().includes(FERNET_KEY) && !hub.output().includes(PASSPHRASE), 'nor the hub\'s log');
 });
 
+test('a merge pipe keyed by a $SECRET: the hub reads the merge, the worker decrypts with the secret', async () => {
+  const _note =
+    'datanav/docs hub/documentation/service-configuration/pipes/configuration-sources-merge.rst: a1 and b1 share f1 and ' +
+    'merge into one entity "0|a1|1|b1" with both tokens in a list; a2 stays alone as "0|a2". hub/dtl/dtl-functions-misc.rst: ' +
+    'decrypt of a list decrypts each token (TOKEN_HELLO under FERNET_KEY gives "hello wörld").';
+  assert.ok(_note);
+  await hub.json('/datasets/tok-a/entities', { method: 'POST', json: [{ _id: 'a1', f1: 1, token: TOKEN_HELLO }, { _id: 'a2', f1: 2, token: TOKEN_HELLO, pause: true }] });
+  await hub.json('/datasets/tok-b/entities', { method: 'POST', json: [{ _id: 'b1', f1: 1, token: TOKEN_HELLO }] });
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'keyed-merge',
+        type: 'pipe',
+        source: { type: 'merge', version: 2, datasets: ['tok-a a', 'tok-b b'], equality: [['eq', 'a.f1', 'b.f1']] },
+        transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'plain', ['decrypt', '$SECRET(fernet-key)', '_S.token']], ['if', ['eq', '_S.pause', true], [['sleep!', 1], ['sleep!', 1]]]] } },
+        pump: { mode: 'manual' },
+      },
+    ],
+  });
+  await pumpOperation(hub, 'keyed-merge', 'start');
+  const seen = await waitFor('the transform in a worker', async () => ((await runningInWorkers()) === 1 ? true : undefined), 10_000).catch(() => false);
+  assert.equal(seen, true, 'the transform of a merge pipe keyed by a $SECRET is in a pipe worker');
+  await waitFor('the run to end', async () => ((await hub.json<Json>('/pipes/keyed-merge/pump'))['is-running'] ? undefined : true), 30_000);
+  const run = (await hub.json<{ 'last-run': { status: string; reason_why_stopped: string | null } }>('/pipes/keyed-merge/pump'))['last-run'];
+  assert.equal(run.status, 'completed', run.reason_why_stopped ?? '');
+  const out = await hub.json<Json[]>('/datasets/keyed-merge/entities');
+  assert.deepEqual(
+    out.map((e) => [e['_id'], e['plain']]).sort(),
+    [['0|a1|1|b1', ['hello wörld', 'hello wörld']], ['0|a2', 'hello wörld']],
+  );
+  const answers = await answersAbout(['keyed-merge']);
+  for (const v of [FERNET_KEY, PASSPHRASE]) assert.ok(!answers.includes(v), 'no answer holds a secret value');
+});
+
 test('a transform in a worker that fails with a secret value in its message: the reason shows it masked', async () => {
   // The token holds the key itself: decrypting it with that key gives the secret's value, which fail! makes the
   // failure's message. The worker sends that failure back; what is stored and answered has the value masked.
