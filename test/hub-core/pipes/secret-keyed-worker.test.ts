@@ -184,6 +184,36 @@ test('a transform in a worker that fails with a secret value in its message: the
   assert.ok(!hub.output().includes(FERNET_KEY), 'nor the hub\'s log');
 });
 
+test('a secret changed while a run uses its old value: a failure quoting the old value is masked all the same', async () => {
+  // The job was handed the value when it started; the hub's own mask knows only the values stored now. What the
+  // worker sends back is masked with the values the job was handed.
+  // A Fernet key (URL-safe base64 of 32 bytes) other than FERNET_KEY.
+  const old = Buffer.from(Array.from({ length: 32 }, (_, i) => 100 + i)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+  await hub.json('/secrets', { method: 'POST', json: { rotating: old } });
+  await hub.json('/pipes', {
+    method: 'POST',
+    json: [
+      {
+        _id: 'keyed-rotate',
+        type: 'pipe',
+        source: { type: 'embedded', entities: [{ _id: 'x', token: fernetToken(old, old) }] },
+        transform: { type: 'dtl', rules: { default: [['copy', '_id'], ['sleep!', 1], ['sleep!', 1], ['sleep!', 1], ['fail!', ['decrypt', '$SECRET(rotating)', '_S.token']]] } },
+        pump: { mode: 'manual' },
+      },
+    ],
+  });
+  await pumpOperation(hub, 'keyed-rotate', 'start');
+  await waitFor('the run in a worker', async () => ((await runningInWorkers()) === 1 ? true : undefined), 10_000);
+  await hub.json('/secrets', { method: 'POST', json: { rotating: 'a-new-value-for-the-rotated-secret' } });
+  await waitFor('the run to end', async () => ((await hub.json<Json>('/pipes/keyed-rotate/pump'))['is-running'] ? undefined : true), 30_000);
+  const run = (await hub.json<{ 'last-run': { status: string; reason_why_stopped: string | null } }>('/pipes/keyed-rotate/pump'))['last-run'];
+  assert.equal(run.status, 'failed');
+  assert.ok((run.reason_why_stopped ?? '').includes('********'), `the old value is masked in the reason: ${run.reason_why_stopped}`);
+  const answers = await answersAbout(['keyed-rotate']);
+  assert.ok(!answers.includes(old), 'no answer holds the old value');
+  assert.ok(!hub.output().includes(old), 'nor the hub\'s log');
+});
+
 test('a runaway pipe keyed by a $SECRET: /api/health answers while it runs, and stop ends it within seconds', async (t) => {
   await hub.json('/pipes', {
     method: 'POST',
