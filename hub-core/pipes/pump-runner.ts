@@ -11,6 +11,7 @@ import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from 
 import type { JsonObject } from '../base/index.js';
 import { HubError, UnsetVariableError } from '../base/index.js';
 import { isOfflineError } from '../base/index.js';
+import { secretMask, type Mask } from '../security/index.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, isPumpedSink, sinkType, type Sink } from './sinks/index.js';
@@ -167,6 +168,12 @@ export class PumpRunner {
     const started: StartedEvent = { entity: undefined, location: null, deferred: true, changesOnly: true };
     let lastSeenBefore: string | null = null;
     let stopped = false;
+    // The values of the secrets the transform was compiled with: a secret changed during the run is masked too.
+    let keyMask: Mask | undefined;
+    const maskRun = (text: string): string => {
+      const masked = this.runtimes.mask(text);
+      return keyMask ? keyMask(masked) : masked;
+    };
     // Let the caller answer first: a run never starts inside the request that asked for it.
     await nextTick();
     const profileFiles = async (): Promise<string[]> => (run.profile ? this.profiler.end(id, start).catch(() => []) : []);
@@ -178,6 +185,7 @@ export class PumpRunner {
       const config = this.pipes.get(id);
       if (!config) throw new HubError(404, `pipe ${JSON.stringify(id)} not found`, 'it was deleted');
       const runtime = this.runtimes.of(config);
+      if (runtime.needsSecrets) keyMask = secretMask(Object.values(runtime.keySecrets()));
       const pipe = runtime.pipe;
       this.state.update(id, (s) => {
         s.running = true;
@@ -213,7 +221,7 @@ export class PumpRunner {
       if (isOfflineError(e)) {
         // Offline: the pipe needs something no offline hub has. What was done so far stays; nothing is deleted.
         counters.offline = true;
-        counters.offlineReason = this.runtimes.mask(e.detail ? `${e.message}: ${e.detail}` : e.message);
+        counters.offlineReason = maskRun(e.detail ? `${e.message}: ${e.detail}` : e.message);
         try {
           finish('completed', null, files);
         } catch {
@@ -225,13 +233,13 @@ export class PumpRunner {
       if (e instanceof DtlRuntimeError && e.kind === 'trip') {
         try {
           const config = this.pipes.get(id);
-          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(this.runtimes.mask(`trip! in the transform: ${e.message}`));
+          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(maskRun(`trip! in the transform: ${e.message}`));
         } catch {
           // The run is recorded as failed below either way.
         }
       }
       // A reason may quote a URL or a remote's answer built from secrets: stored and shown masked.
-      const mask = (text: string): string => this.runtimes.mask(text);
+      const mask = maskRun;
       let reason = mask(e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e));
       if (e instanceof DtlLimitError) {
         // Running it again would do the same: the schedule leaves the pipe alone until the user has looked at it.

@@ -3,7 +3,7 @@
 // runaway run by terminating the worker while /api/health answers. Before, such a run stayed on the hub's thread,
 // where one runaway entity held the thread that answers the API for up to 10 s at a time. The output is what the
 // documentation and tokens made outside this engine say, and the secret value is in no answer, log or stored file.
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -252,4 +252,41 @@ test('a runaway pipe keyed by a $SECRET: /api/health answers while it runs, and 
   for (const v of [FERNET_KEY, PASSPHRASE]) assert.ok(!answers.includes(v), 'no answer holds a secret value');
   assert.ok(!hub.output().includes(PASSPHRASE), 'nor the hub\'s log');
   assertNotStored(hub.dataDir, [FERNET_KEY, PASSPHRASE]);
+});
+
+describe('on the hub\'s thread (one pipe worker)', () => {
+  const one = useHub({ env: { DATAHUB_PIPE_WORKERS: '1' } });
+
+  test('a secret changed during a run: a failure quoting the value the transform was compiled with is masked', async () => {
+    // The API answers between entities (a turn of the event loop each): the change lands while the run is still in its
+    // pausing entities; the last one fails with the value the run was compiled with, which the hub's mask no longer
+    // knows once the secret has changed.
+    const old = Buffer.from(Array.from({ length: 32 }, (_, i) => 150 + i)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+    await one.json('/secrets', { method: 'POST', json: { rotating: old } });
+    const pause = ['if', ['eq', '_S.pause', true], ['sleep!', 1]];
+    const pausing = Array.from({ length: 10 }, (_, i) => ({ _id: `p${i}`, pause: true }));
+    await one.json('/pipes', {
+      method: 'POST',
+      json: [
+        {
+          _id: 'rotate-here',
+          type: 'pipe',
+          source: { type: 'embedded', entities: [...pausing, { _id: 'z', token: fernetToken(old, old) }] },
+          transform: { type: 'dtl', rules: { default: [['copy', '_id'], pause, ['if', ['is-not-null', '_S.token'], ['fail!', ['decrypt', '$SECRET(rotating)', '_S.token']]]] } },
+          pump: { mode: 'manual' },
+        },
+      ],
+    });
+    await pumpOperation(one, 'rotate-here', 'start');
+    await waitFor('the run to start', async () => ((await one.json<Json>('/pipes/rotate-here/pump'))['is-running'] ? true : undefined), 10_000);
+    await one.json('/secrets', { method: 'POST', json: { rotating: 'a-new-value-for-the-rotated-secret' } });
+    assert.equal((await one.json<Json>('/pipes/rotate-here/pump'))['is-running'], true, 'the secret changed while the run was still running');
+    await waitFor('the run to end', async () => ((await one.json<Json>('/pipes/rotate-here/pump'))['is-running'] ? undefined : true), 30_000);
+    const run = (await one.json<{ 'last-run': { status: string; reason_why_stopped: string | null } }>('/pipes/rotate-here/pump'))['last-run'];
+    assert.equal(run.status, 'failed');
+    assert.ok((run.reason_why_stopped ?? '').includes('********'), `the old value is masked in the reason: ${run.reason_why_stopped}`);
+    const log = await one.fetch(`/datasets/${encodeURIComponent('system:pump_execution:rotate-here')}/entities`);
+    const text = `${JSON.stringify(await one.json('/pipes/rotate-here/pump'))}${await log.text()}${one.output()}`;
+    assert.ok(text.includes('********') && !text.includes(old), 'neither the pump, its execution log nor the hub\'s log holds the old value');
+  });
 });
