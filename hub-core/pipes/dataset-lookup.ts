@@ -131,6 +131,15 @@ export class DatasetLookup implements DtlLookup {
     this.snapshots.expected = { count, after };
   }
 
+  /**
+   * See `dataset` as committed now: what was read of it whole is dropped when it has changed since. For a pipe
+   * worker's run whose own sink the hub's thread writes between batches (its connection makes no `changeCount` move).
+   */
+  refresh(dataset: string): void {
+    const ds = this.store.get(dataset);
+    if (ds !== undefined) this.snapshots.refresh(ds);
+  }
+
   /** Forget what was read whole (see lookup-snapshots.ts). */
   clear(): void {
     this.snapshots.clear();

@@ -227,6 +227,16 @@ export class LookupSnapshots {
     return entry.snapshot;
   }
 
+  /**
+   * Drop what was read of `ds` unless it is as it was read: the dataset's snapshotVersion is the one recorded (only
+   * with kept snapshots, a pipe worker's; without, whatever was read is dropped).
+   */
+  refresh(ds: Dataset): void {
+    const entry = this.entries.get(ds);
+    if (entry === undefined || (entry.version !== undefined && entry.version === snapshotVersion(ds.row()))) return;
+    this.drop(ds, entry);
+  }
+
   /** Drop every snapshot (the hub closes, or the datasets were replaced). */
   clear(): void {
     this.entries.clear();
@@ -237,6 +247,8 @@ export class LookupSnapshots {
   }
 
   private load(ds: Dataset, entry: Entry): Snapshot | undefined {
+    // The version the read starts from (it sees that or later): a write since the entry was made is not missed.
+    if (entry.version !== undefined) entry.version = snapshotVersion(ds.row());
     // Make room: snapshots of other datasets go first.
     for (const [other, e] of this.entries) if (other !== ds && e.snapshot !== undefined && this.chars > MAX_CHARS / 2) this.drop(other, e, true);
     const budget = MAX_CHARS - this.chars;

@@ -163,11 +163,17 @@ export class PipeRuntime {
 
   /**
    * Whether a run needs secret values: a `$SECRET` (written, or the value of an `$ENV`) as the key of encrypt/decrypt
-   * in the transform. Secret values are not handed to pipe workers, so such a run stays on the hub's thread.
+   * in the transform. A pipe worker that runs it is handed those values (keySecrets), and no others.
    */
   get needsSecrets(): boolean {
+    const transform = this.resolvedTransform();
+    return transform !== undefined && hasDtlKeySecret(transform);
+  }
+
+  /** The transform with the set `$ENV`s replaced (as it is compiled), undefined without one. */
+  resolvedTransform(): JsonValue | undefined {
     const transform = this.config['transform'];
-    return transform !== undefined && hasDtlKeySecret(transformWithEnv(transform, this.env));
+    return transform === undefined ? undefined : transformWithEnv(transform, this.env);
   }
 
   /**

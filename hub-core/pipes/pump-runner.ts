@@ -11,13 +11,14 @@ import { DtlLimitError, DtlRuntimeError, heapExhausted, memoryLimitError } from 
 import type { JsonObject } from '../base/index.js';
 import { HubError, UnsetVariableError } from '../base/index.js';
 import { isOfflineError } from '../base/index.js';
+import { secretMask, type Mask } from '../security/index.js';
 import { SOURCES } from './sources/index.js';
 import { parseOffset } from './sources/basic-sources.js';
 import { SINK_TYPE_LIST, isPumpedSink, sinkType, type Sink } from './sinks/index.js';
 import { RunProfiler } from './pump-profiler.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import { transformBatchTurning } from './workers/transform-batch.js';
-import { transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
+import { ownSink, transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
 import type { PipeWorkerPool, RemoteBatch, WorkerRun } from './workers/pool.js';
 import type { RemoteTransform } from './workers/remote-transform.js';
 import { MIN_RANGES, partRanges } from './workers/split-run.js';
@@ -167,6 +168,12 @@ export class PumpRunner {
     const started: StartedEvent = { entity: undefined, location: null, deferred: true, changesOnly: true };
     let lastSeenBefore: string | null = null;
     let stopped = false;
+    // The values of the secrets the transform was compiled with: a secret changed during the run is masked too.
+    let keyMask: Mask | undefined;
+    const maskRun = (text: string): string => {
+      const masked = this.runtimes.mask(text);
+      return keyMask ? keyMask(masked) : masked;
+    };
     // Let the caller answer first: a run never starts inside the request that asked for it.
     await nextTick();
     const profileFiles = async (): Promise<string[]> => (run.profile ? this.profiler.end(id, start).catch(() => []) : []);
@@ -178,6 +185,7 @@ export class PumpRunner {
       const config = this.pipes.get(id);
       if (!config) throw new HubError(404, `pipe ${JSON.stringify(id)} not found`, 'it was deleted');
       const runtime = this.runtimes.of(config);
+      if (runtime.needsSecrets) keyMask = secretMask(Object.values(runtime.keySecrets()));
       const pipe = runtime.pipe;
       this.state.update(id, (s) => {
         s.running = true;
@@ -213,7 +221,7 @@ export class PumpRunner {
       if (isOfflineError(e)) {
         // Offline: the pipe needs something no offline hub has. What was done so far stays; nothing is deleted.
         counters.offline = true;
-        counters.offlineReason = this.runtimes.mask(e.detail ? `${e.message}: ${e.detail}` : e.message);
+        counters.offlineReason = maskRun(e.detail ? `${e.message}: ${e.detail}` : e.message);
         try {
           finish('completed', null, files);
         } catch {
@@ -225,13 +233,13 @@ export class PumpRunner {
       if (e instanceof DtlRuntimeError && e.kind === 'trip') {
         try {
           const config = this.pipes.get(id);
-          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(this.runtimes.mask(`trip! in the transform: ${e.message}`));
+          if (config && effectivePipeConfig(config).sink.type === 'dataset') this.pipes.sinkDataset(id).tripCircuitBreaker(maskRun(`trip! in the transform: ${e.message}`));
         } catch {
           // The run is recorded as failed below either way.
         }
       }
       // A reason may quote a URL or a remote's answer built from secrets: stored and shown masked.
-      const mask = (text: string): string => this.runtimes.mask(text);
+      const mask = maskRun;
       let reason = mask(e instanceof HubError && e.detail ? `${e.message}: ${e.detail}` : e instanceof Error ? e.message : String(e));
       if (e instanceof DtlLimitError) {
         // Running it again would do the same: the schedule leaves the pipe alone until the user has looked at it.
@@ -298,7 +306,9 @@ export class PumpRunner {
     const writer = runWriter(this.host, id, runId, runtime, pipe, c, batchSize, opener);
 
     // A run that stays on this thread (its source or sink) has its transform run in a pipe worker, batch by batch
-    // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms.
+    // (eligibility.ts, remote-transform.ts): opened at the first batch this thread transforms. One that reads its own
+    // sink sends a batch only once the one before is written (`own`), and the worker sees the sink as committed.
+    const own = ownSink(runtime, pipe);
     let xform: RemoteTransform | undefined;
     let xformTried = false;
     // A batch handed to the transform worker (undefined: this thread transforms it): what comes back, to be written
@@ -307,8 +317,9 @@ export class PumpRunner {
     const sendBatch = async (entities: JsonObject[]): Promise<{ sent: Promise<RemoteBatch> } | undefined> => {
       if (!xformTried) {
         xformTried = true;
-        if (this.workers !== undefined && transformWorkerMayRun(runtime, pipe, run.profile === true)) {
-          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), pipe.sink.type === 'dataset');
+        if (this.workers !== undefined && transformWorkerMayRun(runtime, run.profile === true)) {
+          const only = { prepared: pipe.sink.type === 'dataset', ...(own.refresh !== undefined ? { refresh: own.refresh } : {}) };
+          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), only);
           const x = xform;
           if (x) run.abort = () => x.abort(new RunStopped());
         }
@@ -427,7 +438,9 @@ export class PumpRunner {
         if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);
-      // A batch in the transform worker while this thread reads the next and sends it too, then writes the first.
+      // A batch in the transform worker while this thread reads the next and sends it too, then writes the first. A
+      // transform that reads the sink gets the next batch only once the one before is written (this thread reads it
+      // meanwhile, unless the source reads the sink too: then nothing is read ahead of a write).
       let held: { sent: Promise<RemoteBatch>; count: number; position: ((s: PumpState) => void) | undefined } | undefined;
       while (batches) {
         const t = performance.now();
@@ -435,8 +448,13 @@ export class PumpRunner {
         c.sourceMs += performance.now() - t;
         if (next.done) break;
         const { entities, position } = next.value;
+        if (!own.ahead && held) {
+          await writeSent(held.sent, held.count, held.position, readOrigin);
+          held = undefined;
+        }
         const handed = await sendBatch(entities);
         if (handed === undefined) await writeBatch(entities, moveTo(position));
+        else if (!own.readAhead) await writeSent(handed.sent, entities.length, moveTo(position), readOrigin);
         else {
           if (held) await writeSent(held.sent, held.count, held.position, readOrigin);
           held = { sent: handed.sent, count: entities.length, position: moveTo(position) };

@@ -29,6 +29,9 @@
  *   7b. changing - a dataset written N entities and then six rounds that change every entity, with the default
  *                   compaction (keep 2) and with compaction.sink off (test/bench/changing-bench.ts): stored versions and
  *                   data folder size after each round, and each round's write rate on vs off.
+ *   7g. worker modes - a plain dataset run, a merge run, a run keyed by a $SECRET and one that reads its own sink,
+ *                   each on the hub's thread (1 worker) and in a pipe worker, same run: wall time ratio and the hub
+ *                   thread's CPU in each (test/bench/worker-modes-bench.ts); info, no target.
  *   7d. graph    - the flow graph's layout at 500 nodes against one raw dagre call (test/bench/graph-bench.ts).
  *   7f. start-up - the CPU `datahub serve` takes until it listens, against a bare Fastify + SQLite server
  *                  (test/bench/startup-bench.ts).
@@ -62,6 +65,7 @@ import { formatDtlBench, runDtlBench, type DtlBenchResult } from './dtl-bench.js
 import { chainBenchRows, runChainBench } from './chain-bench.js';
 import { changingBenchRows, runChangingBench } from './changing-bench.js';
 import { parallelBenchRows, runParallelBench } from './parallel-bench.js';
+import { runWorkerModesBench, workerModesBenchRows } from './worker-modes-bench.js';
 import { runTestLoopBench } from './test-loop-bench.js';
 import { graphBenchRows, runGraphBench } from './graph-bench.js';
 import { runStartupBench, startupBenchRows } from './startup-bench.js';
@@ -192,6 +196,10 @@ async function main(): Promise<number> {
     const parallel = await runParallelBench(Math.min(count, 200_000));
     problems.push(...parallel.problems);
     for (const r of parallelBenchRows(parallel)) console.log(`${r[0]}: ${r[2]} s, ${r[4]}`);
+    // 7g. One run on the hub's thread vs in a pipe worker, per kind of run (test/bench/worker-modes-bench.ts).
+    const workerModes = await runWorkerModesBench(Math.min(count, 100_000));
+    problems.push(...workerModes.problems);
+    for (const r of workerModesBenchRows(workerModes)) console.log(`${r[0]}: ${r[2]} s, ${r[4]}`);
     // 7d. The flow graph's layout at 500 nodes against one raw dagre call (test/bench/graph-bench.ts).
     const graph = await runGraphBench();
     problems.push(...graph.problems);
@@ -329,6 +337,7 @@ async function main(): Promise<number> {
       ...chainBenchRows(chain),
       ...changingBenchRows(changing),
       ...parallelBenchRows(parallel),
+      ...workerModesBenchRows(workerModes),
       ...testLoop.rows,
       ...graphBenchRows(graph),
       ...startupBenchRows(startup),
@@ -405,6 +414,7 @@ async function main(): Promise<number> {
       chain,
       changing,
       parallel,
+      workerModes,
       graph,
       startup,
       ui,

@@ -7,7 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import type { DatasetStore } from '../../storage/index.js';
 import { HubError } from '../../base/index.js';
-import { errorFromWorker, outOfWorkerMemory } from './worker-errors.js';
+import { secretMask, type Mask } from '../../security/index.js';
+import { errorFromWorker, maskError, outOfWorkerMemory } from './worker-errors.js';
 import { answerIndexRequest } from './worker-datasets.js';
 import { unpackEntities } from './packed-batch.js';
 import { MIN_RANGES, SplitRun } from './split-run.js';
@@ -148,6 +149,8 @@ export class RemoteRun implements WorkerRun {
 
 export class PipeWorkerPool {
   private readonly slots: Slot[] = [];
+  /** Per job handed secret values: the mask of those values, for what the hub gets back about its failure. */
+  private readonly masks = new WeakMap<Carried, Mask>();
   private nextJob = 1;
   private unavailable: string | undefined;
   private closed = false;
@@ -193,8 +196,8 @@ export class PipeWorkerPool {
    * The transform stage of a run whose source or sink stays on this thread (remote-transform.ts); undefined when no
    * worker can be had: the caller transforms on its own thread.
    */
-  async startTransform(request: JobRequest, prepared: boolean): Promise<RemoteTransform | undefined> {
-    return this.open({ ...request, transformOnly: { prepared } }, (id, slot, detach, kill) => new RemoteTransform(id, slot.worker, detach, kill));
+  async startTransform(request: JobRequest, transformOnly: NonNullable<OpenJob['transformOnly']>): Promise<RemoteTransform | undefined> {
+    return this.open({ ...request, transformOnly }, (id, slot, detach, kill) => new RemoteTransform(id, slot.worker, detach, kill));
   }
 
   private async open<T extends Carried>(request: JobRequest, make: (id: number, slot: Slot, detach: () => void, kill: (why: string) => void) => T): Promise<T | undefined> {
@@ -223,6 +226,8 @@ export class PipeWorkerPool {
       (why) => this.retire(slot, why),
     );
     slot.jobs.set(id, run);
+    const secrets = Object.values(request.secrets ?? {});
+    if (secrets.length > 0) this.masks.set(run, secretMask(secrets));
     // A worker with runs keeps the process alive (a one-off `datahub run` waits for it); an idle one does not.
     slot.worker.ref();
     slot.worker.postMessage({ type: 'open', job: id, ...request } satisfies ToWorker);
@@ -274,7 +279,7 @@ export class PipeWorkerPool {
     const gone = (error: Error): void => {
       const i = this.slots.indexOf(slot);
       if (i >= 0) this.slots.splice(i, 1);
-      for (const run of [...slot.jobs.values()]) run.deliver(error);
+      for (const run of [...slot.jobs.values()]) run.deliver(this.masked(run, error));
       slot.jobs.clear();
     };
     worker.on('error', (e) => gone(workerDied(e, this.memoryMb)));
@@ -311,7 +316,13 @@ export class PipeWorkerPool {
     else if (msg.type === 'end') {
       run.endSourceMs = msg.sourceMs;
       run.deliver(null);
-    } else run.deliver(errorFromWorker(msg.error));
+    } else run.deliver(this.masked(run, errorFromWorker(msg.error)));
+  }
+
+  /** A failure for a job as the hub takes it: masked with the secret values the job was handed (the worker did too). */
+  private masked(run: Carried, error: Error): Error {
+    const mask = this.masks.get(run);
+    return mask === undefined ? error : maskError(error, mask);
   }
 
   /** Stop the workers (the hub closes); runs still in them fail. */

@@ -25,6 +25,11 @@ export interface OpenJob {
   readonly configText: string;
   /** The values of the `$ENV` variables the configuration names. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The values of the node secrets the transform takes as the key of encrypt/decrypt, by name (no others; in memory
+   * only, for this job). What the worker sends back about a failure has them masked.
+   */
+  readonly secrets?: Readonly<Record<string, string>>;
   /** The node's namespaced-identifier settings for the pipe. */
   readonly namespaces: NamespaceSettings;
   /** The pipe does dependency tracking (its stored runtime would). */
@@ -41,8 +46,10 @@ export interface OpenJob {
   /**
    * Only the transform: the hub's thread reads the source and sends each batch (`transform`); the worker opens no
    * source. `prepared`: the sink is a dataset (the entities come back prepared), else they come back as JSON text.
+   * `refresh`: the transform reads this dataset (the pipe's own sink), which the hub's thread writes between batches:
+   * the worker sees it as committed before each batch.
    */
-  readonly transformOnly?: { readonly prepared: boolean };
+  readonly transformOnly?: { readonly prepared: boolean; readonly refresh?: string };
 }
 
 /** A batch of source entities for a job that runs only the transform (entity-text.ts). */

@@ -1,8 +1,10 @@
 // The transform stage of a pump run in a pipe worker, for a pipe whose source or sink stays on the hub's thread (a
 // merge, SQL or HTTP source, an outbound or remote sink): the hub's thread reads each batch, the worker transforms it
 // (dependencies and lineage recorded as on the hub's thread) and the hub's thread writes what comes back, in order.
-// The hub may send the next batch while it writes one (a pipe whose transform reads its own sink stays on the hub's
-// thread, eligibility.ts). A runaway evaluation holds only the worker, which a stop terminates (pool.ts replaces it).
+// The hub may send the next batch while it writes one, except for a pipe that reads its own sink (eligibility.ts
+// ownSink): its batches go one at a time, each once the one before is committed, and the worker sees the sink as
+// committed before each (`transformOnly.refresh`). A runaway evaluation holds only the worker, which a stop
+// terminates (pool.ts replaces it).
 
 import type { Worker } from 'node:worker_threads';
 import { HubError, type JsonObject } from '../../base/index.js';

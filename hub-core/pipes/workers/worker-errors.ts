@@ -4,6 +4,7 @@
 
 import { DtlLimitError, DtlRuntimeError, type DtlErrorKind } from '../../dtl/index.js';
 import { HubError, UnsetVariableError } from '../../base/index.js';
+import type { Mask } from '../../security/index.js';
 import type { WorkerError } from './protocol.js';
 
 /** What a worker raised, as it crosses to the hub's thread. */
@@ -28,6 +29,18 @@ export function errorFromWorker(e: WorkerError): Error {
   error.name = e.name;
   if (e.stack !== undefined) error.stack = e.stack;
   return error;
+}
+
+/** The error's texts (message, detail, stack, elements, entity id) with `mask` applied: a failure may quote a secret. */
+export function maskWorkerError(e: WorkerError, mask: Mask): WorkerError {
+  const out: Record<string, unknown> = { ...e };
+  for (const [k, v] of Object.entries(e)) if (typeof v === 'string' && k !== 'name' && k !== 'kind') out[k] = mask(v);
+  return out as unknown as WorkerError;
+}
+
+/** An error with its texts masked (maskWorkerError), of the same class. */
+export function maskError(e: Error, mask: Mask): Error {
+  return errorFromWorker(maskWorkerError(errorOf(e), mask));
 }
 
 /** A worker died of its heap bound: the runaway-transform bound's failure, in words. */

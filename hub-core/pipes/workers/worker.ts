@@ -3,7 +3,8 @@
 // and hands each batch back prepared for the dataset sink. It never writes: the dataset writes, the pump state and
 // the execution log stay with the hub's thread. A join's index is created by the hub (`ensure-index`). A job may run
 // only the transform of a pipe whose source or sink stays on the hub's thread: the hub sends each batch it read
-// (`transform`) and writes what comes back.
+// (`transform`) and writes what comes back. A job is handed the values of the secrets its transform takes as the key
+// of encrypt/decrypt, and nothing else of the secrets: what it sends back about a failure has them masked.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -23,7 +24,8 @@ import { packEntities } from './packed-batch.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { FromWorker, OpenJob, ToWorker, TransformBatch, WorkerInit } from './protocol.js';
 import { WorkerDatasets, indexRequester } from './worker-datasets.js';
-import { errorOf } from './worker-errors.js';
+import { errorOf, maskWorkerError } from './worker-errors.js';
+import { secretMask, type Mask } from '../../security/index.js';
 
 const init = workerData as WorkerInit;
 lowerThreadPriority(init.nice);
@@ -49,6 +51,11 @@ interface Job {
   closed: boolean;
   /** Record which source entity made each output entity. */
   readonly lineage: boolean;
+  readonly lookup: DatasetLookup;
+  /** A dataset the hub's thread writes between this job's batches (its own sink): seen as committed before each. */
+  readonly refresh?: string;
+  /** Masks the secret values the job was handed, in what it sends back about a failure. */
+  readonly mask: Mask;
 }
 
 const jobs = new Map<number, Job>();
@@ -60,17 +67,17 @@ function post(message: FromWorker): void {
   else port.postMessage(message);
 }
 
-function open(msg: OpenJob): Job {
+function open(msg: OpenJob, mask: Mask): Job {
   const db = new Database(init.dbFile, { readonly: true, fileMustExist: true });
   try {
-    return openOn(db, msg);
+    return openOn(db, msg, mask);
   } catch (e) {
     db.close();
     throw e;
   }
 }
 
-function openOn(db: Database.Database, msg: OpenJob): Job {
+function openOn(db: Database.Database, msg: OpenJob, mask: Mask): Job {
   db.pragma('busy_timeout = 5000');
   const datasets = new WorkerDatasets(db, ensureIndexOnHub);
   const lookup = new DatasetLookup(datasets, undefined, keptSnapshots);
@@ -83,7 +90,7 @@ function openOn(db: Database.Database, msg: OpenJob): Job {
     {
       datasets,
       lookup,
-      vars: { env: (name) => msg.env[name], secret: () => undefined, mask: (text) => text },
+      vars: { env: (name) => msg.env[name], secret: (name, scope) => (scope === '' && msg.secrets !== undefined && Object.hasOwn(msg.secrets, name) ? msg.secrets[name] : undefined), mask },
       system: () => undefined,
       namespaces: () => msg.namespaces,
       // The offset is read here, at the first lookup, as the hub's thread reads it when the pipe runs there.
@@ -91,8 +98,9 @@ function openOn(db: Database.Database, msg: OpenJob): Job {
     },
     { tracked: msg.tracked },
   );
-  const common = { db, runtime, started, chain: Promise.resolve(), closed: false, lineage: msg.lineage };
-  if (msg.transformOnly !== undefined) return { ...common, batches: undefined, prepared: msg.transformOnly.prepared };
+  const common = { db, runtime, started, chain: Promise.resolve(), closed: false, lineage: msg.lineage, lookup, mask };
+  const only = msg.transformOnly;
+  if (only !== undefined) return { ...common, batches: undefined, prepared: only.prepared, ...(only.refresh !== undefined ? { refresh: only.refresh } : {}) };
   const source = runtime.openSource();
   const batches = msg.parts === undefined ? source.batches(msg.since, msg.batchSize) : partBatches(source, msg.parts, msg.batchSize);
   return { ...common, batches };
@@ -145,6 +153,8 @@ function prepareAll(out: readonly JsonObject[]): PreparedEntity[] {
 function transformSent(id: number, job: Job, msg: TransformBatch): void {
   if (job.closed) return;
   const t = performance.now();
+  // The hub's thread sends a batch of such a job once the one before is committed.
+  if (job.refresh !== undefined) job.lookup.refresh(job.refresh);
   const entities = entitiesFromText(msg.entities);
   msg.contributors?.forEach((c, i) => {
     if (c !== null) mergeContributors.set(entities[i]!, c);
@@ -162,10 +172,11 @@ function transformSent(id: number, job: Job, msg: TransformBatch): void {
 
 port.on('message', (msg: ToWorker) => {
   if (msg.type === 'open') {
+    const mask = secretMask(Object.values(msg.secrets ?? {}));
     try {
-      jobs.set(msg.job, open(msg));
+      jobs.set(msg.job, open(msg, mask));
     } catch (e) {
-      post({ type: 'failed', job: msg.job, error: errorOf(e) });
+      post({ type: 'failed', job: msg.job, error: maskWorkerError(errorOf(e), mask) });
     }
     return;
   }
@@ -190,6 +201,6 @@ port.on('message', (msg: ToWorker) => {
     jobs.delete(msg.job);
     job.closed = true;
     job.db.close();
-    post({ type: 'failed', job: msg.job, error: errorOf(e) });
+    post({ type: 'failed', job: msg.job, error: maskWorkerError(errorOf(e), job.mask) });
   });
 });

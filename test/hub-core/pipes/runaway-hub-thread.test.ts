@@ -1,5 +1,5 @@
 // What runs on the hub's own thread cannot hold it (issue 32.1). Previews, traces and the runs of pipes that stay on
-// that thread (a transform keyed by a secret, profiled runs) have a deadline inside: no transform keeps the thread
+// that thread (all of them with one pipe worker, profiled runs) have a deadline inside: no transform keeps the thread
 // that answers the API busy for more than 12 s without a pause (dtl/work-limit.ts), a wildcard match counts its steps
 // towards the 10 s per entity, "sleep!" is a checkpoint, and a run there lets the API answer between entities and
 // stops there. Before, a preview of 40 entities that each sleep 1 s held the hub 40 s, a wildcard pattern taken from
@@ -14,8 +14,9 @@ import { pumpOperation, sleep, waitFor } from '../../helpers/api.js';
 type Json = Record<string, unknown>;
 
 // Runaways end at a 2 s bound per entity here, so the hold bound is 4 s (the defaults, 10 s and 12 s, are the same
-// code with other numbers; runaway-transform.test.ts runs into the 10 s one).
-const hub = useHub({ env: { DATAHUB_ENTITY_TIME_LIMIT_MS: '2000' } });
+// code with other numbers; runaway-transform.test.ts runs into the 10 s one). One pipe worker: every run is on the
+// hub's thread (previews still go to their own workers).
+const hub = useHub({ env: { DATAHUB_ENTITY_TIME_LIMIT_MS: '2000', DATAHUB_PIPE_WORKERS: '1' } });
 
 const polled = <T>(work: () => Promise<T>): Promise<{ result: T; slowest: number; ms: number }> => whileHealthPolled(hub, work);
 
@@ -52,8 +53,8 @@ test('a preview whose entities each pause 1 s ends after the hold bound (4 s her
 });
 
 test('a run on the hub\'s thread lets /api/health answer between entities, and a stop ends it within its batch', async (t) => {
-  // A transform that takes a secret as the key of encrypt keeps the run on the hub's thread (secret values are not
-  // handed to pipe workers); 20 entities of 1 s each are one batch of 20 s.
+  // With one pipe worker the run is on the hub's thread (a transform keyed by a secret too); 20 entities of 1 s each
+  // are one batch of 20 s.
   const entities = Array.from({ length: 20 }, (_, i) => ({ _id: `e${i}` }));
   await hub.json('/secrets', { method: 'POST', json: { 'slow-key': 'a-long-passphrase-1234' } });
   const rules = [['copy', '*'], ['add', 'sealed', ['encrypt', '$SECRET(slow-key)', 'x']], ['sleep!', 1]];

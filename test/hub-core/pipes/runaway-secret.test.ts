@@ -1,7 +1,8 @@
 // A pipe that names a $SECRET runs in a pipe worker, so a stop ends its runaway run (issue 32.1): a pipe's own
 // $SECRET(...) is never replaced (secrets belong to systems), so only a transform that takes a secret as the key of
-// encrypt/decrypt needs secret values and stays on the hub's thread. Before, any "$SECRET(" in a pipe kept its run on
-// the hub's thread, where a runaway evaluation could not be ended and blocked /api/health.
+// encrypt/decrypt needs secret values, and its worker is handed exactly those (secret-keyed-worker.test.ts). Before,
+// any "$SECRET(" in a pipe kept its run on the hub's thread, where a runaway evaluation could not be ended and
+// blocked /api/health.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useHub } from '../../helpers/hub-process.js';
@@ -44,7 +45,7 @@ test('a runaway pipe naming a system with a $SECRET runs in a worker, and stop e
         pump: { mode: 'manual' },
       },
       {
-        // The key of encrypt/decrypt is the secret's value: this run needs it and stays on the hub's thread.
+        // The key of encrypt/decrypt is the secret's value: this run needs it, and its worker is handed it.
         _id: 'keyed',
         type: 'pipe',
         source: { type: 'embedded', entities: ENTITIES },
@@ -63,7 +64,7 @@ test('a runaway pipe naming a system with a $SECRET runs in a worker, and stop e
   assert.ok(plain.every((e) => e['auth'] === '$SECRET(pw)'), 'the value stays as written');
   assert.ok(!JSON.stringify(plain).includes(PASSWORD));
 
-  // A transform that needs a secret value (the key of encrypt/decrypt) still gets it, on the hub's thread.
+  // A transform that needs a secret value (the key of encrypt/decrypt) gets it, in its worker.
   assert.equal((await runPump<{ status: string }>(hub, 'keyed', 'start', 30_000)).status, 'completed');
   const keyed = await hub.json<Json[]>('/datasets/keyed/entities');
   assert.equal(keyed.length, 20);
