@@ -82,7 +82,8 @@ test('previews of a runaway transform answer 4xx in words, and the hub goes on',
   // Long work that holds little memory is stopped by the time bound (10 s on one entity).
   const spin = { type: 'dtl', rules: { default: [['copy', '_id'], ['add', 'n', ['count', ['map', ['sum', ['range', 0, 100000]], ['range', 0, 100000]]]]] } };
   const slow = await hub.fetch('/dtl/preview', { method: 'POST', body: JSON.stringify({ transform: spin, entities: [{ _id: 'a' }] }), headers: { 'content-type': 'application/json' } });
-  assert.match((await expectError(slow, 422, '/dtl/preview of a long transform')).error, /takes too long|memory/);
+  // The bound per entity, or (when a loaded machine delays the first check) the hold bound 2 s after it, or memory.
+  assert.match((await expectError(slow, 422, '/dtl/preview of a long transform')).error, /takes too long|holds the hub too long|memory/);
 
   assert.equal(hub.child.exitCode, null);
   assert.equal((await hub.fetch('/health')).status, 200);
