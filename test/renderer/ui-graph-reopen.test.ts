@@ -1,8 +1,9 @@
 // The flow graph when the app is opened again (issue 33): the generated 300-pipe project (test/helpers/big-project.ts)
 // in Chromium at 1440×900. The first open lays the graph out (its connected parts in workers) and keeps each part's
 // layout; the app opened again draws the graph the moment Graph is clicked, with no "Laying out…" wait; a pipe changed
-// meanwhile is laid out again (its part only) and the graph shows the change. Grouped by system, every group's chip at
-// Fit says how many pipes it holds, worked out here from the pipe files.
+// meanwhile is laid out again (its part only) and the graph shows the change. Grouped by system, every system is a box
+// of the pipes reading it and one of those writing to it, each chip at Fit saying how many pipes it holds (worked out
+// here from the pipe files), no box overlapping another node, and a box opened shows its pipes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -126,16 +127,27 @@ async function nodePositions(page: Page): Promise<Record<string, [number, number
   return Object.fromEntries(pairs.map(([k, t]) => [k, (/translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(t)?.slice(1).map(Number) ?? [NaN, NaN]) as [number, number]]));
 }
 
-test('grouped by system at Fit, every group shows how many pipes it holds', async () => {
-  // A pipe's system is the one its source names, else its sink's (renderer/src/lib/flow-model.ts).
-  const counts = new Map<string, number>();
+test('grouped by system at Fit, every system is a box of the pipes reading it and one of those writing to it, none overlapping', async () => {
+  // A pipe's system is the one its source names, else its sink's (renderer/src/lib/flow-model.ts). By system, the pipes
+  // that read a dataset and write to the system fold into a box of their own, drawn where the flows end; those that
+  // read the system into the system's box (renderer/src/lib/flow-groups.ts).
+  const members = new Map<string, { reading: number; writing: number }>();
   for (const p of pipeFiles()) {
     const system = [p.source['system'], p.sink?.['system']].find((v): v is string => typeof v === 'string');
-    if (system) counts.set(system, (counts.get(system) ?? 0) + 1);
+    if (!system) continue;
+    const m = members.get(system) ?? { reading: 0, writing: 0 };
+    if (p.source['type'] === 'dataset' || p.source['type'] === 'merge') m.writing++;
+    else m.reading++;
+    members.set(system, m);
   }
-  // A system with one pipe folds nothing: that pipe stays a node of its own (renderer/src/lib/flow-groups.ts).
-  for (const [system, n] of counts) if (n < 2) counts.delete(system);
-  assert.ok(counts.size > 10, `${counts.size} systems with pipes`);
+  // A system with one pipe folds nothing: that pipe stays a node of its own.
+  const boxes = new Map<string, number>();
+  for (const [system, m] of members) {
+    if (m.reading + m.writing < 2) continue;
+    if (m.reading > 0) boxes.set(`group:${system}`, m.reading);
+    if (m.writing > 0) boxes.set(`group:${system} (written)`, m.writing);
+  }
+  assert.ok([...boxes.keys()].filter((k) => k.endsWith('(written)')).length > 10, 'systems both read and written');
   const page = await openApp();
   await clickGraph(page);
   await page.getByTestId('flow-group').selectOption('system');
@@ -145,19 +157,40 @@ test('grouped by system at Fit, every group shows how many pipes it holds', asyn
       const doc = (globalThis as unknown as Doc).document;
       return doc.querySelectorAll('[data-testid="flow-node"][data-key^="group:"]').length === n && !doc.querySelector('[data-testid="flow-laying"]');
     },
-    counts.size,
+    boxes.size,
     { timeout: 120_000 },
   );
   await page.getByTestId('flow-fit').click();
-  for (const [system, n] of counts) {
-    const chip = page.locator(`[data-testid="flow-node"][data-key="group:${system}"] [data-testid="flow-group-chip"]`);
+  for (const [key, n] of boxes) {
+    const chip = page.locator(`[data-testid="flow-node"][data-key="${key}"] [data-testid="flow-group-chip"]`);
     await chip.waitFor({ timeout: 10_000 });
     const text = (await chip.textContent()) ?? '';
-    assert.match(text, new RegExp(`(?<!\\d)${n} pipes|\\(${n}\\)`), `${system}'s chip says ${n} pipes: ${text}`);
+    assert.match(text, new RegExp(`(?<!\\d)${n} pipes?|\\(${n}\\)`), `${key}'s chip says ${n} pipes: ${text}`);
     const box = await chip.locator('rect').boundingBox();
-    assert.ok(box && box.width >= 60 && box.height >= 18 && box.x >= 0 && box.y >= 0 && box.x + box.width <= 1440 && box.y + box.height <= 900, `${system}'s chip readable and in view: ${JSON.stringify(box)}`);
+    assert.ok(box && box.width >= 60 && box.height >= 18 && box.x >= 0 && box.y >= 0 && box.x + box.width <= 1440 && box.y + box.height <= 900, `${key}'s chip readable and in view: ${JSON.stringify(box)}`);
   }
   await page.screenshot({ path: join(SHOTS, 'graph-by-system-fit.png') });
+  // The boxes in the graph (zoomed in, where they are drawn as boxes, not chips): none overlaps another node.
+  const zoomIn = page.getByRole('button', { name: 'Zoom in (+)' });
+  while ((await page.getByTestId('flow-group-chip').count()) > 0) await zoomIn.click();
+  const rects = await page.locator('[data-testid="flow-node"]').evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.querySelector(':scope > rect')!.getBoundingClientRect();
+      return { key: e.getAttribute('data-key') ?? '', l: r.left, t: r.top, r: r.right, b: r.bottom };
+    }),
+  );
+  const overlaps: string[] = [];
+  for (const a of rects.filter((x) => x.key.startsWith('group:')))
+    for (const b of rects) if (a !== b && a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 && b.t < a.b - 0.5) overlaps.push(`${a.key} / ${b.key}`);
+  assert.deepEqual(overlaps, [], 'group boxes overlap nothing');
+  // A box holds its members: opened, the box is gone and its pipes are drawn in its place.
+  const [opened] = [...boxes].find(([k]) => k.endsWith('(written)'))!;
+  const system = opened.slice('group:'.length, -' (written)'.length);
+  await page.getByTestId('flow-fit').click();
+  await page.locator(`[data-testid="flow-node"][data-key="${opened}"] [data-testid="flow-group-chip"]`).click();
+  const writers = pipeFiles().filter((p) => p.sink?.['system'] === system && (p.source['type'] === 'dataset' || p.source['type'] === 'merge'));
+  for (const p of writers) await page.locator(`[data-testid="flow-node"][data-key="pipe:${p._id}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+  assert.equal(await page.locator(`[data-testid="flow-node"][data-key^="group:${system}"]`).count(), 0, `both of ${system}'s boxes opened`);
 });
 
 test('a pipe changed between two opens is laid out again (its part only) and the graph shows the change', async () => {

@@ -48,7 +48,7 @@ type Form = { name: string; count: string; width: number; height: number };
 /** Richest first; every one says how many pipes the group holds. */
 function chipForms(n: FlowNode): Form[] {
   const count = String(n.count?.pipes ?? 0);
-  const pipes = `${count} pipes`;
+  const pipes = `${count} ${count === '1' ? 'pipe' : 'pipes'}`;
   return [
     { name: n.id, count: n.detail, width: Math.max(n.id.length, n.detail.length) * CHAR_PX + 20, height: 36 },
     // One line: the count in brackets.

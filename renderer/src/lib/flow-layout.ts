@@ -35,10 +35,12 @@ const NODE_GAP_TB = 24;
 const MAX_SPREAD = 600;
 
 const MAX_WIDTH = 300;
+/** The height a group box takes in its rank, left to right (see dagreRun). */
+const BOX_ROOM = 150;
 /** Barycenter sweeps for a part with group boxes: more found no fewer crossings on the generated 300-pipe project. */
-const ORDER_SWEEPS = 4;
+const ORDER_SWEEPS = 32;
 /** Below this many ranked nodes (dummy nodes included), dagre's own order. */
-const ORDER_SMALL = 1500;
+const ORDER_SMALL = 600;
 
 /** A node's id in one line, or two split at a `-`, `_`, `.` or `:` near the middle when one line would pass MAX_WIDTH. */
 export function idLines(id: string): string[] {
@@ -102,7 +104,43 @@ export function layoutPart(model: FlowModel, aspect: number): FlowLayout {
  */
 function layoutGrouped(model: FlowModel, aspect: number): FlowLayout {
   const laid = dagreRun(model, 'LR', RANK_GAP, (g) => chooseDirection(g, aspect));
-  return stretch(model, widen(model, laid.layout, laid.rankdir, aspect), aspect);
+  const l = stretch(model, widen(model, laid.layout, laid.rankdir, aspect), aspect);
+  return laid.rankdir === 'LR' ? spreadEnds(model, l) : l;
+}
+
+/**
+ * Left to right, a column where flows start (or end) is often mostly boxes (the systems pipes read from), packed by
+ * dagre next to the flows they start. At Fit each box's name and count need
+ * some room of their own (flow-chips.ts): such a column is spread over the part's height, in the same order. An edge
+ * keeps its other end; its bend next to the moved box moves half as far.
+ */
+function spreadEnds(model: FlowModel, l: FlowLayout): FlowLayout {
+  if (l.nodes.length < 3) return l;
+  const kind = new Map(model.nodes.map((n) => [n.key, n.kind]));
+  const into = new Set(model.edges.map((e) => e.to));
+  const outOf = new Set(model.edges.map((e) => e.from));
+  const columns = new Map<number, PlacedNode[]>();
+  for (const n of l.nodes) columns.set(Math.round(n.x), [...(columns.get(Math.round(n.x)) ?? []), n]);
+  const moved = new Map<string, number>();
+  for (const nodes of columns.values()) {
+    const column = nodes.sort((a, b) => a.y - b.y);
+    if (column.length < 3 || column.filter((n) => kind.get(n.key) === 'group').length * 3 < column.length * 2) continue;
+    if (!column.every((n) => !into.has(n.key)) && !column.every((n) => !outOf.has(n.key))) continue;
+    const first = column[0]!.height / 2;
+    const every = (l.height - first - column[column.length - 1]!.height / 2) / (column.length - 1);
+    column.forEach((n, i) => moved.set(n.key, first + i * every - n.y));
+  }
+  if (moved.size === 0) return l;
+  const nodes = l.nodes.map((n) => (moved.has(n.key) ? { ...n, y: n.y + moved.get(n.key)! } : n));
+  const edges = l.edges.map((e, i) => {
+    const { from, to } = model.edges[i]!;
+    const [dFrom, dTo] = [moved.get(from) ?? 0, moved.get(to) ?? 0];
+    if (dFrom === 0 && dTo === 0) return e;
+    const last = e.points.length - 1;
+    const dy = (j: number): number => (j === 0 ? dFrom : 0) + (j === 1 && last > 1 ? dFrom / 2 : 0) + (j === last ? dTo : 0) + (j === last - 1 && last > 1 ? dTo / 2 : 0);
+    return { key: e.key, points: e.points.map((p, j) => ({ x: p.x, y: p.y + dy(j) })) };
+  });
+  return { ...l, nodes, edges };
 }
 
 /**
@@ -177,11 +215,16 @@ function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB', gap = rankdir === '
 /** As dagreLayout; `ordered` may turn the direction once the ranks and order are known (layoutGrouped). */
 function dagreRun(model: FlowModel, rankdir: 'LR' | 'TB', gap: number, ordered?: (g: OrderGraph) => 'LR' | 'TB'): { layout: FlowLayout; rankdir: 'LR' | 'TB' } {
   const g = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>();
-  g.setGraph(rankdir === 'LR' ? { rankdir, nodesep: 14, ranksep: gap, marginx: 0, marginy: 0 } : { rankdir, nodesep: gap, ranksep: RANK_GAP, marginx: 0, marginy: 0 });
-  g.setDefaultEdgeLabel(() => ({}));
-  for (const n of model.nodes) g.setNode(n.key, nodeSize(n.kind, n.id, n.detail));
-  for (const e of model.edges) g.setEdge(e.from, e.to, {});
   const grouped = model.nodes.some((n) => n.kind === 'group');
+  // Network simplex ranks a grouped part no better than a tight tree here and takes most of a second doing it.
+  const ranker = grouped ? { ranker: 'tight-tree' as const } : {};
+  g.setGraph(rankdir === 'LR' ? { rankdir, nodesep: 14, ranksep: gap, marginx: 0, marginy: 0, ...ranker } : { rankdir, nodesep: gap, ranksep: RANK_GAP, marginx: 0, marginy: 0, ...ranker });
+  g.setDefaultEdgeLabel(() => ({}));
+  const sizes = new Map(model.nodes.map((n) => [n.key, nodeSize(n.kind, n.id, n.detail)]));
+  // A group box takes BOX_ROOM of its rank's height in the layout (it is drawn its own size, in the middle of it): at
+  // Fit its name and count are drawn at screen size (flow-chips.ts), which a column of boxes side by side crowds.
+  for (const n of model.nodes) g.setNode(n.key, n.kind === 'group' ? { ...sizes.get(n.key)!, height: Math.max(BOX_ROOM, sizes.get(n.key)!.height) } : sizes.get(n.key)!);
+  for (const e of model.edges) g.setEdge(e.from, e.to, {});
   const order = boundedOrder(ORDER_SWEEPS, ORDER_SMALL);
   let dir = rankdir;
   const customOrder = (inner: OrderGraph, first: Order): void => {
@@ -191,7 +234,7 @@ function dagreRun(model: FlowModel, rankdir: 'LR' | 'TB', gap: number, ordered?:
   dagre.layout(g, grouped ? { customOrder } : {});
   const nodes = model.nodes.map((n) => {
     const p = g.node(n.key);
-    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height, room: p.width + (dir === rankdir ? gap : NODE_GAP_TB) };
+    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: sizes.get(n.key)!.height, room: p.width + (dir === rankdir ? gap : NODE_GAP_TB) };
   });
   const edges = model.edges.map((e) => ({ key: e.key, points: (g.edge(e.from, e.to)?.points ?? []).map((p) => ({ x: p.x, y: p.y })) }));
   const label = g.graph();
