@@ -1,9 +1,10 @@
 // The flow graph when the app is opened again (issue 33): the generated 300-pipe project (test/helpers/big-project.ts)
-// in Chromium at 1440×900. The first open lays the graph out (its connected parts in workers) and keeps each part's
-// layout; the app opened again draws the graph the moment Graph is clicked, with no "Laying out…" wait; a pipe changed
-// meanwhile is laid out again (its part only) and the graph shows the change. Grouped by system, every system is a box
-// of the pipes reading it and one of those writing to it, each chip at Fit saying how many pipes it holds (worked out
-// here from the pipe files), no box overlapping another node, and a box opened shows its pipes.
+// in Chromium at 1440×900. The first open lays the graph out (its connected parts in workers, each drawn as it comes)
+// and keeps each part's layout; the app opened again draws the graph the moment Graph is clicked, with no "Laying
+// out…" wait; a pipe changed meanwhile is laid out again (its part only) and the graph shows the change. Grouped by
+// system, every system is a box of the pipes reading it and one of those writing to it, each chip at Fit saying how
+// many pipes it holds (worked out here from the pipe files), no box overlapping another node, and a box opened shows
+// its pipes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -53,6 +54,8 @@ interface Opened {
   drawnMs: number;
   /** Whether "Laying out N nodes…" showed at any moment. */
   sawLaying: boolean;
+  /** The most nodes drawn in a frame while "Laying out…" still showed (the parts laid out so far), 0 if none. */
+  drawnWhileLaying: number;
   nodes: number;
   /** Parts laid out for this graph, and how many it has. */
   laid: number;
@@ -70,20 +73,22 @@ async function clickGraph(page: Page): Promise<Opened> {
     document.querySelector('[data-testid="sidebar"] button[data-view="graph"]').click();
     let first = null;
     let drawn = null;
+    let whileLaying = 0;
     while (performance.now() - t0 < 60000) {
       await new Promise((r) => requestAnimationFrame(r));
       look();
       const n = document.querySelectorAll('[data-testid="flow-node"]').length;
       if (first === null && n > 0) first = performance.now() - t0;
+      if (document.querySelector('[data-testid="flow-laying"]')) whileLaying = Math.max(whileLaying, n);
       const flow = document.querySelector('[data-testid="flow-graph"]');
       if (n > 0 && flow && flow.getAttribute('data-drawn') === 'all' && !document.querySelector('[data-testid="flow-laying"]')) { drawn = performance.now() - t0; break; }
     }
     observer.disconnect();
     const laid = (document.querySelector('[data-testid="flow-graph"]').getAttribute('data-layout-laid') ?? '').split('/');
-    return { first, drawn, sawLaying, nodes: document.querySelectorAll('[data-testid="flow-node"]').length, laid: Number(laid[0]), parts: Number(laid[1]) };
-  })()`)) as { first: number | null; drawn: number | null; sawLaying: boolean; nodes: number; laid: number; parts: number };
+    return { first, drawn, sawLaying, whileLaying, nodes: document.querySelectorAll('[data-testid="flow-node"]').length, laid: Number(laid[0]), parts: Number(laid[1]) };
+  })()`)) as { first: number | null; drawn: number | null; sawLaying: boolean; whileLaying: number; nodes: number; laid: number; parts: number };
   assert.ok(r.first !== null && r.drawn !== null, 'the graph was drawn');
-  return { firstNodesMs: r.first, drawnMs: r.drawn, sawLaying: r.sawLaying, nodes: r.nodes, laid: r.laid, parts: r.parts };
+  return { firstNodesMs: r.first, drawnMs: r.drawn, sawLaying: r.sawLaying, drawnWhileLaying: r.whileLaying, nodes: r.nodes, laid: r.laid, parts: r.parts };
 }
 
 /** Wait until the layouts the page laid out are kept in the profile's storage (written a moment after). */
@@ -101,6 +106,8 @@ test('opened again, the app draws the graph at once from the layouts its first o
   assert.ok(firstOpen.parts >= 1 && firstOpen.laid === firstOpen.parts, `first open laid out ${firstOpen.laid} of ${firstOpen.parts} parts`);
   assert.ok(firstOpen.sawLaying, 'the first open waited for a layout');
   assert.ok(firstOpen.nodes > 400, `${firstOpen.nodes} nodes`);
+  // The parts are drawn as they are laid out (smallest first), before the whole layout is done.
+  assert.ok(firstOpen.drawnWhileLaying > 0 && firstOpen.drawnWhileLaying < firstOpen.nodes, `${firstOpen.drawnWhileLaying} of ${firstOpen.nodes} nodes drawn while the rest was laid out`);
   const positions = await nodePositions(page);
   await kept(page);
 
