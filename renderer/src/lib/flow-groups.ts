@@ -1,5 +1,5 @@
-// Folding the flow graph: the pipes of one system, or of one name prefix (`hr-employee-*`), become one box that shows
-// how many pipes and datasets it holds. A dataset folds with them when every pipe that touches it is in the same
+// Folding the flow graph: the pipes of one system (two boxes: those reading it, those writing to it), or of one name
+// prefix (`hr-employee-*`), become one box that shows how many pipes and datasets it holds. A dataset folds with them when every pipe that touches it is in the same
 // group; edges to the outside are drawn from the box. Pure, like flow-model.ts.
 import type { FlowEdge, FlowModel, FlowNode } from './flow-model';
 

@@ -96,11 +96,12 @@ export function layoutPart(model: FlowModel, aspect: number): FlowLayout {
 }
 
 /**
- * A part with group boxes, in one dagre run instead of two: a box holds pipes from all along the chains (a system's
- * inbound pipes and those that write to it), so the boxes tie the whole graph into one part full of cycles whose
- * ranks run into the hundreds, with thousands of dummy nodes on the long edges. Ranks and order do not depend on the
- * direction, so the direction is chosen between them and the positions (chooseDirection), from the ranks' sizes; the
- * order is found by a few barycenter sweeps (flow-order.ts) instead of dagre's until-nothing-improves ones.
+ * A part with group boxes, in one dagre run instead of two: the boxes tie many chains into one part (by system, the
+ * reading and the writing pipes of a system are in two boxes, so that part has no cycles through them: flow-groups.ts;
+ * a name prefix's box may still hold pipes from along a chain). Ranks and order do not depend on the direction, so
+ * the direction is chosen between them and the positions (chooseDirection), from the ranks' sizes; the order of a
+ * big part is found by barycenter sweeps (flow-order.ts) instead of dagre's until-nothing-improves ones, the ranks by
+ * a tight tree instead of network simplex.
  */
 function layoutGrouped(model: FlowModel, aspect: number): FlowLayout {
   const laid = dagreRun(model, 'LR', RANK_GAP, (g) => chooseDirection(g, aspect));
