@@ -206,7 +206,9 @@ export async function runGraphBench(chains = Number(process.env['GRAPH_BENCH_CHA
         if (b) beforeCpuMs = Math.min(beforeCpuMs, b.cpu);
       }
       const prior = beforeRoot && wasModel ? { root: beforeRoot, nodes: wasModel.nodes.length, cpuMs: beforeCpuMs, crossings: beforeCrossings } : null;
-      grouped.push({ mode, nodes: g.nodes.length, oldCpuMs, newCpuMs, oldCrossings, newCrossings, before: prior, pass: newCpuMs < GRAPH_TARGET_MS && newCrossings <= oldCrossings });
+      // With a before, its crossings are the bar too: a faster layout that reads worse is no pass.
+      const fewer = newCrossings <= oldCrossings && (prior === null || newCrossings <= prior.crossings);
+      grouped.push({ mode, nodes: g.nodes.length, oldCpuMs, newCpuMs, oldCrossings, newCrossings, before: prior, pass: newCpuMs < GRAPH_TARGET_MS && fewer });
     }
     const loadAverage = loadavg()[0]!;
     const ratio = layoutCpuMs / baselineCpuMs;
@@ -229,7 +231,7 @@ export function graphBenchRows(r: GraphBenchResult): string[][] {
       ...(g.before
         ? [[`graph grouped by ${g.mode}, before: ${g.before.root} (CPU s)`, `${g.before.nodes} nodes`, (g.before.cpuMs / 1000).toFixed(3), `${g.before.crossings} crossings`, `${(g.before.cpuMs / g.oldCpuMs).toFixed(2)}x time`, '-', 'info']]
         : []),
-      [`graph grouped by ${g.mode}, one run, bounded order (CPU s)`, `${g.nodes} nodes`, (g.newCpuMs / 1000).toFixed(3), `${g.newCrossings} crossings`, `${(g.newCpuMs / g.oldCpuMs).toFixed(2)}x time`, `< ${GRAPH_TARGET_MS} ms CPU, crossings <= old`, g.pass ? 'PASS' : 'MISS'],
+      [`graph grouped by ${g.mode}, one run, bounded order (CPU s)`, `${g.nodes} nodes`, (g.newCpuMs / 1000).toFixed(3), `${g.newCrossings} crossings`, `${(g.newCpuMs / g.oldCpuMs).toFixed(2)}x time`, `< ${GRAPH_TARGET_MS} ms CPU, crossings <= old${g.before ? ' and before' : ''}`, g.pass ? 'PASS' : 'MISS'],
     ]),
   ];
 }
