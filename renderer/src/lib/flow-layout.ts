@@ -127,9 +127,10 @@ function spreadEnds(model: FlowModel, l: FlowLayout): FlowLayout {
     const column = nodes.sort((a, b) => a.y - b.y);
     if (column.length < 3 || column.filter((n) => kind.get(n.key) === 'group').length * 3 < column.length * 2) continue;
     if (!column.every((n) => !into.has(n.key)) && !column.every((n) => !outOf.has(n.key))) continue;
-    const first = column[0]!.height / 2;
-    const every = (l.height - first - column[column.length - 1]!.height / 2) / (column.length - 1);
-    column.forEach((n, i) => moved.set(n.key, first + i * every - n.y));
+    // Each in the middle of an equal share of the height: half a share clear of the part's top and bottom edge, where
+    // the chips at Fit would stand out of the view.
+    const every = l.height / column.length;
+    column.forEach((n, i) => moved.set(n.key, (i + 0.5) * every - n.y));
   }
   if (moved.size === 0) return l;
   const nodes = l.nodes.map((n) => (moved.has(n.key) ? { ...n, y: n.y + moved.get(n.key)! } : n));
