@@ -88,8 +88,10 @@ export function groupModel(model: FlowModel, mode: GroupMode, opened: ReadonlySe
     else if (!placedBoxes.has(g)) {
       placedBoxes.add(g);
       const count = counts.get(g)!;
-      const detail = `${count.pipes} ${count.pipes === 1 ? 'pipe' : 'pipes'}${count.datasets > 0 ? `, ${count.datasets} datasets` : ''}${g === writersKey(names.get(g)!) ? ' writing to it' : ''}`;
-      nodes.push({ key: g, kind: 'group', id: names.get(g)!, detail, status: 'ok', missing: false, count });
+      const role = mode !== 'system' ? undefined : g === writersKey(names.get(g)!) ? 'writes' : 'reads';
+      const what = `${count.pipes} ${count.pipes === 1 ? 'pipe' : 'pipes'}${count.datasets > 0 ? `, ${count.datasets} datasets` : ''}`;
+      const detail = role === undefined ? what : `${role} · ${what}`;
+      nodes.push({ key: g, kind: 'group', id: names.get(g)!, detail, status: 'ok', missing: false, count, ...(role ? { role } : {}) });
     }
   }
   const edges = new Map<string, FlowEdge>();
