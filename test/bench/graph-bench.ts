@@ -158,7 +158,7 @@ export async function runGraphBench(chains = Number(process.env['GRAPH_BENCH_CHA
   const rounds = Number(process.env['GRAPH_BENCH_ROUNDS'] ?? 3);
   const dir = tempDir('datahub-graph-bench-');
   const groupedRounds = Number(process.env['GRAPH_GROUPED_ROUNDS'] ?? 1);
-  const lib = transpileRendererLib(['flow-model', 'flow-order', 'flow-layout', 'flow-groups']);
+  const lib = transpileRendererLib(['flow-model', 'flow-order', 'flow-chip-forms', 'flow-layout', 'flow-groups']);
   const beforeLib = beforeRoot ? transpileRendererLib(['flow-model', 'flow-order', 'flow-layout', 'flow-groups'], beforeRoot) : null;
   const problems: string[] = [];
   try {

@@ -6,6 +6,7 @@
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre';
 import type { FlowModel } from './flow-model';
 import { boundedOrder, type Order, type OrderGraph } from './flow-order';
+import { chipForms, type ChipSize } from './flow-chip-forms';
 
 export interface PlacedNode {
   key: string;
@@ -106,43 +107,122 @@ export function layoutPart(model: FlowModel, aspect: number): FlowLayout {
 function layoutGrouped(model: FlowModel, aspect: number): FlowLayout {
   const laid = dagreRun(model, 'LR', RANK_GAP, (g) => chooseDirection(g, aspect));
   const l = stretch(model, widen(model, laid.layout, laid.rankdir, aspect), aspect);
-  return laid.rankdir === 'LR' ? spreadEnds(model, l) : l;
+  return laid.rankdir === 'LR' ? roomForChips(model, l, aspect) : l;
 }
 
+/** The canvas height at Fit the chips are given room for, px: the Graph view's on a 1440×900 window, less Fit's margin. */
+const FIT_HEIGHT = 620;
+/** Between two chips side by side, and one above another, px. */
+const CHIP_GAP = { x: 10, y: 2 };
+
 /**
- * Left to right, a column where flows start (or end) is often mostly boxes (the systems pipes read from), packed by
- * dagre next to the flows they start. At Fit each box's name and count need
- * some room of their own (flow-chips.ts): such a column is spread over the part's height, in the same order. An edge
- * keeps its other end; its bend next to the moved box moves half as far.
+ * Left to right, the boxes where flows start (the systems pipes read from) and where they end (those pipes write to).
+ * At Fit each box is drawn as a chip at screen size with its whole name and count (flow-chips.ts), much bigger than
+ * the box at the graph's scale: those boxes are taken into a first and a last column of their own, as wide as their
+ * chips are at the zoom Fit will take (for a FIT_HEIGHT canvas of the view's shape), in as few sub-columns as the chips
+ * need to lie one above another, each box in the middle of an equal share of the height, in the order they had. The
+ * columns are then spread evenly over the view's width (at least RANK_GAP apart); edges follow, and an edge's bend
+ * next to a moved box moves half as far.
  */
-function spreadEnds(model: FlowModel, l: FlowLayout): FlowLayout {
-  if (l.nodes.length < 3) return l;
-  const kind = new Map(model.nodes.map((n) => [n.key, n.kind]));
+function roomForChips(model: FlowModel, l: FlowLayout, aspect: number): FlowLayout {
+  const groups = new Set(model.nodes.filter((n) => n.kind === 'group').map((n) => n.key));
   const into = new Set(model.edges.map((e) => e.to));
   const outOf = new Set(model.edges.map((e) => e.from));
-  const columns = new Map<number, PlacedNode[]>();
-  for (const n of l.nodes) columns.set(Math.round(n.x), [...(columns.get(Math.round(n.x)) ?? []), n]);
-  const moved = new Map<string, number>();
-  for (const nodes of columns.values()) {
-    const column = nodes.sort((a, b) => a.y - b.y);
-    if (column.length < 3 || column.filter((n) => kind.get(n.key) === 'group').length * 3 < column.length * 2) continue;
-    if (!column.every((n) => !into.has(n.key)) && !column.every((n) => !outOf.has(n.key))) continue;
-    // Each in the middle of an equal share of the height: half a share clear of the part's top and bottom edge, where
-    // the chips at Fit would stand out of the view.
-    const every = l.height / column.length;
-    column.forEach((n, i) => moved.set(n.key, (i + 0.5) * every - n.y));
+  const starts = l.nodes.filter((n) => groups.has(n.key) && !into.has(n.key) && outOf.has(n.key));
+  const stops = l.nodes.filter((n) => groups.has(n.key) && into.has(n.key) && !outOf.has(n.key));
+  if (starts.length + stops.length < 3) return l;
+  const atEnds = new Set([...starts, ...stops].map((n) => n.key));
+  const byX = new Map<number, PlacedNode[]>();
+  for (const n of l.nodes) if (!atEnds.has(n.key)) byX.set(Math.round(n.x), [...(byX.get(Math.round(n.x)) ?? []), n]);
+  const column = (nodes: PlacedNode[], end: boolean): { column: PlacedNode[]; left: number; right: number; forms: ChipSize[][] | null } => {
+    const sorted = nodes.sort((a, b) => a.y - b.y);
+    const byKey = new Map(model.nodes.map((n) => [n.key, n]));
+    const left = Math.min(...sorted.map((n) => n.x - n.width / 2));
+    const right = Math.max(...sorted.map((n) => n.x + n.width / 2));
+    return { column: sorted, left, right, forms: end ? sorted.map((n) => chipForms(byKey.get(n.key)!)) : null };
+  };
+  const columns = [
+    ...(starts.length > 0 ? [column(starts, true)] : []),
+    ...[...byX.entries()].sort((a, b) => a[0] - b[0]).map(([, nodes]) => column(nodes, false)),
+    ...(stops.length > 0 ? [column(stops, true)] : []),
+  ];
+  if (columns.length < 2 || columns.every((c) => c.forms === null)) return l;
+  const fitWidth = FIT_HEIGHT * aspect;
+  const others = columns.reduce((a, c) => a + (c.forms === null ? c.right - c.left : 0), 0) + (columns.length - 1) * RANK_GAP;
+  // An end column's width on screen (px) and sub-columns at zoom k, in the chip form that takes least width (the
+  // fuller one on a tie); then the zoom Fit takes with the columns that wide: a few rounds settle both.
+  const onScreen = (forms: ChipSize[][], k: number): { px: number; subs: number } => {
+    let best = { px: Infinity, subs: 1 };
+    for (let f = 0; f < forms[0]!.length; f++) {
+      const sizes = forms.map((fs) => fs[f]!);
+      const subs = Math.max(1, Math.ceil((sizes.length * (Math.max(...sizes.map((s) => s.height)) + CHIP_GAP.y)) / Math.max(l.height * k, 1) - 1e-9));
+      const px = subs * (Math.max(...sizes.map((s) => s.width)) + CHIP_GAP.x);
+      if (px < best.px) best = { px, subs };
+    }
+    return best;
+  };
+  let k = FIT_HEIGHT / l.height;
+  let ends: ({ px: number; subs: number } | null)[] = [];
+  for (let round = 0; round < 4; round++) {
+    ends = columns.map((c) => (c.forms === null ? null : onScreen(c.forms, k)));
+    const px = ends.reduce((a, e) => a + (e?.px ?? 0), 0);
+    k = Math.min(FIT_HEIGHT / l.height, Math.max(fitWidth - px, fitWidth * 0.2) / others);
   }
-  if (moved.size === 0) return l;
-  const nodes = l.nodes.map((n) => (moved.has(n.key) ? { ...n, y: n.y + moved.get(n.key)! } : n));
-  const edges = l.edges.map((e, i) => {
-    const { from, to } = model.edges[i]!;
-    const [dFrom, dTo] = [moved.get(from) ?? 0, moved.get(to) ?? 0];
-    if (dFrom === 0 && dTo === 0) return e;
-    const last = e.points.length - 1;
-    const dy = (j: number): number => (j === 0 ? dFrom : 0) + (j === 1 && last > 1 ? dFrom / 2 : 0) + (j === last ? dTo : 0) + (j === last - 1 && last > 1 ? dTo / 2 : 0);
-    return { key: e.key, points: e.points.map((p, j) => ({ x: p.x, y: p.y + dy(j) })) };
+  const widths = columns.map((c, i) => (ends[i] ? ends[i].px / k : c.right - c.left));
+  const gap = Math.max(RANK_GAP, (fitWidth / k - widths.reduce((a, w) => a + w, 0)) / (columns.length - 1));
+  // Old x → new x, piecewise linear: each column's band onto its new band, the gaps between them onto the new gaps.
+  const bands: { from: number; to: number; left: number; right: number }[] = [];
+  const lefts: number[] = [];
+  let x = 0;
+  columns.forEach((c, i) => {
+    lefts.push(x);
+    // The end columns' boxes are placed below; the x of everything else maps from the middle columns' bands.
+    if (!c.forms) bands.push({ from: c.left, to: c.right, left: x, right: x + widths[i]! });
+    x += widths[i]! + gap;
   });
-  return { ...l, nodes, edges };
+  const width = x - gap;
+  const mapX = (v: number): number => {
+    if (bands.length === 0) return v;
+    let i = 0;
+    while (i < bands.length - 1 && v > bands[i]!.to) i++;
+    const b = bands[i]!;
+    if (v >= b.from && v <= b.to) return b.left + ((v - b.from) / Math.max(b.to - b.from, 1e-9)) * (b.right - b.left);
+    if (v < b.from) {
+      const a = bands[i - 1];
+      return a ? a.right + ((v - a.to) / Math.max(b.from - a.to, 1e-9)) * (b.left - a.right) : b.left - (b.from - v);
+    }
+    return b.right + (v - b.to);
+  };
+  const moved = new Map<string, { x: number; y: number }>();
+  columns.forEach((c, i) => {
+    const e = ends[i];
+    if (!e) return;
+    const sub = widths[i]! / e.subs;
+    const every = l.height / c.column.length;
+    c.column.forEach((n, j) => moved.set(n.key, { x: lefts[i]! + ((j % e.subs) + 0.5) * sub, y: (j + 0.5) * every }));
+  });
+  const old = new Map(l.nodes.map((n) => [n.key, n]));
+  const nodes = l.nodes.map((n) => {
+    const to = moved.get(n.key) ?? { x: mapX(n.x), y: n.y };
+    return { ...n, ...to, room: n.width + gap };
+  });
+  const edges = l.edges.map((edge, i) => {
+    const { from, to } = model.edges[i]!;
+    const last = edge.points.length - 1;
+    const end = (key: string, p: { x: number; y: number }): { x: number; y: number } | null => {
+      const [was, now] = [old.get(key), moved.get(key)];
+      return was && now ? { x: now.x + p.x - was.x, y: now.y + p.y - was.y } : null;
+    };
+    const dy = (key: string): number => (moved.get(key)?.y ?? 0) - (moved.has(key) ? old.get(key)!.y : 0);
+    const points = edge.points.map((p, j) => {
+      const at = j === 0 ? end(from, p) : j === last ? end(to, p) : null;
+      if (at) return at;
+      const bend = (j === 1 && last > 1 ? dy(from) / 2 : 0) + (j === last - 1 && last > 1 ? dy(to) / 2 : 0);
+      return { x: mapX(p.x), y: p.y + bend };
+    });
+    return { key: edge.key, points };
+  });
+  return { nodes, edges, width, height: l.height };
 }
 
 /**
