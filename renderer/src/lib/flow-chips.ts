@@ -1,9 +1,9 @@
 // Level of detail for the flow graph's group boxes. Zoomed out (below DETAIL_ZOOM) a box at the graph's scale is a few
 // pixels under the labels around it; the box is drawn at screen size instead, as a chip with the group's name and
 // count, and the other labels keep out of it (flow-labels.ts). Chips that would cover one another: the groups with
-// more pipes keep the full chip, the others take a one-line one, or one beside the box. Every chip shows the whole
-// name (the layout makes room for it at Fit: flow-layout.ts) and how many pipes its group holds; one that finds no free
-// room at all is drawn in one line over the others.
+// more pipes keep the full chip, the others take a narrower form (flow-chip-forms.ts), or one beside the box. A
+// system's chip always shows the whole name (the layout makes room for it at Fit: flow-layout.ts); every chip says how
+// many pipes its group holds; one that finds no free room at all is drawn in its smallest form over the others.
 import type { FlowNode } from './flow-model';
 import type { PlacedNode } from './flow-layout';
 import { chipForms, type Form } from './flow-chip-forms';
@@ -43,7 +43,7 @@ export function groupChips(
   return best?.chips ?? new Map();
 }
 
-const FORMS = 2;
+const FORMS = 6;
 
 const overlaps = (a: GroupChip['box'], o: GroupChip['box']): boolean => a.l < o.r + 1 && a.r > o.l - 1 && a.t < o.b + 1 && a.b > o.t - 1;
 
@@ -72,7 +72,8 @@ function placeChips(
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -150 || y < -40 || x > size.width + 150 || y > size.height + 40) continue;
-    const forms = chipForms(n).slice(richest);
+    const all = chipForms(n);
+    const forms = all.slice(Math.min(richest, all.length - 1));
     const free = (c: GroupChip): boolean => !taken.some((o) => overlaps(c.box, o));
     // On the box, the richest form that clears the others; else one just beside the box; else the one-line form over
     // the others, rather than a group with its name cut.
