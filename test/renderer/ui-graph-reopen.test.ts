@@ -2,9 +2,9 @@
 // in Chromium at 1440×900. The first open lays the graph out (its connected parts in workers, each drawn as it comes)
 // and keeps each part's layout; the app opened again draws the graph the moment Graph is clicked, with no "Laying
 // out…" wait; a pipe changed meanwhile is laid out again (its part only) and the graph shows the change. Grouped by
-// system, every system is a box of the pipes reading it and one of those writing to it, each chip at Fit saying how
-// many pipes it holds (worked out here from the pipe files), no box overlapping another node, and a box opened shows
-// its pipes.
+// system, every system is a box of the pipes reading it and one of those writing to it, each chip at Fit showing the
+// system's whole name, whether its pipes read or write, and how many (worked out here from the pipe files), every chip
+// whole in the canvas and clear of the others, no box overlapping another node, and a box opened shows its pipes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -168,15 +168,34 @@ test('grouped by system at Fit, every system is a box of the pipes reading it an
     { timeout: 120_000 },
   );
   await page.getByTestId('flow-fit').click();
+  const canvas = (await page.locator('[data-testid="flow-graph"] svg.canvas').boundingBox())!;
+  const shown: { key: string; l: number; t: number; r: number; b: number }[] = [];
   for (const [key, n] of boxes) {
-    const chip = page.locator(`[data-testid="flow-node"][data-key="${key}"] [data-testid="flow-group-chip"]`);
+    const node = page.locator(`[data-testid="flow-node"][data-key="${key}"]`);
+    const chip = node.locator('[data-testid="flow-group-chip"]');
     await chip.waitFor({ timeout: 10_000 });
+    // What the chip shows: the system's whole name (a cut one tells no system from another), how many pipes, and
+    // whether they read from the system or write to it; the title says so in words.
     const text = (await chip.textContent()) ?? '';
-    assert.match(text, new RegExp(`(?<!\\d)${n} pipes?|\\(${n}\\)`), `${key}'s chip says ${n} pipes: ${text}`);
-    const box = await chip.locator('rect').boundingBox();
-    assert.ok(box && box.width >= 60 && box.height >= 18 && box.x >= 0 && box.y >= 0 && box.x + box.width <= 1440 && box.y + box.height <= 900, `${key}'s chip readable and in view: ${JSON.stringify(box)}`);
+    const writes = key.endsWith(' (written)');
+    const system = key.slice('group:'.length, writes ? -' (written)'.length : undefined);
+    assert.ok(text.includes(system) && !text.includes('…'), `${key}'s chip shows the whole name ${system}: ${text}`);
+    assert.match(text, new RegExp(`${writes ? 'writes' : 'reads'}\\b.*(?<!\\d)${n}(?!\\d)`), `${key}'s chip says its ${n} pipes ${writes ? 'write' : 'read'}: ${text}`);
+    assert.doesNotMatch(text, writes ? /reads/ : /writes/);
+    assert.match((await node.locator('title').first().textContent()) ?? '', new RegExp(`^pipes that ${writes ? 'write to' : 'read from'} ${system}:`));
+    const box = (await chip.locator('rect').boundingBox())!;
+    assert.ok(box.width >= 60 && box.height >= 16, `${key}'s chip readable: ${JSON.stringify(box)}`);
+    assert.ok(box.x >= canvas.x && box.y >= canvas.y && box.x + box.width <= canvas.x + canvas.width && box.y + box.height <= canvas.y + canvas.height, `${key}'s chip whole in the canvas ${JSON.stringify(canvas)}: ${JSON.stringify(box)}`);
+    shown.push({ key, l: box.x, t: box.y, r: box.x + box.width, b: box.y + box.height });
   }
+  const covered = shown.flatMap((a, i) => shown.slice(i + 1).filter((b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b).map((b) => `${a.key} / ${b.key}`));
+  assert.deepEqual(covered, [], 'no chip covers another');
   await page.screenshot({ path: join(SHOTS, 'graph-by-system-fit.png') });
+  // Zoomed in on the column where the flows start: the boxes of the pipes reading each system, whole.
+  const first = shown.filter((c) => !c.key.endsWith(' (written)')).sort((a, b) => a.l - b.l)[0]!;
+  await page.mouse.move((first.l + first.r) / 2, canvas.y + canvas.height / 2);
+  for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -300);
+  await page.screenshot({ path: join(SHOTS, 'graph-by-system-left.png') });
   // The boxes in the graph (zoomed in, where they are drawn as boxes, not chips): none overlaps another node.
   const zoomIn = page.getByRole('button', { name: 'Zoom in (+)' });
   while ((await page.getByTestId('flow-group-chip').count()) > 0) await zoomIn.click();
