@@ -121,8 +121,8 @@ const CHIP_GAP = { x: 10, y: 2 };
  * the box at the graph's scale: those boxes are taken into a first and a last column of their own, as wide as their
  * chips are at the zoom Fit will take (for a FIT_HEIGHT canvas of the view's shape), in as few sub-columns as the chips
  * need to lie one above another, each box in the middle of an equal share of the height, in the order they had. The
- * columns are then spread evenly over the view's width (at least RANK_GAP apart); edges follow, and an edge's bend
- * next to a moved box moves half as far.
+ * columns are then spread evenly over the view's width (at least RANK_GAP apart); edges follow, an edge's end at a
+ * moved box moving with it.
  */
 function roomForChips(model: FlowModel, l: FlowLayout, aspect: number): FlowLayout {
   const groups = new Set(model.nodes.filter((n) => n.kind === 'group').map((n) => n.key));
@@ -213,13 +213,7 @@ function roomForChips(model: FlowModel, l: FlowLayout, aspect: number): FlowLayo
       const [was, now] = [old.get(key), moved.get(key)];
       return was && now ? { x: now.x + p.x - was.x, y: now.y + p.y - was.y } : null;
     };
-    const dy = (key: string): number => (moved.get(key)?.y ?? 0) - (moved.has(key) ? old.get(key)!.y : 0);
-    const points = edge.points.map((p, j) => {
-      const at = j === 0 ? end(from, p) : j === last ? end(to, p) : null;
-      if (at) return at;
-      const bend = (j === 1 && last > 1 ? dy(from) / 2 : 0) + (j === last - 1 && last > 1 ? dy(to) / 2 : 0);
-      return { x: mapX(p.x), y: p.y + bend };
-    });
+    const points = edge.points.map((p, j) => (j === 0 ? end(from, p) : j === last ? end(to, p) : null) ?? { x: mapX(p.x), y: p.y });
     return { key: edge.key, points };
   });
   return { nodes, edges, width, height: l.height };
