@@ -11,8 +11,13 @@
  * part with cycles through them (issue 33):
  *   - old way:  what layoutPart did before for every part, in raw dagre calls: left to right, then top down when that
  *               is far from the view's shape, each with dagre's own crossing reduction;
- *   - grouped:  layoutFlow now (one run, the direction chosen between ranking and positions, a few barycenter sweeps);
- *               with the edge crossings of both (test/bench/graph-crossings.ts), fewer is more readable.
+ *   - grouped:  layoutFlow now (one run, the direction chosen between ranking and positions, barycenter sweeps);
+ *               with the edge crossings of both (test/bench/graph-crossings.ts), fewer is more readable. By system, a
+ *               system's box of the pipes that write to it is apart from the box of those that read it, so the grouped
+ *               graph has no cycles through the boxes (flow-groups.ts);
+ *   - before:   with GRAPH_BENCH_BEFORE=<worktree> (or that worktree as the first argument when run alone), the same
+ *               project grouped and laid out by that worktree's renderer code, in the same run (say /work/main).
+ * Every grouped layout is checked for nodes that overlap and boxes that hold no pipe (a problem each).
  * Each runs once to warm up and then GRAPH_BENCH_ROUNDS times (default 3; grouped GRAPH_GROUPED_ROUNDS, default 1: the
  * old way takes seconds), alternating; the best round counts. Both
  * wall-clock and CPU milliseconds (process.cpuUsage; the bench does nothing else meanwhile) are reported: on a machine
@@ -53,6 +58,8 @@ export interface GroupedBenchResult {
   newCpuMs: number;
   oldCrossings: number;
   newCrossings: number;
+  /** The same grouped layout by another worktree's renderer code (GRAPH_BENCH_BEFORE), when one was given. */
+  before: { root: string; nodes: number; cpuMs: number; crossings: number } | null;
   pass: boolean;
 }
 
@@ -125,17 +132,41 @@ function oldLayoutPart(model: FlowModel, size: FlowLayoutModule['nodeSize'], asp
   return off(down) < off(across) ? widen(down, 'TB') : widen(across, 'LR');
 }
 
-export async function runGraphBench(chains = Number(process.env['GRAPH_BENCH_CHAINS'] ?? 56)): Promise<GraphBenchResult> {
+/**
+ * `beforeRoot` (GRAPH_BENCH_BEFORE, or the first argument when run alone): another worktree, say /work/main, whose
+ * renderer layout code is measured on the same grouped models in the same run, as the "before" of a change.
+ */
+type Placed = { key: string; x: number; y: number; width: number; height: number };
+
+/** Nodes (group boxes among them) that overlap one another, and boxes that hold no pipe: each a problem. */
+function boxProblems(l: Layout, model: FlowModel, mode: string): string[] {
+  const nodes = l.nodes as Placed[];
+  const out: string[] = [];
+  for (const n of model.nodes) if (n.kind === 'group' && !(n.count && n.count.pipes > 0)) out.push(`grouped (${mode}): box ${n.key} holds no pipe`);
+  const sorted = [...nodes].sort((a, b) => a.x - a.width / 2 - (b.x - b.width / 2));
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i]!;
+    for (let j = i + 1; j < sorted.length && sorted[j]!.x - sorted[j]!.width / 2 < a.x + a.width / 2; j++) {
+      const b = sorted[j]!;
+      if (Math.abs(a.y - b.y) < (a.height + b.height) / 2) out.push(`grouped (${mode}): ${a.key} and ${b.key} overlap`);
+    }
+  }
+  return out;
+}
+
+export async function runGraphBench(chains = Number(process.env['GRAPH_BENCH_CHAINS'] ?? 56), beforeRoot = process.env['GRAPH_BENCH_BEFORE']): Promise<GraphBenchResult> {
   const rounds = Number(process.env['GRAPH_BENCH_ROUNDS'] ?? 3);
   const dir = tempDir('datahub-graph-bench-');
   const groupedRounds = Number(process.env['GRAPH_GROUPED_ROUNDS'] ?? 1);
-  const lib = transpileRendererLib(['flow-model', 'flow-order', 'flow-layout', 'flow-groups']);
+  const lib = transpileRendererLib(['flow-model', 'flow-order', 'flow-chip-forms', 'flow-layout', 'flow-groups']);
+  const beforeLib = beforeRoot ? transpileRendererLib(['flow-model', 'flow-order', 'flow-layout', 'flow-groups'], beforeRoot) : null;
   const problems: string[] = [];
   try {
     writeBigProject(dir, chains);
     const model = projectModel(dir);
     const { layoutFlow, nodeSize, components, packParts } = await lib.load<FlowLayoutModule>('flow-layout');
     const { groupModel } = await lib.load<FlowGroupsModule>('flow-groups');
+    const was = beforeLib ? { layout: await beforeLib.load<FlowLayoutModule>('flow-layout'), groups: await beforeLib.load<FlowGroupsModule>('flow-groups') } : null;
     const time = (f: () => unknown): { wall: number; cpu: number } => {
       const t = performance.now();
       const c = process.cpuUsage();
@@ -157,19 +188,27 @@ export async function runGraphBench(chains = Number(process.env['GRAPH_BENCH_CHA
     const grouped: GroupedBenchResult[] = [];
     for (const mode of ['system', 'prefix-2'] as const) {
       const g = groupModel(model, mode).model;
-      let [oldCpuMs, newCpuMs, oldCrossings, newCrossings] = [Infinity, Infinity, 0, 0];
+      const wasModel = was?.groups.groupModel(model, mode).model;
+      let [oldCpuMs, newCpuMs, oldCrossings, newCrossings, beforeCpuMs, beforeCrossings] = [Infinity, Infinity, 0, 0, Infinity, 0];
       for (let i = 0; i <= groupedRounds; i++) {
-        let [before, after] = [null as Layout | null, null as Layout | null];
+        let [before, after, prior] = [null as Layout | null, null as Layout | null, null as Layout | null];
         const o = time(() => (before = packParts(components(g).map((part) => oldLayoutPart(part, nodeSize, 1.7)), 1.7)));
         const n = time(() => (after = layoutFlow(g)));
+        const b = was && wasModel ? time(() => (prior = was.layout.layoutFlow(wasModel))) : null;
         if (after!.nodes.length !== g.nodes.length) problems.push(`grouped (${mode}) layout placed ${after!.nodes.length} of ${g.nodes.length} nodes`);
+        problems.push(...boxProblems(after!, g, mode));
         if (i === 0) {
           [oldCrossings, newCrossings] = [countCrossings(before!.edges), countCrossings(after!.edges)];
+          if (prior) beforeCrossings = countCrossings((prior as Layout).edges);
           continue;
         }
         [oldCpuMs, newCpuMs] = [Math.min(oldCpuMs, o.cpu), Math.min(newCpuMs, n.cpu)];
+        if (b) beforeCpuMs = Math.min(beforeCpuMs, b.cpu);
       }
-      grouped.push({ mode, nodes: g.nodes.length, oldCpuMs, newCpuMs, oldCrossings, newCrossings, pass: newCpuMs < GRAPH_TARGET_MS && newCrossings <= oldCrossings });
+      const prior = beforeRoot && wasModel ? { root: beforeRoot, nodes: wasModel.nodes.length, cpuMs: beforeCpuMs, crossings: beforeCrossings } : null;
+      // With a before, its crossings are the bar too: a faster layout that reads worse is no pass.
+      const fewer = newCrossings <= oldCrossings && (prior === null || newCrossings <= prior.crossings);
+      grouped.push({ mode, nodes: g.nodes.length, oldCpuMs, newCpuMs, oldCrossings, newCrossings, before: prior, pass: newCpuMs < GRAPH_TARGET_MS && fewer });
     }
     const loadAverage = loadavg()[0]!;
     const ratio = layoutCpuMs / baselineCpuMs;
@@ -177,6 +216,7 @@ export async function runGraphBench(chains = Number(process.env['GRAPH_BENCH_CHA
   } finally {
     removeDir(dir);
     removeDir(lib.dir);
+    if (beforeLib) removeDir(beforeLib.dir);
   }
 }
 
@@ -188,13 +228,16 @@ export function graphBenchRows(r: GraphBenchResult): string[][] {
     [`  wall clock, load avg ${r.loadAverage.toFixed(1)}`, `${r.nodes} nodes`, `${(r.layoutMs / 1000).toFixed(3)} vs ${(r.baselineMs / 1000).toFixed(3)}`, '', `${(r.layoutMs / r.baselineMs).toFixed(2)}x time`, '-', 'info'],
     ...r.grouped.flatMap((g) => [
       [`graph grouped by ${g.mode}, old way: dagre LR then TB (CPU s)`, `${g.nodes} nodes`, (g.oldCpuMs / 1000).toFixed(3), `${g.oldCrossings} crossings`, '1.00x', '-', '-'],
-      [`graph grouped by ${g.mode}, one run, bounded order (CPU s)`, `${g.nodes} nodes`, (g.newCpuMs / 1000).toFixed(3), `${g.newCrossings} crossings`, `${(g.newCpuMs / g.oldCpuMs).toFixed(2)}x time`, `< ${GRAPH_TARGET_MS} ms CPU, crossings <= old`, g.pass ? 'PASS' : 'MISS'],
+      ...(g.before
+        ? [[`graph grouped by ${g.mode}, before: ${g.before.root} (CPU s)`, `${g.before.nodes} nodes`, (g.before.cpuMs / 1000).toFixed(3), `${g.before.crossings} crossings`, `${(g.before.cpuMs / g.oldCpuMs).toFixed(2)}x time`, '-', 'info']]
+        : []),
+      [`graph grouped by ${g.mode}, one run, bounded order (CPU s)`, `${g.nodes} nodes`, (g.newCpuMs / 1000).toFixed(3), `${g.newCrossings} crossings`, `${(g.newCpuMs / g.oldCpuMs).toFixed(2)}x time`, `< ${GRAPH_TARGET_MS} ms CPU, crossings <= old${g.before ? ' and before' : ''}`, g.pass ? 'PASS' : 'MISS'],
     ]),
   ];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const r = await runGraphBench();
+  const r = await runGraphBench(undefined, process.argv[2] ?? process.env['GRAPH_BENCH_BEFORE']);
   for (const row of graphBenchRows(r)) console.log(row.join(' | '));
   for (const p of r.problems) console.error(p);
   process.exitCode = r.problems.length > 0 ? 1 : 0;

@@ -8,11 +8,14 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { REPO } from './hub-process.js';
 
-/** Transpile `names` (files of renderer/src/lib without `.ts`) and return the folder and an importer. */
-export function transpileRendererLib(names: readonly string[]): { dir: string; load: <T>(name: string) => Promise<T> } {
+/**
+ * Transpile `names` (files of renderer/src/lib without `.ts`) and return the folder and an importer. `root` (default:
+ * this checkout) reads them from another worktree, a bench's "before"; they still resolve packages from this one.
+ */
+export function transpileRendererLib(names: readonly string[], root = REPO): { dir: string; load: <T>(name: string) => Promise<T> } {
   const dir = mkdtempSync(join(REPO, 'out', 'renderer-lib-'));
   for (const name of names) {
-    const source = readFileSync(join(REPO, 'renderer', 'src', 'lib', `${name}.ts`), 'utf8');
+    const source = readFileSync(join(root, 'renderer', 'src', 'lib', `${name}.ts`), 'utf8');
     const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
     writeFileSync(join(dir, `${name}.mjs`), js.replace(/from '\.\/([\w-]+)'/g, "from './$1.mjs'"));
   }

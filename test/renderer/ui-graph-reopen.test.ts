@@ -1,8 +1,10 @@
 // The flow graph when the app is opened again (issue 33): the generated 300-pipe project (test/helpers/big-project.ts)
-// in Chromium at 1440×900. The first open lays the graph out (its connected parts in workers) and keeps each part's
-// layout; the app opened again draws the graph the moment Graph is clicked, with no "Laying out…" wait; a pipe changed
-// meanwhile is laid out again (its part only) and the graph shows the change. Grouped by system, every group's chip at
-// Fit says how many pipes it holds, worked out here from the pipe files.
+// in Chromium at 1440×900. The first open lays the graph out (its connected parts in workers, each drawn as it comes)
+// and keeps each part's layout; the app opened again draws the graph the moment Graph is clicked, with no "Laying
+// out…" wait; a pipe changed meanwhile is laid out again (its part only) and the graph shows the change. Grouped by
+// system, every system is a box of the pipes reading it and one of those writing to it, each chip at Fit showing the
+// system's whole name, whether its pipes read or write, and how many (worked out here from the pipe files), every chip
+// whole in the canvas and clear of the others, no box overlapping another node, and a box opened shows its pipes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -52,6 +54,8 @@ interface Opened {
   drawnMs: number;
   /** Whether "Laying out N nodes…" showed at any moment. */
   sawLaying: boolean;
+  /** The most nodes drawn in a frame while "Laying out…" still showed (the parts laid out so far), 0 if none. */
+  drawnWhileLaying: number;
   nodes: number;
   /** Parts laid out for this graph, and how many it has. */
   laid: number;
@@ -69,20 +73,22 @@ async function clickGraph(page: Page): Promise<Opened> {
     document.querySelector('[data-testid="sidebar"] button[data-view="graph"]').click();
     let first = null;
     let drawn = null;
+    let whileLaying = 0;
     while (performance.now() - t0 < 60000) {
       await new Promise((r) => requestAnimationFrame(r));
       look();
       const n = document.querySelectorAll('[data-testid="flow-node"]').length;
       if (first === null && n > 0) first = performance.now() - t0;
+      if (document.querySelector('[data-testid="flow-laying"]')) whileLaying = Math.max(whileLaying, n);
       const flow = document.querySelector('[data-testid="flow-graph"]');
       if (n > 0 && flow && flow.getAttribute('data-drawn') === 'all' && !document.querySelector('[data-testid="flow-laying"]')) { drawn = performance.now() - t0; break; }
     }
     observer.disconnect();
     const laid = (document.querySelector('[data-testid="flow-graph"]').getAttribute('data-layout-laid') ?? '').split('/');
-    return { first, drawn, sawLaying, nodes: document.querySelectorAll('[data-testid="flow-node"]').length, laid: Number(laid[0]), parts: Number(laid[1]) };
-  })()`)) as { first: number | null; drawn: number | null; sawLaying: boolean; nodes: number; laid: number; parts: number };
+    return { first, drawn, sawLaying, whileLaying, nodes: document.querySelectorAll('[data-testid="flow-node"]').length, laid: Number(laid[0]), parts: Number(laid[1]) };
+  })()`)) as { first: number | null; drawn: number | null; sawLaying: boolean; whileLaying: number; nodes: number; laid: number; parts: number };
   assert.ok(r.first !== null && r.drawn !== null, 'the graph was drawn');
-  return { firstNodesMs: r.first, drawnMs: r.drawn, sawLaying: r.sawLaying, nodes: r.nodes, laid: r.laid, parts: r.parts };
+  return { firstNodesMs: r.first, drawnMs: r.drawn, sawLaying: r.sawLaying, drawnWhileLaying: r.whileLaying, nodes: r.nodes, laid: r.laid, parts: r.parts };
 }
 
 /** Wait until the layouts the page laid out are kept in the profile's storage (written a moment after). */
@@ -100,6 +106,8 @@ test('opened again, the app draws the graph at once from the layouts its first o
   assert.ok(firstOpen.parts >= 1 && firstOpen.laid === firstOpen.parts, `first open laid out ${firstOpen.laid} of ${firstOpen.parts} parts`);
   assert.ok(firstOpen.sawLaying, 'the first open waited for a layout');
   assert.ok(firstOpen.nodes > 400, `${firstOpen.nodes} nodes`);
+  // The parts are drawn as they are laid out (smallest first), before the whole layout is done.
+  assert.ok(firstOpen.drawnWhileLaying > 0 && firstOpen.drawnWhileLaying < firstOpen.nodes, `${firstOpen.drawnWhileLaying} of ${firstOpen.nodes} nodes drawn while the rest was laid out`);
   const positions = await nodePositions(page);
   await kept(page);
 
@@ -126,16 +134,27 @@ async function nodePositions(page: Page): Promise<Record<string, [number, number
   return Object.fromEntries(pairs.map(([k, t]) => [k, (/translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(t)?.slice(1).map(Number) ?? [NaN, NaN]) as [number, number]]));
 }
 
-test('grouped by system at Fit, every group shows how many pipes it holds', async () => {
-  // A pipe's system is the one its source names, else its sink's (renderer/src/lib/flow-model.ts).
-  const counts = new Map<string, number>();
+test('grouped by system at Fit, every system is a box of the pipes reading it and one of those writing to it, none overlapping', async () => {
+  // A pipe's system is the one its source names, else its sink's (renderer/src/lib/flow-model.ts). By system, the pipes
+  // that read a dataset and write to the system fold into a box of their own, drawn where the flows end; those that
+  // read the system into the system's box (renderer/src/lib/flow-groups.ts).
+  const members = new Map<string, { reading: number; writing: number }>();
   for (const p of pipeFiles()) {
     const system = [p.source['system'], p.sink?.['system']].find((v): v is string => typeof v === 'string');
-    if (system) counts.set(system, (counts.get(system) ?? 0) + 1);
+    if (!system) continue;
+    const m = members.get(system) ?? { reading: 0, writing: 0 };
+    if (p.source['type'] === 'dataset' || p.source['type'] === 'merge') m.writing++;
+    else m.reading++;
+    members.set(system, m);
   }
-  // A system with one pipe folds nothing: that pipe stays a node of its own (renderer/src/lib/flow-groups.ts).
-  for (const [system, n] of counts) if (n < 2) counts.delete(system);
-  assert.ok(counts.size > 10, `${counts.size} systems with pipes`);
+  // A system with one pipe folds nothing: that pipe stays a node of its own.
+  const boxes = new Map<string, number>();
+  for (const [system, m] of members) {
+    if (m.reading + m.writing < 2) continue;
+    if (m.reading > 0) boxes.set(`group:${system}`, m.reading);
+    if (m.writing > 0) boxes.set(`group:${system} (written)`, m.writing);
+  }
+  assert.ok([...boxes.keys()].filter((k) => k.endsWith('(written)')).length > 10, 'systems both read and written');
   const page = await openApp();
   await clickGraph(page);
   await page.getByTestId('flow-group').selectOption('system');
@@ -145,19 +164,59 @@ test('grouped by system at Fit, every group shows how many pipes it holds', asyn
       const doc = (globalThis as unknown as Doc).document;
       return doc.querySelectorAll('[data-testid="flow-node"][data-key^="group:"]').length === n && !doc.querySelector('[data-testid="flow-laying"]');
     },
-    counts.size,
+    boxes.size,
     { timeout: 120_000 },
   );
   await page.getByTestId('flow-fit').click();
-  for (const [system, n] of counts) {
-    const chip = page.locator(`[data-testid="flow-node"][data-key="group:${system}"] [data-testid="flow-group-chip"]`);
+  const canvas = (await page.locator('[data-testid="flow-graph"] svg.canvas').boundingBox())!;
+  const shown: { key: string; l: number; t: number; r: number; b: number }[] = [];
+  for (const [key, n] of boxes) {
+    const node = page.locator(`[data-testid="flow-node"][data-key="${key}"]`);
+    const chip = node.locator('[data-testid="flow-group-chip"]');
     await chip.waitFor({ timeout: 10_000 });
+    // What the chip shows: the system's whole name (a cut one tells no system from another), how many pipes, and
+    // whether they read from the system or write to it; the title says so in words.
     const text = (await chip.textContent()) ?? '';
-    assert.match(text, new RegExp(`(?<!\\d)${n} pipes|\\(${n}\\)`), `${system}'s chip says ${n} pipes: ${text}`);
-    const box = await chip.locator('rect').boundingBox();
-    assert.ok(box && box.width >= 60 && box.height >= 18 && box.x >= 0 && box.y >= 0 && box.x + box.width <= 1440 && box.y + box.height <= 900, `${system}'s chip readable and in view: ${JSON.stringify(box)}`);
+    const writes = key.endsWith(' (written)');
+    const system = key.slice('group:'.length, writes ? -' (written)'.length : undefined);
+    assert.ok(text.includes(system) && !text.includes('…'), `${key}'s chip shows the whole name ${system}: ${text}`);
+    assert.match(text, new RegExp(`${writes ? 'writes' : 'reads'}\\b.*(?<!\\d)${n}(?!\\d)`), `${key}'s chip says its ${n} pipes ${writes ? 'write' : 'read'}: ${text}`);
+    assert.doesNotMatch(text, writes ? /reads/ : /writes/);
+    assert.match((await node.locator('title').first().textContent()) ?? '', new RegExp(`^pipes that ${writes ? 'write to' : 'read from'} ${system}:`));
+    const box = (await chip.locator('rect').boundingBox())!;
+    assert.ok(box.width >= 60 && box.height >= 16, `${key}'s chip readable: ${JSON.stringify(box)}`);
+    assert.ok(box.x >= canvas.x && box.y >= canvas.y && box.x + box.width <= canvas.x + canvas.width && box.y + box.height <= canvas.y + canvas.height, `${key}'s chip whole in the canvas ${JSON.stringify(canvas)}: ${JSON.stringify(box)}`);
+    shown.push({ key, l: box.x, t: box.y, r: box.x + box.width, b: box.y + box.height });
   }
+  const covered = shown.flatMap((a, i) => shown.slice(i + 1).filter((b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b).map((b) => `${a.key} / ${b.key}`));
+  assert.deepEqual(covered, [], 'no chip covers another');
   await page.screenshot({ path: join(SHOTS, 'graph-by-system-fit.png') });
+  // Zoomed in on the column where the flows start: the boxes of the pipes reading each system, whole.
+  const first = shown.filter((c) => !c.key.endsWith(' (written)')).sort((a, b) => a.l - b.l)[0]!;
+  await page.mouse.move((first.l + first.r) / 2, canvas.y + canvas.height / 2);
+  for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -300);
+  await page.screenshot({ path: join(SHOTS, 'graph-by-system-left.png') });
+  // The boxes in the graph (zoomed in, where they are drawn as boxes, not chips): none overlaps another node.
+  const zoomIn = page.getByRole('button', { name: 'Zoom in (+)' });
+  while ((await page.getByTestId('flow-group-chip').count()) > 0) await zoomIn.click();
+  const rects = await page.locator('[data-testid="flow-node"]').evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.querySelector(':scope > rect')!.getBoundingClientRect();
+      return { key: e.getAttribute('data-key') ?? '', l: r.left, t: r.top, r: r.right, b: r.bottom };
+    }),
+  );
+  const overlaps: string[] = [];
+  for (const a of rects.filter((x) => x.key.startsWith('group:')))
+    for (const b of rects) if (a !== b && a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 && b.t < a.b - 0.5) overlaps.push(`${a.key} / ${b.key}`);
+  assert.deepEqual(overlaps, [], 'group boxes overlap nothing');
+  // A box holds its members: opened, the box is gone and its pipes are drawn in its place.
+  const [opened] = [...boxes].find(([k]) => k.endsWith('(written)'))!;
+  const system = opened.slice('group:'.length, -' (written)'.length);
+  await page.getByTestId('flow-fit').click();
+  await page.locator(`[data-testid="flow-node"][data-key="${opened}"] [data-testid="flow-group-chip"]`).click();
+  const writers = pipeFiles().filter((p) => p.sink?.['system'] === system && (p.source['type'] === 'dataset' || p.source['type'] === 'merge'));
+  for (const p of writers) await page.locator(`[data-testid="flow-node"][data-key="pipe:${p._id}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+  assert.equal(await page.locator(`[data-testid="flow-node"][data-key^="group:${system}"]`).count(), 0, `both of ${system}'s boxes opened`);
 });
 
 test('a pipe changed between two opens is laid out again (its part only) and the graph shows the change', async () => {

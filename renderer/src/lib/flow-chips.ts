@@ -1,14 +1,12 @@
 // Level of detail for the flow graph's group boxes. Zoomed out (below DETAIL_ZOOM) a box at the graph's scale is a few
 // pixels under the labels around it; the box is drawn at screen size instead, as a chip with the group's name and
 // count, and the other labels keep out of it (flow-labels.ts). Chips that would cover one another: the groups with
-// more pipes keep the full chip, the others take a one-line one (the name shortened if need be), then a narrow one
-// (the shortened name over the count), then the count alone. Every chip says how many pipes its group holds; one that
-// finds no free room at all is drawn in its smallest form over the others.
+// more pipes keep the full chip, the others take a narrower form (flow-chip-forms.ts), or one beside the box. A
+// system's chip always shows the whole name (the layout makes room for it at Fit: flow-layout.ts); every chip says how
+// many pipes its group holds; one that finds no free room at all is drawn in its smallest form over the others.
 import type { FlowNode } from './flow-model';
 import type { PlacedNode } from './flow-layout';
-import { shorten } from './flow-labels';
-
-const CHAR_PX = 7.4;
+import { chipForms, type Form } from './flow-chip-forms';
 
 export interface GroupChip {
   key: string;
@@ -32,40 +30,22 @@ export function groupChips(
   size: { width: number; height: number },
 ): Map<string, GroupChip> {
   const groups = nodes.filter((n) => n.kind === 'group').sort((a, b) => (b.count?.pipes ?? 0) - (a.count?.pipes ?? 0) || a.id.localeCompare(b.id));
-  // Full chips for the first groups can crowd out every neighbour in a row of groups: placed again starting from the
-  // narrower forms, the placement with the fewest chips drawn over others wins (the richer one on a tie).
-  let best: { chips: Map<string, GroupChip>; over: number } | null = null;
+  // Full chips for the first groups can crowd out every neighbour in a column of groups: placed again starting from the
+  // narrower forms, the placement with the fewest chips drawn over others wins, then the one with the fewest chips
+  // moved off their box (the richer one on a tie).
+  let best: ReturnType<typeof placeChips> | null = null;
+  const worse = (a: ReturnType<typeof placeChips>, b: ReturnType<typeof placeChips>): boolean => a.over > b.over || (a.over === b.over && a.beside > b.beside);
   for (let richest = 0; richest < FORMS; richest++) {
     const next = placeChips(groups, placed, view, size, richest);
-    if (best === null || next.over < best.over) best = next;
-    if (best.over === 0) break;
+    if (best === null || worse(best, next)) best = next;
+    if (best.over === 0 && best.beside === 0) break;
   }
   return best?.chips ?? new Map();
 }
 
-type Form = { name: string; count: string; width: number; height: number };
-
-/** Richest first; every one says how many pipes the group holds. */
-function chipForms(n: FlowNode): Form[] {
-  const count = String(n.count?.pipes ?? 0);
-  const pipes = `${count} pipes`;
-  return [
-    { name: n.id, count: n.detail, width: Math.max(n.id.length, n.detail.length) * CHAR_PX + 20, height: 36 },
-    // One line: the count in brackets.
-    { name: `${n.id} (${count})`, count: '', width: (n.id.length + count.length + 3) * CHAR_PX + 16, height: 20 },
-    // Crowded: the name shortened in the middle (its start and end tell groups apart).
-    { name: `${shorten(n.id, 14)} (${count})`, count: '', width: (Math.min(14, n.id.length) + count.length + 3) * CHAR_PX + 12, height: 20 },
-    // Packed side by side (a row of groups at Fit): narrow, the shortened name over the count.
-    { name: shorten(n.id, 9), count: pipes, width: Math.max(Math.min(9, n.id.length), pipes.length) * CHAR_PX + 10, height: 32 },
-    { name: shorten(n.id, 6), count: pipes, width: Math.max(Math.min(6, n.id.length), pipes.length) * CHAR_PX + 8, height: 32 },
-    // Packed tight: the count alone (the name in the box's title, on hover).
-    { name: pipes, count: '', width: Math.max(60, pipes.length * CHAR_PX + 8), height: 20 },
-  ];
-}
-
 const FORMS = 6;
 
-const overlaps = (a: GroupChip['box'], o: GroupChip['box']): boolean => a.l < o.r + 2 && a.r > o.l - 2 && a.t < o.b + 2 && a.b > o.t - 2;
+const overlaps = (a: GroupChip['box'], o: GroupChip['box']): boolean => a.l < o.r + 1 && a.r > o.l - 1 && a.t < o.b + 1 && a.b > o.t - 1;
 
 function chipAt(key: string, f: Form, x: number, y: number, p: PlacedNode, k: number, dx = 0, dy = 0): GroupChip {
   // Never smaller than the box itself at this zoom.
@@ -81,9 +61,10 @@ function placeChips(
   view: { x: number; y: number; k: number },
   size: { width: number; height: number },
   richest: number,
-): { chips: Map<string, GroupChip>; over: number } {
+): { chips: Map<string, GroupChip>; over: number; beside: number } {
   const out = new Map<string, GroupChip>();
   let over = 0;
+  let beside = 0;
   const taken: GroupChip['box'][] = [];
   for (const n of groups) {
     const p = placed.get(n.key);
@@ -91,12 +72,14 @@ function placeChips(
     const x = p.x * view.k + view.x;
     const y = p.y * view.k + view.y;
     if (x < -150 || y < -40 || x > size.width + 150 || y > size.height + 40) continue;
-    const forms = chipForms(n).slice(richest);
+    const all = chipForms(n);
+    const forms = all.slice(Math.min(richest, all.length - 1));
     const free = (c: GroupChip): boolean => !taken.some((o) => overlaps(c.box, o));
-    // On the box, the richest form that clears the others; else a shortened one just beside the box; else the count
-    // alone over the others, rather than a group with no count at all.
+    // On the box, the richest form that clears the others; else one just beside the box; else the one-line form over
+    // the others, rather than a group with its name cut.
     let placedChip = forms.map((f) => chipAt(n.key, f, x, y, p, view.k)).find(free);
-    for (const f of forms.slice(-3)) {
+    if (!placedChip) beside++;
+    for (const f of forms) {
       if (placedChip) break;
       const c = chipAt(n.key, f, x, y, p, view.k);
       const [w, h] = [c.width + 3, c.height + 3];
@@ -107,5 +90,5 @@ function placeChips(
     taken.push(placedChip.box);
     out.set(n.key, placedChip);
   }
-  return { chips: out, over };
+  return { chips: out, over, beside };
 }

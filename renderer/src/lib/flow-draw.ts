@@ -53,6 +53,7 @@ const STATUS_TEXT: Record<FlowNode['status'], string> = {
 };
 
 export function nodeTitle(n: FlowNode): string {
+  if (n.kind === 'group' && n.role) return `pipes that ${n.role === 'reads' ? 'read from' : 'write to'} ${n.id}: ${n.detail.slice(n.role.length + 3)}; opens on click`;
   if (n.kind === 'group') return `group ${n.id}: ${n.detail}; opens on click`;
   if (n.kind === 'dataset') return `dataset ${n.id}${n.missing ? ' (not created yet)' : ''}`;
   return `pipe ${n.id}, ${STATUS_TEXT[n.status]}${n.detail ? `, ${n.detail}` : ''}`;

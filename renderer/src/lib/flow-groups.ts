@@ -1,5 +1,5 @@
-// Folding the flow graph: the pipes of one system, or of one name prefix (`hr-employee-*`), become one box that shows
-// how many pipes and datasets it holds. A dataset folds with them when every pipe that touches it is in the same
+// Folding the flow graph: the pipes of one system (two boxes: those reading it, those writing to it), or of one name
+// prefix (`hr-employee-*`), become one box that shows how many pipes and datasets it holds. A dataset folds with them when every pipe that touches it is in the same
 // group; edges to the outside are drawn from the box. Pure, like flow-model.ts.
 import type { FlowEdge, FlowModel, FlowNode } from './flow-model';
 
@@ -15,6 +15,13 @@ export const GROUP_MODES: { mode: GroupMode; label: string }[] = [
 ];
 
 export const groupKey = (name: string): string => `group:${name}`;
+/**
+ * Grouped by system, the pipes that write to a system get a box of their own, drawn where the flows end: one box for
+ * both would be where the flows start and end at once, tying every chain through it into cycles (a long, tangled
+ * layout that takes seconds). Reading the graph left to right, a system is a source on the left and a target on the
+ * right, as in a data-flow diagram.
+ */
+export const writersKey = (name: string): string => `group:${name} (written)`;
 
 /** The group a pipe belongs to under `mode`, as its shown name (`hr-employee-*`, a system id), or null. */
 export function groupOf(node: FlowNode, mode: GroupMode): string | null {
@@ -43,7 +50,17 @@ export function groupModel(model: FlowModel, mode: GroupMode, opened: ReadonlySe
     const g = groupOf(n, mode);
     if (g !== null) members.set(g, [...(members.get(g) ?? []), n.key]);
   }
-  for (const [g, keys] of members) if (keys.length > 1 && !opened.has(groupKey(g))) for (const k of keys) folded.set(k, groupKey(g));
+  // Pipes that read a dataset (not the system) write to it: by system, they fold into the system's box of writers.
+  const readsData = new Set(mode === 'system' ? model.edges.filter((e) => e.kind === 'reads').map((e) => e.to) : []);
+  const names = new Map<string, string>();
+  for (const [g, keys] of members) {
+    if (keys.length < 2 || opened.has(groupKey(g)) || opened.has(writersKey(g))) continue;
+    for (const k of keys) {
+      const box = readsData.has(k) ? writersKey(g) : groupKey(g);
+      folded.set(k, box);
+      names.set(box, g);
+    }
+  }
   if (folded.size === 0) return { model, folded };
   // A dataset folds into a box when all the pipes around it are in that one box.
   const around = new Map<string, Set<string>>();
@@ -71,8 +88,10 @@ export function groupModel(model: FlowModel, mode: GroupMode, opened: ReadonlySe
     else if (!placedBoxes.has(g)) {
       placedBoxes.add(g);
       const count = counts.get(g)!;
-      const detail = `${count.pipes} pipes${count.datasets > 0 ? `, ${count.datasets} datasets` : ''}`;
-      nodes.push({ key: g, kind: 'group', id: g.slice('group:'.length), detail, status: 'ok', missing: false, count });
+      const role = mode !== 'system' ? undefined : g === writersKey(names.get(g)!) ? 'writes' : 'reads';
+      const what = `${count.pipes} ${count.pipes === 1 ? 'pipe' : 'pipes'}${count.datasets > 0 ? `, ${count.datasets} datasets` : ''}`;
+      const detail = role === undefined ? what : `${role} · ${what}`;
+      nodes.push({ key: g, kind: 'group', id: names.get(g)!, detail, status: 'ok', missing: false, count, ...(role ? { role } : {}) });
     }
   }
   const edges = new Map<string, FlowEdge>();

@@ -4,6 +4,9 @@
 // domain, its end the step), and only as many as fit without overlapping, chosen in order of importance.
 import type { FlowNode } from './flow-model';
 import { idLines, type PlacedNode } from './flow-layout';
+import { shorten } from './flow-chip-forms';
+
+export { shorten };
 
 /** Below this zoom the nodes' own text would be under ~10 px: the screen-size labels take over. */
 export const DETAIL_ZOOM = 0.8;
@@ -21,14 +24,6 @@ export interface ScreenLabel {
   /** One line, or two where the node's id is drawn in two (flow-layout.ts idLines). */
   lines: string[];
   kind: FlowNode['kind'];
-}
-
-/** `text` in at most `max` characters, the middle replaced by an ellipsis. */
-export function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max < 4) return '';
-  const head = Math.ceil((max - 1) / 2);
-  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }
 
 /**

@@ -7,7 +7,11 @@ import type { FlowModel } from './flow-model';
 
 const MAX_WORKERS = 4;
 
+/** What a worker posts: one part laid out (`part`, its index in the request), the end (`done`), or an error. */
+type Message = { id: number; part?: number; layout?: FlowLayout; done?: boolean; ms?: number; error?: string };
 type Answer = { id: number; layouts?: FlowLayout[]; ms?: number; error?: string };
+/** Called with each part as it arrives: its index in `parts` and its layout. */
+export type OnPart = (index: number, layout: FlowLayout) => void;
 
 export interface PoolResult {
   layout: FlowLayout;
@@ -28,7 +32,7 @@ export interface PartsResult {
 export class LayoutPool {
   private workers: Worker[] | null = null;
   private next = 0;
-  private readonly pending = new Map<number, (a: Answer) => void>();
+  private readonly pending = new Map<number, (m: Message) => void>();
 
   constructor(private readonly make: () => Worker) {}
 
@@ -38,10 +42,10 @@ export class LayoutPool {
     const made: Worker[] = [];
     for (let i = 0; i < n; i++) {
       const w = this.make();
-      w.onmessage = (ev: MessageEvent<Answer>) => {
-        const done = this.pending.get(ev.data.id);
-        this.pending.delete(ev.data.id);
-        done?.(ev.data);
+      w.onmessage = (ev: MessageEvent<Message>) => {
+        const take = this.pending.get(ev.data.id);
+        if (ev.data.done || ev.data.error !== undefined) this.pending.delete(ev.data.id);
+        take?.(ev.data);
       };
       w.onerror = () => {
         for (const [id, done] of this.pending) done({ id, error: 'the layout worker failed' });
@@ -69,8 +73,8 @@ export class LayoutPool {
     return { layout: packParts(r.layouts, aspect), wallMs: performance.now() - t0, workerMs: r.workerMs, workers: r.workers };
   }
 
-  /** Each of `parts` (connected parts, biggest first) laid out on its own, in the same order. */
-  async layoutParts(parts: FlowModel[], aspect: number): Promise<PartsResult> {
+  /** Each of `parts` (connected parts, biggest first) laid out on its own, in the same order; `onPart` sees each come. */
+  async layoutParts(parts: FlowModel[], aspect: number, onPart?: OnPart): Promise<PartsResult> {
     const local = (): PartsResult => ({ layouts: parts.map((p) => layoutPart(p, aspect)), workerMs: null, workers: 0 });
     let workers: Worker[];
     try {
@@ -90,7 +94,14 @@ export class LayoutPool {
         if (share.parts.length === 0) return Promise.resolve<Answer>({ id: -1, layouts: [], ms: 0 });
         const id = ++this.next;
         return new Promise<Answer>((resolve) => {
-          this.pending.set(id, resolve);
+          const layouts: FlowLayout[] = [];
+          this.pending.set(id, (m) => {
+            if (m.part !== undefined && m.layout) {
+              layouts[m.part] = m.layout;
+              onPart?.(share.parts[m.part]!, m.layout);
+            } else if (m.done) resolve({ id, layouts, ms: m.ms ?? 0 });
+            else resolve({ id, error: m.error ?? 'unknown error' });
+          });
           workers[w]!.postMessage({ id, parts: share.parts.map((i) => parts[i]!), aspect });
         });
       }),

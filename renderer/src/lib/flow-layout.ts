@@ -6,6 +6,7 @@
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre';
 import type { FlowModel } from './flow-model';
 import { boundedOrder, type Order, type OrderGraph } from './flow-order';
+import { chipForms, type ChipSize } from './flow-chip-forms';
 
 export interface PlacedNode {
   key: string;
@@ -35,10 +36,12 @@ const NODE_GAP_TB = 24;
 const MAX_SPREAD = 600;
 
 const MAX_WIDTH = 300;
+/** The height a group box takes in its rank, left to right (see dagreRun). */
+const BOX_ROOM = 150;
 /** Barycenter sweeps for a part with group boxes: more found no fewer crossings on the generated 300-pipe project. */
-const ORDER_SWEEPS = 4;
+const ORDER_SWEEPS = 32;
 /** Below this many ranked nodes (dummy nodes included), dagre's own order. */
-const ORDER_SMALL = 1500;
+const ORDER_SMALL = 600;
 
 /** A node's id in one line, or two split at a `-`, `_`, `.` or `:` near the middle when one line would pass MAX_WIDTH. */
 export function idLines(id: string): string[] {
@@ -94,15 +97,126 @@ export function layoutPart(model: FlowModel, aspect: number): FlowLayout {
 }
 
 /**
- * A part with group boxes, in one dagre run instead of two: a box holds pipes from all along the chains (a system's
- * inbound pipes and those that write to it), so the boxes tie the whole graph into one part full of cycles whose
- * ranks run into the hundreds, with thousands of dummy nodes on the long edges. Ranks and order do not depend on the
- * direction, so the direction is chosen between them and the positions (chooseDirection), from the ranks' sizes; the
- * order is found by a few barycenter sweeps (flow-order.ts) instead of dagre's until-nothing-improves ones.
+ * A part with group boxes, in one dagre run instead of two: the boxes tie many chains into one part (by system, the
+ * reading and the writing pipes of a system are in two boxes, so that part has no cycles through them: flow-groups.ts;
+ * a name prefix's box may still hold pipes from along a chain). Ranks and order do not depend on the direction, so
+ * the direction is chosen between them and the positions (chooseDirection), from the ranks' sizes; the order of a
+ * big part is found by barycenter sweeps (flow-order.ts) instead of dagre's until-nothing-improves ones, the ranks by
+ * a tight tree instead of network simplex.
  */
 function layoutGrouped(model: FlowModel, aspect: number): FlowLayout {
   const laid = dagreRun(model, 'LR', RANK_GAP, (g) => chooseDirection(g, aspect));
-  return stretch(model, widen(model, laid.layout, laid.rankdir, aspect), aspect);
+  const l = stretch(model, widen(model, laid.layout, laid.rankdir, aspect), aspect);
+  return laid.rankdir === 'LR' ? roomForChips(model, l, aspect) : l;
+}
+
+/** The canvas height at Fit the chips are given room for, px: the Graph view's on a 1440×900 window, less Fit's margin. */
+const FIT_HEIGHT = 620;
+/** Between two chips side by side, and one above another, px. */
+const CHIP_GAP = { x: 10, y: 2 };
+
+/**
+ * Left to right, the boxes where flows start (the systems pipes read from) and where they end (those pipes write to).
+ * At Fit each box is drawn as a chip at screen size with its whole name and count (flow-chips.ts), much bigger than
+ * the box at the graph's scale: those boxes are taken into a first and a last column of their own, as wide as their
+ * chips are at the zoom Fit will take (for a FIT_HEIGHT canvas of the view's shape), in as few sub-columns as the chips
+ * need to lie one above another, each box in the middle of an equal share of the height, in the order they had. The
+ * columns are then spread evenly over the view's width (at least RANK_GAP apart); edges follow, an edge's end at a
+ * moved box moving with it.
+ */
+function roomForChips(model: FlowModel, l: FlowLayout, aspect: number): FlowLayout {
+  const groups = new Set(model.nodes.filter((n) => n.kind === 'group').map((n) => n.key));
+  const into = new Set(model.edges.map((e) => e.to));
+  const outOf = new Set(model.edges.map((e) => e.from));
+  const starts = l.nodes.filter((n) => groups.has(n.key) && !into.has(n.key) && outOf.has(n.key));
+  const stops = l.nodes.filter((n) => groups.has(n.key) && into.has(n.key) && !outOf.has(n.key));
+  if (starts.length + stops.length < 3) return l;
+  const atEnds = new Set([...starts, ...stops].map((n) => n.key));
+  const byX = new Map<number, PlacedNode[]>();
+  for (const n of l.nodes) if (!atEnds.has(n.key)) byX.set(Math.round(n.x), [...(byX.get(Math.round(n.x)) ?? []), n]);
+  const column = (nodes: PlacedNode[], end: boolean): { column: PlacedNode[]; left: number; right: number; forms: ChipSize[][] | null } => {
+    const sorted = nodes.sort((a, b) => a.y - b.y);
+    const byKey = new Map(model.nodes.map((n) => [n.key, n]));
+    const left = Math.min(...sorted.map((n) => n.x - n.width / 2));
+    const right = Math.max(...sorted.map((n) => n.x + n.width / 2));
+    return { column: sorted, left, right, forms: end ? sorted.map((n) => chipForms(byKey.get(n.key)!)) : null };
+  };
+  const columns = [
+    ...(starts.length > 0 ? [column(starts, true)] : []),
+    ...[...byX.entries()].sort((a, b) => a[0] - b[0]).map(([, nodes]) => column(nodes, false)),
+    ...(stops.length > 0 ? [column(stops, true)] : []),
+  ];
+  if (columns.length < 2 || columns.every((c) => c.forms === null)) return l;
+  const fitWidth = FIT_HEIGHT * aspect;
+  const others = columns.reduce((a, c) => a + (c.forms === null ? c.right - c.left : 0), 0) + (columns.length - 1) * RANK_GAP;
+  // An end column's width on screen (px) and sub-columns at zoom k, in the chip form that takes least width (the
+  // fuller one on a tie); then the zoom Fit takes with the columns that wide: a few rounds settle both.
+  const onScreen = (forms: ChipSize[][], k: number): { px: number; subs: number } => {
+    let best = { px: Infinity, subs: 1 };
+    for (let f = 0; f < forms[0]!.length; f++) {
+      const sizes = forms.map((fs) => fs[f]!);
+      const subs = Math.max(1, Math.ceil((sizes.length * (Math.max(...sizes.map((s) => s.height)) + CHIP_GAP.y)) / Math.max(l.height * k, 1) - 1e-9));
+      const px = subs * (Math.max(...sizes.map((s) => s.width)) + CHIP_GAP.x);
+      if (px < best.px) best = { px, subs };
+    }
+    return best;
+  };
+  let k = FIT_HEIGHT / l.height;
+  let ends: ({ px: number; subs: number } | null)[] = [];
+  for (let round = 0; round < 4; round++) {
+    ends = columns.map((c) => (c.forms === null ? null : onScreen(c.forms, k)));
+    const px = ends.reduce((a, e) => a + (e?.px ?? 0), 0);
+    k = Math.min(FIT_HEIGHT / l.height, Math.max(fitWidth - px, fitWidth * 0.2) / others);
+  }
+  const widths = columns.map((c, i) => (ends[i] ? ends[i].px / k : c.right - c.left));
+  const gap = Math.max(RANK_GAP, (fitWidth / k - widths.reduce((a, w) => a + w, 0)) / (columns.length - 1));
+  // Old x → new x, piecewise linear: each column's band onto its new band, the gaps between them onto the new gaps.
+  const bands: { from: number; to: number; left: number; right: number }[] = [];
+  const lefts: number[] = [];
+  let x = 0;
+  columns.forEach((c, i) => {
+    lefts.push(x);
+    // The end columns' boxes are placed below; the x of everything else maps from the middle columns' bands.
+    if (!c.forms) bands.push({ from: c.left, to: c.right, left: x, right: x + widths[i]! });
+    x += widths[i]! + gap;
+  });
+  const width = x - gap;
+  const mapX = (v: number): number => {
+    if (bands.length === 0) return v;
+    let i = 0;
+    while (i < bands.length - 1 && v > bands[i]!.to) i++;
+    const b = bands[i]!;
+    if (v >= b.from && v <= b.to) return b.left + ((v - b.from) / Math.max(b.to - b.from, 1e-9)) * (b.right - b.left);
+    if (v < b.from) {
+      const a = bands[i - 1];
+      return a ? a.right + ((v - a.to) / Math.max(b.from - a.to, 1e-9)) * (b.left - a.right) : b.left - (b.from - v);
+    }
+    return b.right + (v - b.to);
+  };
+  const moved = new Map<string, { x: number; y: number }>();
+  columns.forEach((c, i) => {
+    const e = ends[i];
+    if (!e) return;
+    const sub = widths[i]! / e.subs;
+    const every = l.height / c.column.length;
+    c.column.forEach((n, j) => moved.set(n.key, { x: lefts[i]! + ((j % e.subs) + 0.5) * sub, y: (j + 0.5) * every }));
+  });
+  const old = new Map(l.nodes.map((n) => [n.key, n]));
+  const nodes = l.nodes.map((n) => {
+    const to = moved.get(n.key) ?? { x: mapX(n.x), y: n.y };
+    return { ...n, ...to, room: n.width + gap };
+  });
+  const edges = l.edges.map((edge, i) => {
+    const { from, to } = model.edges[i]!;
+    const last = edge.points.length - 1;
+    const end = (key: string, p: { x: number; y: number }): { x: number; y: number } | null => {
+      const [was, now] = [old.get(key), moved.get(key)];
+      return was && now ? { x: now.x + p.x - was.x, y: now.y + p.y - was.y } : null;
+    };
+    const points = edge.points.map((p, j) => (j === 0 ? end(from, p) : j === last ? end(to, p) : null) ?? { x: mapX(p.x), y: p.y });
+    return { key: edge.key, points };
+  });
+  return { nodes, edges, width, height: l.height };
 }
 
 /**
@@ -177,11 +291,16 @@ function dagreLayout(model: FlowModel, rankdir: 'LR' | 'TB', gap = rankdir === '
 /** As dagreLayout; `ordered` may turn the direction once the ranks and order are known (layoutGrouped). */
 function dagreRun(model: FlowModel, rankdir: 'LR' | 'TB', gap: number, ordered?: (g: OrderGraph) => 'LR' | 'TB'): { layout: FlowLayout; rankdir: 'LR' | 'TB' } {
   const g = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>();
-  g.setGraph(rankdir === 'LR' ? { rankdir, nodesep: 14, ranksep: gap, marginx: 0, marginy: 0 } : { rankdir, nodesep: gap, ranksep: RANK_GAP, marginx: 0, marginy: 0 });
-  g.setDefaultEdgeLabel(() => ({}));
-  for (const n of model.nodes) g.setNode(n.key, nodeSize(n.kind, n.id, n.detail));
-  for (const e of model.edges) g.setEdge(e.from, e.to, {});
   const grouped = model.nodes.some((n) => n.kind === 'group');
+  // Network simplex ranks a grouped part no better than a tight tree here and takes most of a second doing it.
+  const ranker = grouped ? { ranker: 'tight-tree' as const } : {};
+  g.setGraph(rankdir === 'LR' ? { rankdir, nodesep: 14, ranksep: gap, marginx: 0, marginy: 0, ...ranker } : { rankdir, nodesep: gap, ranksep: RANK_GAP, marginx: 0, marginy: 0, ...ranker });
+  g.setDefaultEdgeLabel(() => ({}));
+  const sizes = new Map(model.nodes.map((n) => [n.key, nodeSize(n.kind, n.id, n.detail)]));
+  // A group box takes BOX_ROOM of its rank's height in the layout (it is drawn its own size, in the middle of it): at
+  // Fit its name and count are drawn at screen size (flow-chips.ts), which a column of boxes side by side crowds.
+  for (const n of model.nodes) g.setNode(n.key, n.kind === 'group' ? { ...sizes.get(n.key)!, height: Math.max(BOX_ROOM, sizes.get(n.key)!.height) } : sizes.get(n.key)!);
+  for (const e of model.edges) g.setEdge(e.from, e.to, {});
   const order = boundedOrder(ORDER_SWEEPS, ORDER_SMALL);
   let dir = rankdir;
   const customOrder = (inner: OrderGraph, first: Order): void => {
@@ -191,7 +310,7 @@ function dagreRun(model: FlowModel, rankdir: 'LR' | 'TB', gap: number, ordered?:
   dagre.layout(g, grouped ? { customOrder } : {});
   const nodes = model.nodes.map((n) => {
     const p = g.node(n.key);
-    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: p.height, room: p.width + (dir === rankdir ? gap : NODE_GAP_TB) };
+    return { key: n.key, x: p.x ?? 0, y: p.y ?? 0, width: p.width, height: sizes.get(n.key)!.height, room: p.width + (dir === rankdir ? gap : NODE_GAP_TB) };
   });
   const edges = model.edges.map((e) => ({ key: e.key, points: (g.edge(e.from, e.to)?.points ?? []).map((p) => ({ x: p.x, y: p.y })) }));
   const label = g.graph();

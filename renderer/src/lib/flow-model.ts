@@ -20,6 +20,8 @@ export interface FlowNode {
   system?: string;
   /** Group boxes: how many pipes and datasets they fold. */
   count?: { pipes: number; datasets: number };
+  /** A system's box (grouped by system): of the pipes that read from the system, or of those that write to it. */
+  role?: 'reads' | 'writes';
 }
 
 export interface FlowEdge {

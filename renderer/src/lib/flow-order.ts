@@ -74,7 +74,7 @@ export function boundedOrder(sweeps: number, small: number): (g: OrderGraph, ord
     let fewest = crossings(g, current);
     for (let s = 0; s < sweeps && fewest > 0; s++) {
       const down = s % 2 === 0;
-      const next = current.slice();
+      const next = current.map((l) => l.slice());
       if (down) for (let r = 1; r < next.length; r++) next[r] = sweepLayer(g, next[r]!, next[r - 1]!, true);
       else for (let r = next.length - 2; r >= 0; r--) next[r] = sweepLayer(g, next[r]!, next[r + 1]!, false);
       current = next;

@@ -7,7 +7,7 @@ import type { FlowLayout } from './flow-layout';
 import type { FlowModel } from './flow-model';
 
 /** Raise when flow-layout.ts lays a part out differently: what was kept before is dropped. */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 4;
 const KEY = 'datahub.flow.parts';
 /** About 1.5 MB of JSON: some thousands of nodes, far below what a browser allows an origin. */
 const MAX_CHARS = 1_500_000;

@@ -28,7 +28,12 @@ export interface CachedLayout {
   /** How many of its connected parts dagre laid out for it (the others were kept from before: flow-part-store.ts). */
   laid: number;
   parts: number;
+  /** Only some of the parts, packed, while the others are still being laid out (the whole one follows). */
+  partial?: boolean;
 }
+
+/** Sees the parts of a layout under way, packed, as they come (the graph draws them before the rest is done). */
+export type OnPartial = (r: CachedLayout) => void;
 
 let store: PartStore | null = null;
 const partStore = (): PartStore => (store ??= new PartStore(typeof localStorage === 'undefined' ? null : localStorage));
@@ -50,8 +55,8 @@ interface Entry {
 }
 // Most recently used last.
 let layouts: Entry[] = [];
-/** Layouts being made, to be shared by whoever asks for the same structure meanwhile. */
-const pending: { structure: string; aspect: number; result: Promise<CachedLayout> }[] = [];
+/** Layouts being made, to be shared by whoever asks for the same structure meanwhile, with the parts made so far. */
+const pending: { structure: string; aspect: number; result: Promise<CachedLayout>; partial: CachedLayout | null; watchers: OnPartial[] }[] = [];
 
 export function cachedLayout(structure: string, aspect: number): CachedLayout | undefined {
   const hit = layouts.find((e) => e.structure === structure && near(e.aspect, aspect));
@@ -81,11 +86,18 @@ export function layoutAtOnce(model: FlowModel, structure: string, aspect: number
 
 /**
  * The layout of `model` for a view `aspect` times as wide as high: from the cache, from a request under way, or made
- * (only its parts that were not kept laid out, in the workers).
+ * (only its parts that were not kept laid out, in the workers). `onPartial` sees the parts there are so far, packed,
+ * each time one more comes (at once if some came before it asked): the smallest come first.
  */
-export function layoutFor(model: FlowModel, structure: string, aspect: number): Promise<CachedLayout> {
+export function layoutFor(model: FlowModel, structure: string, aspect: number, onPartial?: OnPartial): Promise<CachedLayout> {
   const going = pending.find((p) => p.structure === structure && near(p.aspect, aspect));
-  if (going) return going.result;
+  if (going) {
+    if (onPartial) {
+      going.watchers.push(onPartial);
+      if (going.partial) onPartial(going.partial);
+    }
+    return going.result;
+  }
   const now = layoutAtOnce(model, structure, aspect);
   if (now) return Promise.resolve(now);
   const t0 = performance.now();
@@ -94,11 +106,26 @@ export function layoutFor(model: FlowModel, structure: string, aspect: number): 
   const keys = parts.map(partKey);
   const kept = keys.map((k) => partStore().get(k, aspect));
   const missing = parts.filter((_, i) => kept[i] === undefined);
-  const entry = {
+  const where = kept.flatMap((l, i) => (l ? [] : [i]));
+  const sofar = kept.slice();
+  // The parts there are so far (kept, or laid out since), packed: a few ms.
+  const publish = (): void => {
+    const have = sofar.filter((l) => l !== undefined);
+    if (have.length === 0 || have.length === parts.length) return;
+    entry.partial = { layout: packParts(have, aspect), ms: performance.now() - t0, workers: 0, laid: have.length, parts: parts.length, partial: true };
+    for (const w of entry.watchers) w(entry.partial);
+  };
+  const onPart = (k: number, made: FlowLayout): void => {
+    sofar[where[k]!] = made;
+    publish();
+  };
+  const entry: (typeof pending)[number] = {
     structure,
     aspect,
+    partial: null,
+    watchers: onPartial ? [onPartial] : [],
     result: layoutPool()
-      .layoutParts(missing, aspect)
+      .layoutParts(missing, aspect, onPart)
       .then((r) => {
         let next = 0;
         const all = kept.map((l, i) => {
@@ -114,6 +141,7 @@ export function layoutFor(model: FlowModel, structure: string, aspect: number): 
       .finally(() => pending.splice(pending.indexOf(entry), 1)),
   };
   pending.push(entry);
+  publish();
   return entry.result;
 }
 
