@@ -128,6 +128,8 @@ test('a breakpoint in the glyph margin stops at its step; the _T shown is the tr
   await page.getByTestId('step-panel').waitFor();
   const line = await toggleBreakpoint(`${R}.default[3]`);
   await page.locator(`[data-testid="config-editor"][data-breakpoint-lines="${line}"]`).waitFor();
+  // Monaco draws the decoration at its next render, which a loaded machine can put after the attribute is set.
+  await editor().locator('.step-breakpoint').first().waitFor();
   assert.equal(await editor().locator('.step-breakpoint').count(), 1, 'one red dot in the margin');
 
   await page.getByTestId('step-entity').fill('ann');
