@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { HubProcess } from './hub-process.js';
 
@@ -44,4 +44,19 @@ export async function textMatches(locator: Locator, pattern: RegExp, message?: s
 /** Assert that a locator's text, trimmed, equals `expected`, waiting for it as textMatches does. */
 export async function textEquals(locator: Locator, expected: string, message?: string, timeoutMs = 10_000): Promise<void> {
   assert.equal((await settledText(locator, (t) => t.trim() === expected, timeoutMs)).trim(), expected, message);
+}
+
+/** Chromium with a page signed in to `hub`'s UI, at 1440×900 unless given another viewport. */
+export async function signedInPage(hub: Pick<HubProcess, 'output'>, viewport = { width: 1440, height: 900 }): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport });
+  await signIn(page, hub);
+  return { browser, page };
+}
+
+/** The browser closed, the hub stopped, its data and `dirs` removed (what a UI test's after() does; any may be unset). */
+export async function closeAll(browser: Browser | undefined, hub: HubProcess | undefined, ...dirs: (string | undefined)[]): Promise<void> {
+  await browser?.close();
+  await hub?.stop();
+  for (const dir of [hub?.dataDir, ...dirs]) if (dir) rmSync(dir, { recursive: true, force: true });
 }

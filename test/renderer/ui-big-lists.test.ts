@@ -6,8 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
+import { signedInPage, closeAll } from '../helpers/browser.js';
 import { writeBigProject, type BigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -25,16 +25,11 @@ before(async () => {
   for (const id of project.pipes.filter((p) => !p.endsWith('-to-') && !/-to-/.test(p)).slice(0, 150)) {
     await hub.json(`/datasets/${encodeURIComponent(id)}/entities`, { method: 'POST', json: [{ _id: 'a', [`${id}:name`]: 'x' }] });
   }
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
-  removeDir(dir);
+  await closeAll(browser, hub, dir);
 });
 
 /** Texts of the pipe list that are cut (wider than their box): the id line and the source → sink line of each row. */

@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { startHub, type HubProcess } from '../helpers/hub-process.js';
+import { signedInPage, closeAll } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -16,15 +16,11 @@ before(async () => {
   for (const id of ['poll-people', 'poll-places', 'poll-things']) {
     await hub.json(`/datasets/${id}/entities`, { method: 'POST', json: [{ _id: 'a' }, { _id: 'b' }] });
   }
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
+  await closeAll(browser, hub);
 });
 
 // (Scripts as text: the tests are compiled without the DOM's types.)

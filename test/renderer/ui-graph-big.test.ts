@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
+import { signedInPage, closeAll } from '../helpers/browser.js';
 import { waitFor } from '../helpers/api.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
@@ -65,16 +65,11 @@ before(async () => {
   pipeIds = writeBigProject(dir).pipes;
   edges = edgesOfProject();
   hub = await startHub({ args: ['--workspace', dir] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
-  removeDir(dir);
+  await closeAll(browser, hub, dir);
 });
 
 const graph = (): ReturnType<Page['getByTestId']> => page.getByTestId('flow-graph');

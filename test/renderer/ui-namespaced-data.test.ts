@@ -6,8 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textEquals } from '../helpers/browser.js';
+import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
+import { textEquals, signedInPage, closeAll } from '../helpers/browser.js';
 import { writeBigProject, type BigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -27,16 +27,11 @@ before(async () => {
   for (let i = 0; i < 100 && (await hub.json<{ runs: number }>(`/pipes/${project.typedPipe}/pump`)).runs < 1; i++) await new Promise((r) => setTimeout(r, 100));
   // The entities the references name.
   await hub.json(`/datasets/${REF_DATASET}/entities`, { method: 'POST', json: [10, 11, 12].map((n) => ({ _id: `${REF_DATASET}:CC-${n}`, [`${REF_DATASET}:name`]: `Cost center ${n}` })) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
-  removeDir(dir);
+  await closeAll(browser, hub, dir);
 });
 
 test('the grid: columns under their namespace with short names, typed values, the raw form one toggle away', async () => {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
+import { signedInPage, closeAll } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -30,16 +30,11 @@ before(async () => {
     }, null, 2),
   );
   hub = await startHub({ args: ['--workspace', dir] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
-  removeDir(dir);
+  await closeAll(browser, hub, dir);
 });
 
 test('Run on the Config tab runs the pipe and says what it did, with links to its output', async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { signedInPage, closeAll } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -31,17 +31,11 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 
 before(async () => {
   hub = await startHub({ args: ['--workspace', first] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
-  removeDir(first);
-  removeDir(second);
+  await closeAll(browser, hub, first, second);
 });
 
 test('a workspace opens with its schedules paused: said in the top bar, nothing runs by itself, a run by hand works', async () => {

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, tempDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { textMatches, signedInPage, closeAll } from '../helpers/browser.js';
 import { axeViolations, describeFindings } from '../helpers/axe.js';
 import { PEOPLE_EXPECTED, PEOPLE_SPEC, writeReviewProject } from '../helpers/review-project.js';
 
@@ -45,15 +45,11 @@ before(async () => {
   dir = tempDir('ui-tests-review-');
   writeReviewProject(dir);
   hub = await startHub({ args: ['--workspace', dir] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
+  await closeAll(browser, hub);
   if (dir) removeDir(dir);
 });
 

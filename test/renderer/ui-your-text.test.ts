@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startHub, removeDir, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
+import { signedInPage, closeAll } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -43,16 +43,11 @@ before(async () => {
   writeBigProject(dir);
   writeFileSync(join(dir, 'node', 'pipes', `${PIPE}.conf.json`), FILE);
   hub = await startHub({ args: ['--workspace', dir] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await signIn(page, hub);
+  ({ browser, page } = await signedInPage(hub));
 });
 
 after(async () => {
-  await browser?.close();
-  await hub?.stop();
-  if (hub) removeDir(hub.dataDir);
-  removeDir(dir);
+  await closeAll(browser, hub, dir);
 });
 
 /** The lines an editor shows, top to bottom, without Monaco's non-breaking spaces. */
