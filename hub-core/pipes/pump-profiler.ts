@@ -1,6 +1,8 @@
-// The `profiler=true` option of the `start` operation: a CPU profile of the hub process while the run goes, written
+// The `profiler=true` option of the `start` operation: a CPU profile of the hub's thread while the run goes, written
 // to the logs folder as a .cpuprofile (opens in Chrome DevTools or VS Code) and a .calltree (callgrind format, opens in
-// KCachegrind/QCachegrind). The profiler samples the whole process, so other work done meanwhile shows up too.
+// KCachegrind/QCachegrind), and one of each pipe worker that carried (a share of) the run or its transform, named
+// -worker1, -worker2… (workers/worker-profiler.ts). Each samples its whole thread, so other work done meanwhile on
+// it shows up too.
 
 import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,8 @@ export interface CpuProfile {
 export class RunProfiler {
   private session: Session | undefined;
   private owner: string | undefined;
+  /** The profiles the run's pipe workers sent back, in the order they came. */
+  private workerProfiles: object[] = [];
 
   constructor(private readonly logsDir: string) {}
 
@@ -46,6 +50,12 @@ export class RunProfiler {
   reserve(pipeId: string): void {
     this.checkFree(pipeId);
     this.owner = pipeId;
+    this.workerProfiles = [];
+  }
+
+  /** A pipe worker's profile of its part in the profiled run (ignored when no run is profiled). */
+  addWorkerProfile(profile: object): void {
+    if (this.owner !== undefined) this.workerProfiles.push(profile);
   }
 
   async begin(): Promise<void> {
@@ -69,13 +79,21 @@ export class RunProfiler {
       session.disconnect();
       mkdirSync(this.logsDir, { recursive: true });
       const base = join(this.logsDir, `${fileSafe(pipeId)}-${stamp(start)}`);
-      writeFileSync(`${base}.cpuprofile`, JSON.stringify(profile));
-      writeFileSync(`${base}.calltree`, callgrind(profile as CpuProfile, pipeId));
-      return [`${base}.cpuprofile`, `${base}.calltree`];
+      const files = writeProfile(base, profile, pipeId);
+      this.workerProfiles.forEach((p, i) => files.push(...writeProfile(`${base}-worker${i + 1}`, p, `${pipeId} (pipe worker ${i + 1})`)));
+      return files;
     } finally {
       this.owner = undefined;
+      this.workerProfiles = [];
     }
   }
+}
+
+/** A profile as a .cpuprofile and a .calltree beside it: their paths. */
+function writeProfile(base: string, profile: object, title: string): string[] {
+  writeFileSync(`${base}.cpuprofile`, JSON.stringify(profile));
+  writeFileSync(`${base}.calltree`, callgrind(profile as CpuProfile, title));
+  return [`${base}.cpuprofile`, `${base}.calltree`];
 }
 
 /** A pipe id as part of a file name: characters file systems refuse are percent-encoded. */

@@ -19,7 +19,7 @@ import { RunProfiler } from './pump-profiler.js';
 import type { PipeRuntime, PipeRuntimes } from './pipe-runtime.js';
 import { transformBatchTurning } from './workers/transform-batch.js';
 import { ownSink, transformWorkerMayRun, workerMayRun, workerRequest } from './workers/eligibility.js';
-import type { PipeWorkerPool, RemoteBatch, WorkerRun } from './workers/pool.js';
+import type { JobRequest, PipeWorkerPool, RemoteBatch, WorkerRun } from './workers/pool.js';
 import type { RemoteTransform } from './workers/remote-transform.js';
 import { MIN_RANGES, partRanges } from './workers/split-run.js';
 import { LineagePacker } from './lineage-record.js';
@@ -75,6 +75,8 @@ export class PumpRunner {
     private readonly workers?: PipeWorkerPool,
   ) {
     this.profiler = new RunProfiler(logsDir);
+    // One profiled run at a time: every profile a worker sends back is that run's.
+    if (workers) workers.onProfile = (profile) => this.profiler.addWorkerProfile(profile);
     this.host = { pipes, datasets, state, runtimes };
     this.runLog = new RunLog(pipes, datasets, state, runtimes);
   }
@@ -176,7 +178,11 @@ export class PumpRunner {
     };
     // Let the caller answer first: a run never starts inside the request that asked for it.
     await nextTick();
-    const profileFiles = async (): Promise<string[]> => (run.profile ? this.profiler.end(id, start).catch(() => []) : []);
+    const profileFiles = async (): Promise<string[]> => {
+      if (!run.profile) return [];
+      await this.workers?.profilesSettled();
+      return this.profiler.end(id, start).catch(() => []);
+    };
     const finish = (status: 'completed' | 'stopped' | 'failed', failure: RunFailure | null, files: string[]): void =>
       this.runLog.finish({ id, run, runId, base, started, counters, status, failure, profileFiles: files, otherRunActive: () => this.otherRunActive(run) });
     try {
@@ -284,6 +290,11 @@ export class PumpRunner {
     }
   }
 
+  /** What a pipe worker needs to carry (a share of) this run. */
+  private jobRequest(run: ActiveRun, runtime: PipeRuntime, since: string | undefined, batchSize: number): JobRequest {
+    return { ...workerRequest(this.runtimes, runtime, since, batchSize, this.recordLineage), ...(run.profile === true ? { profile: true } : {}) };
+  }
+
   private otherRunActive(run: ActiveRun): boolean {
     const slots = this.active.get(run.id);
     const other = run.kind === 'rescan' ? slots?.incremental : slots?.rescan;
@@ -317,9 +328,9 @@ export class PumpRunner {
     const sendBatch = async (entities: JsonObject[]): Promise<{ sent: Promise<RemoteBatch> } | undefined> => {
       if (!xformTried) {
         xformTried = true;
-        if (this.workers !== undefined && transformWorkerMayRun(runtime, run.profile === true)) {
+        if (this.workers !== undefined && transformWorkerMayRun(runtime)) {
           const only = { prepared: pipe.sink.type === 'dataset', ...(own.refresh !== undefined ? { refresh: own.refresh } : {}) };
-          xform = await this.workers.startTransform(workerRequest(this.runtimes, runtime, undefined, batchSize, this.recordLineage), only);
+          xform = await this.workers.startTransform(this.jobRequest(run, runtime, undefined, batchSize), only);
           const x = xform;
           if (x) run.abort = () => x.abort(new RunStopped());
         }
@@ -427,14 +438,14 @@ export class PumpRunner {
       // A pipe worker reads and transforms while this thread writes (see pipe-workers/); else all of it here. A large
       // dataset source is read in parts by every idle worker at once (split-run.ts), then what came after the start.
       let remote: WorkerRun | undefined;
-      if (this.workers !== undefined && workerMayRun(runtime, pipe, run.profile === true)) {
+      if (this.workers !== undefined && workerMayRun(runtime, pipe)) {
         const parts = src.parts === true ? this.sourceParts(pipe, from, batchSize) : undefined;
-        const split = parts && (await this.workers.startParts(workerRequest(this.runtimes, runtime, from, batchSize, this.recordLineage), parts.ranges, parts.end));
+        const split = parts && (await this.workers.startParts(this.jobRequest(run, runtime, from, batchSize), parts.ranges, parts.end));
         if (split) {
           await drain(split);
           from = String(parts.end);
         }
-        remote = await this.workers.start(workerRequest(this.runtimes, runtime, from, batchSize, this.recordLineage));
+        remote = await this.workers.start(this.jobRequest(run, runtime, from, batchSize));
         if (remote) await drain(remote);
       }
       const batches = remote ? undefined : src.batches(from, batchSize);

@@ -42,6 +42,7 @@ import { parseFormBody } from './form-body.js';
 import { guardServingThread } from '../../hub-core/dtl/index.js';
 import { buildSerializer, buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
+import { releaseHeap } from './heap-release.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import { PreviewPool, previewDeadlineMs } from '../../hub-core/preview/index.js';
 import { workerMemoryMb, workerNice } from '../../hub-core/pipes/index.js';
@@ -105,7 +106,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
   });
   app.decorateRequest('claims', null);
-  const entityParser = new EntityParserPool();
+  const entityParser = new EntityParserPool({ onIdleExit: () => void releaseHeap() });
   app.addHook('onClose', async () => entityParser.close());
   // Previews, traces, step-throughs and impacts evaluate DTL in these workers, each job with a deadline.
   // DATAHUB_PREVIEW_WORKERS=0 evaluates them on the hub's thread, as before (to measure the difference).

@@ -13,6 +13,15 @@ const SPLIT_LIMIT = 512 * 1024;
 /** A worker idle this long exits, giving its heap back; the next large body starts one anew. */
 const IDLE_EXIT_MS = 10_000;
 
+export interface ParserPoolOptions {
+  /** Workers at most (DATAHUB_PARSE_WORKERS, or one less than the cores, 2–4). */
+  size?: number;
+  /** How long the pool stays idle before its workers exit. */
+  idleExitMs?: number;
+  /** Called when the workers exited after a burst (the time to give the hub thread's memory back too). */
+  onIdleExit?: () => void;
+}
+
 interface Pending {
   resolve: (o: unknown) => void;
   reject: (e: Error) => void;
@@ -47,7 +56,15 @@ export class EntityParserPool {
   private closed = false;
 
   /** `size` workers at most; they start when a body needs them and exit after a while without work. */
-  constructor(private readonly size = defaultPoolSize()) {}
+  private readonly size: number;
+  private readonly idleExitMs: number;
+  private readonly onIdleExit: (() => void) | undefined;
+
+  constructor(options: ParserPoolOptions = {}) {
+    this.size = options.size ?? defaultPoolSize();
+    this.idleExitMs = options.idleExitMs ?? IDLE_EXIT_MS;
+    this.onIdleExit = options.onIdleExit;
+  }
 
   /** Workers running now (none while idle). */
   get running(): number {
@@ -60,9 +77,10 @@ export class EntityParserPool {
     const slot = { worker, busy: 0 };
     worker.on('message', (msg: { id: number; outcome?: WireOutcome; lines?: LinesOutcome; cut?: CutOutcome; crash?: string }) => {
       slot.busy--;
-      this.scheduleIdleExit();
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
+      // After the delete: this answer may be the last one the pool waited for.
+      this.scheduleIdleExit();
       if (!p) return;
       if (msg.outcome) p.resolve(unpackOutcome(msg.outcome));
       else if (msg.lines) p.resolve(msg.lines);
@@ -97,8 +115,9 @@ export class EntityParserPool {
       this.idleTimer = undefined;
       if (this.pending.size > 0 || this.openCuts > 0) return;
       const idle = this.workers.splice(0);
-      for (const slot of idle) void slot.worker.terminate();
-    }, IDLE_EXIT_MS);
+      if (idle.length === 0) return;
+      void Promise.all(idle.map((slot) => slot.worker.terminate())).then(() => this.onIdleExit?.());
+    }, this.idleExitMs);
     this.idleTimer.unref();
   }
 

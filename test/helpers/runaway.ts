@@ -13,8 +13,8 @@ interface PumpInfo {
  * Start `pipe` (a transform that runs far past the hub's limits), check that its run is in a worker, stop it, and
  * check that the stop ended it within seconds with the hub answering /api/health throughout.
  */
-export async function stopRunawayInWorker(hub: HubProcess, pipe: string, t: TestContext, what = 'the run is in a worker'): Promise<void> {
-  await pumpOperation(hub, pipe, 'start');
+export async function stopRunawayInWorker(hub: HubProcess, pipe: string, t: TestContext, what = 'the run is in a worker', start: Record<string, string> = {}): Promise<void> {
+  await pumpOperation(hub, pipe, 'start', start);
   await waitFor('the run to start', async () => ((await hub.json<PumpInfo>(`/pipes/${pipe}/pump`))['is-running'] ? true : undefined), 10_000);
   // A worker may take a few seconds to start on a loaded machine.
   const running = async (): Promise<unknown> => ((await hub.json<Record<string, unknown>>('/status'))['pipe_workers'] as Record<string, unknown>)['running'];

@@ -330,7 +330,9 @@ test('update-last-seen is prefilled with the current position; set-last-seen-to-
   await page.getByTestId('op-message').filter({ hasText: /It is profiled: the profile files go to the hub’s logs folder/ }).waitFor();
   await page.getByTestId('pump-log').getByTestId('log-row').first().filter({ hasText: 'pump-completed' }).waitFor();
   const end = (await hub.json<LogEntry[]>('/pipes/crew-names/log?reverse=true&limit=1'))[0]!;
-  assert.deepEqual((end['profile_files'] as string[]).map((f) => f.slice(f.lastIndexOf('.'))), ['.cpuprofile', '.calltree']);
+  // The hub thread's profile, then the pipe worker's that transformed (-worker1…).
+  const kinds = (end['profile_files'] as string[]).map((f) => f.replace(/^.*crew-names-\d{8}T\d{6}\.\d{3}Z/, ''));
+  assert.deepEqual(kinds.slice(0, 4), ['.cpuprofile', '.calltree', '-worker1.cpuprofile', '-worker1.calltree']);
 });
 
 test('disable and enable switch the schedule on the page and in the list', async () => {

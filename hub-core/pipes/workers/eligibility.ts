@@ -19,8 +19,9 @@
 //   source meanwhile, unless the source reads the sink too). When the transform reads the sink, the worker sees it
 //   as committed before each batch: a snapshot of it read whole earlier in the run (lookup-snapshots.ts) is dropped
 //   once the dataset has changed (ownSink.refresh).
+// A run started with the CPU profiler goes to workers like any other: each worker job samples its own thread
+// (worker-profiler.ts) besides the hub's thread, and each profile is written (pump-profiler.ts).
 // On the hub's thread, transform included, stay:
-// - runs started with the CPU profiler (it profiles the hub's thread);
 // - pipes without a transform (no DTL runs: the sink step alone is cheap and bounded, and handing it over would only
 //   add copying).
 
@@ -32,8 +33,8 @@ const WORKER_SOURCES: ReadonlySet<string> = new Set(['dataset', 'embedded']);
 const ENV = /\$ENV\(([^)]*)\)/g;
 
 /** Whether a pipe worker may run this run (`pipe`: the configuration the run uses). */
-export function workerMayRun(runtime: PipeRuntime, pipe: EffectivePipe, profiled: boolean): boolean {
-  if (profiled || !WORKER_SOURCES.has(pipe.source.type) || pipe.sink.type !== 'dataset') return false;
+export function workerMayRun(runtime: PipeRuntime, pipe: EffectivePipe): boolean {
+  if (!WORKER_SOURCES.has(pipe.source.type) || pipe.sink.type !== 'dataset') return false;
   return ownSink(runtime, pipe).ahead;
 }
 
@@ -41,8 +42,8 @@ export function workerMayRun(runtime: PipeRuntime, pipe: EffectivePipe, profiled
  * Whether a pipe worker may run the transform stage of a run that stays on the hub's thread (it does not pass
  * workerMayRun): the hub's thread reads the source and writes the sink, the worker transforms each batch.
  */
-export function transformWorkerMayRun(runtime: PipeRuntime, profiled: boolean): boolean {
-  return !profiled && runtime.config['transform'] !== undefined;
+export function transformWorkerMayRun(runtime: PipeRuntime): boolean {
+  return runtime.config['transform'] !== undefined;
 }
 
 /**

@@ -156,6 +156,11 @@ export class PipeWorkerPool {
   private closed = false;
   /** A run may be read in parts (off while a run of all pipes runs several pipes side by side). */
   readInParts = true;
+  /** Profiled jobs whose profile has not come back yet, with their worker. */
+  private readonly profiling = new Map<number, Slot>();
+  private profilesBack: (() => void) | undefined;
+  /** Where the profiles of profiled jobs go, in the order they come (set by the pump runner's profiler). */
+  onProfile: ((profile: object) => void) | undefined;
 
   constructor(
     private readonly dbFile: string,
@@ -226,6 +231,7 @@ export class PipeWorkerPool {
       (why) => this.retire(slot, why),
     );
     slot.jobs.set(id, run);
+    if (request.profile === true) this.profiling.set(id, slot);
     const secrets = Object.values(request.secrets ?? {});
     if (secrets.length > 0) this.masks.set(run, secretMask(secrets));
     // A worker with runs keeps the process alive (a one-off `datahub run` waits for it); an idle one does not.
@@ -281,6 +287,7 @@ export class PipeWorkerPool {
       if (i >= 0) this.slots.splice(i, 1);
       for (const run of [...slot.jobs.values()]) run.deliver(this.masked(run, error));
       slot.jobs.clear();
+      for (const [job, s] of [...this.profiling]) if (s === slot) this.profileDone(job, undefined);
     };
     worker.on('error', (e) => gone(workerDied(e, this.memoryMb)));
     worker.on('exit', (code) =>
@@ -302,9 +309,34 @@ export class PipeWorkerPool {
     void slot.worker.terminate();
   }
 
+  /**
+   * Wait until the profiles of the profiled jobs have come back (sent when a job was closed; a worker that was
+   * terminated sends none), at most `timeoutMs`.
+   */
+  async profilesSettled(timeoutMs = 5000): Promise<void> {
+    if (this.profiling.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.profilesBack = resolve;
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    clearTimeout(timer);
+    this.profilesBack = undefined;
+  }
+
+  private profileDone(job: number, profile: object | undefined): void {
+    if (!this.profiling.delete(job)) return;
+    if (profile !== undefined) this.onProfile?.(profile);
+    if (this.profiling.size === 0) this.profilesBack?.();
+  }
+
   private onMessage(slot: Slot, msg: FromWorker): void {
     if (msg.type === 'ensure-index') {
       answerIndexRequest(this.datasets, slot.signal, msg.dataset, msg.expression);
+      return;
+    }
+    if (msg.type === 'profile') {
+      this.profileDone(msg.job, msg.profile);
       return;
     }
     const run = slot.jobs.get(msg.job);

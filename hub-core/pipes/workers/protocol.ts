@@ -50,6 +50,8 @@ export interface OpenJob {
    * the worker sees it as committed before each batch.
    */
   readonly transformOnly?: { readonly prepared: boolean; readonly refresh?: string };
+  /** Sample the worker with the CPU profiler while it carries the job (a run started with profiler=true). */
+  readonly profile?: true;
 }
 
 /** A batch of source entities for a job that runs only the transform (entity-text.ts). */
@@ -102,7 +104,9 @@ export type FromWorker =
   | WorkerBatch
   | { readonly type: 'end'; readonly job: number; readonly sourceMs: number }
   | { readonly type: 'failed'; readonly job: number; readonly error: WorkerError }
-  | { readonly type: 'ensure-index'; readonly dataset: string; readonly expression: string };
+  | { readonly type: 'ensure-index'; readonly dataset: string; readonly expression: string }
+  /** The CPU profile of a profiled job, sent once the job has ended, failed or was closed (a V8 profile). */
+  | { readonly type: 'profile'; readonly job: number; readonly profile: object | undefined };
 
 /** What a pump reads a run in workers through: one worker's run, or a run read in parts (split-run.ts). */
 export interface WorkerRun {

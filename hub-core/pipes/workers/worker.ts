@@ -26,6 +26,7 @@ import type { FromWorker, OpenJob, ToWorker, TransformBatch, WorkerInit } from '
 import { WorkerDatasets, indexRequester } from './worker-datasets.js';
 import { errorOf, maskWorkerError } from './worker-errors.js';
 import { secretMask, type Mask } from '../../security/index.js';
+import { WorkerProfiler } from './worker-profiler.js';
 
 const init = workerData as WorkerInit;
 lowerThreadPriority(init.nice);
@@ -56,6 +57,8 @@ interface Job {
   readonly refresh?: string;
   /** Masks the secret values the job was handed, in what it sends back about a failure. */
   readonly mask: Mask;
+  /** Samples this thread while the job runs (a profiled run); its profile is sent when the job is over. */
+  profiler?: WorkerProfiler;
 }
 
 const jobs = new Map<number, Job>();
@@ -65,6 +68,14 @@ const keptSnapshots = new KeptSnapshots();
 function post(message: FromWorker): void {
   if (message.type === 'batch') port.postMessage(message, [message.packed.lengths.buffer, message.packed.deleted.buffer, message.deps.numbers.buffer]);
   else port.postMessage(message);
+}
+
+/** Send a profiled job's profile (after its end, failure or close); nothing for a job not profiled. */
+async function sendProfile(id: number, job: Job): Promise<void> {
+  const profiler = job.profiler;
+  if (profiler === undefined) return;
+  job.profiler = undefined;
+  post({ type: 'profile', job: id, profile: await profiler.stop() });
 }
 
 function open(msg: OpenJob, mask: Mask): Job {
@@ -174,7 +185,13 @@ port.on('message', (msg: ToWorker) => {
   if (msg.type === 'open') {
     const mask = secretMask(Object.values(msg.secrets ?? {}));
     try {
-      jobs.set(msg.job, open(msg, mask));
+      const job = open(msg, mask);
+      jobs.set(msg.job, job);
+      if (msg.profile === true) {
+        job.profiler = new WorkerProfiler();
+        // The job's first batch waits until the profiler samples.
+        job.chain = job.profiler.ready().catch(() => undefined);
+      }
     } catch (e) {
       post({ type: 'failed', job: msg.job, error: maskWorkerError(errorOf(e), mask) });
     }
@@ -193,7 +210,8 @@ port.on('message', (msg: ToWorker) => {
       )
       .then(() => {
         job.db.close();
-      });
+      })
+      .then(() => sendProfile(msg.job, job));
     return;
   }
   const step = msg.type === 'transform' ? (): void => transformSent(msg.job, job, msg) : (): Promise<void> => next(msg.job, job);
@@ -202,5 +220,6 @@ port.on('message', (msg: ToWorker) => {
     job.closed = true;
     job.db.close();
     post({ type: 'failed', job: msg.job, error: maskWorkerError(errorOf(e), job.mask) });
+    return sendProfile(msg.job, job);
   });
 });
