@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { useHub } from '../../helpers/hub-process.js';
-import { pumpOperation, runPump, waitFor } from '../../helpers/api.js';
-import { stopRunawayInWorker } from '../../helpers/runaway.js';
+import { pumpOperation, runPump, sleep, waitFor } from '../../helpers/api.js';
+import { stopRunawayInWorker, whileHealthPolled } from '../../helpers/runaway.js';
 
 type Json = Record<string, unknown>;
 
 const hub = useHub({ env: { DATAHUB_PIPE_WORKERS: '2' } });
+/** A hub whose bound on one entity is 2 s (DATAHUB_ENTITY_TIME_LIMIT_MS, docs/cli.md). */
+const bounded = useHub({ env: { DATAHUB_PIPE_WORKERS: '2', DATAHUB_ENTITY_TIME_LIMIT_MS: '2000' } });
 
 /** Far more than the 10 s the hub allows one entity: only the stop can end it early. */
 const SPIN = ['add', 'n', ['count', ['map', ['sum', ['range', 0, 100000]], ['range', 0, 100000]]]];
@@ -61,4 +63,26 @@ test('a profiled run in a worker writes the hub thread\'s profile and the worker
   assert.ok(worker.nodes.some((n) => n.callFrame.url.includes('/hub-core/dtl/')), 'the worker ran the DTL: its profile shows the evaluator');
   assert.match(readFileSync(files[3]!, 'utf8'), /^# callgrind format\n/);
   assert.equal((await hub.json<Json[]>('/datasets/busy/entities')).length, 3000);
+});
+
+test('disable during a runaway scheduled run: the schedule stops and the run ends failed by the entity bound within seconds', async () => {
+  // Scheduling and running are independent (instance-api spec §3: disable forbids automatic runs, a manual start
+  // still works), so disable does not stop the run: the bound on one entity (2 s on this hub) ends it, in words.
+  await bounded.json('/pipes', {
+    method: 'POST',
+    json: [{ _id: 'spin-scheduled', type: 'pipe', source: { type: 'embedded', entities: ENTITIES }, transform: { type: 'dtl', rules: { default: [['copy', '_id'], SPIN] } }, pump: { schedule_interval: 1 } }],
+  });
+  await waitFor('the scheduled run to start', async () => ((await bounded.json<Json>('/pipes/spin-scheduled/pump'))['is-running'] ? true : undefined), 15_000);
+  const { slowest, ms } = await whileHealthPolled(bounded, async () => {
+    await pumpOperation(bounded, 'spin-scheduled', 'disable');
+    await waitFor('the run to end', async () => ((await bounded.json<Json>('/pipes/spin-scheduled/pump'))['is-running'] ? undefined : true), 15_000);
+  });
+  assert.ok(ms < 8000, `the run ended ${ms.toFixed(0)} ms after disable (the bound is 2 s per entity)`);
+  assert.ok(slowest < 1000, `the hub answered /api/health throughout (slowest ${slowest.toFixed(0)} ms)`);
+  const info = await bounded.json<{ runs: number; 'is-disabled': boolean; 'last-run': { status: string; reason_why_stopped: string } }>('/pipes/spin-scheduled/pump');
+  assert.equal(info['is-disabled'], true);
+  assert.equal(info['last-run'].status, 'failed');
+  assert.match(info['last-run'].reason_why_stopped, /one entity took more than 2 s/);
+  await sleep(2500);
+  assert.equal((await bounded.json<{ runs: number }>('/pipes/spin-scheduled/pump')).runs, info.runs, 'the schedule (every second) starts no run while disabled');
 });
