@@ -42,7 +42,7 @@ import { parseFormBody } from './form-body.js';
 import { guardServingThread } from '../../hub-core/dtl/index.js';
 import { buildSerializer, buildValidator } from './validators.js';
 import { LoginCodes, sessionCookieName, sessionToken, uiPlugin } from './ui.js';
-import { releaseHeap } from './heap-release.js';
+import { releaseHeapWhenIdle } from './heap-release.js';
 import { EntityParserPool } from './entity-parser-pool.js';
 import { PreviewPool, previewDeadlineMs } from '../../hub-core/preview/index.js';
 import { workerMemoryMb, workerNice } from '../../hub-core/pipes/index.js';
@@ -106,7 +106,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
   });
   app.decorateRequest('claims', null);
-  const entityParser = new EntityParserPool({ onIdleExit: () => void releaseHeap() });
+  const entityParser = new EntityParserPool();
+  // After a burst (large pushes, large reads, runs), an idle hub gives back the heap the burst grew.
+  const stopHeapRelease = releaseHeapWhenIdle();
+  app.addHook('onClose', async () => stopHeapRelease());
   app.addHook('onClose', async () => entityParser.close());
   // Previews, traces, step-throughs and impacts evaluate DTL in these workers, each job with a deadline.
   // DATAHUB_PREVIEW_WORKERS=0 evaluates them on the hub's thread, as before (to measure the difference).

@@ -18,8 +18,6 @@ export interface ParserPoolOptions {
   size?: number;
   /** How long the pool stays idle before its workers exit. */
   idleExitMs?: number;
-  /** Called when the workers exited after a burst (the time to give the hub thread's memory back too). */
-  onIdleExit?: () => void;
 }
 
 interface Pending {
@@ -58,12 +56,10 @@ export class EntityParserPool {
   /** `size` workers at most; they start when a body needs them and exit after a while without work. */
   private readonly size: number;
   private readonly idleExitMs: number;
-  private readonly onIdleExit: (() => void) | undefined;
 
   constructor(options: ParserPoolOptions = {}) {
     this.size = options.size ?? defaultPoolSize();
     this.idleExitMs = options.idleExitMs ?? IDLE_EXIT_MS;
-    this.onIdleExit = options.onIdleExit;
   }
 
   /** Workers running now (none while idle). */
@@ -115,8 +111,7 @@ export class EntityParserPool {
       this.idleTimer = undefined;
       if (this.pending.size > 0 || this.openCuts > 0) return;
       const idle = this.workers.splice(0);
-      if (idle.length === 0) return;
-      void Promise.all(idle.map((slot) => slot.worker.terminate())).then(() => this.onIdleExit?.());
+      for (const slot of idle) void slot.worker.terminate();
     }, this.idleExitMs);
     this.idleTimer.unref();
   }

@@ -132,6 +132,8 @@ export interface ConcurrentPushResult {
   after30sKB: number;
   /** After the entities were counted (reads that allocate and free: glibc gives memory back only when something is freed). */
   afterReadsKB: number;
+  /** 15 s after the counts (an idle hub gives back the heap a burst grew: main/server/heap-release.ts). */
+  afterReads15sKB: number;
   /** /api/health at rest before the pushes, during the push alone, and from the concurrent pushes until the last answer. */
   healthAtRest: PollFigures;
   healthAlone: PollFigures;
@@ -198,19 +200,21 @@ async function runOnce(label: string, env: NodeJS.ProcessEnv, log: (line: string
       log(`  ${o.dataset}: ${(o.bytes / MB).toFixed(0)} MB, ${o.entities} entities; sent ${(o.startMs / 1000).toFixed(1)}-${(o.sentMs / 1000).toFixed(1)} s, answered at ${(o.answeredMs / 1000).toFixed(1)} s`);
     }
     const afterReadsKB = readRssKB(pid)!;
+    await sleep(15_000);
+    const afterReads15sKB = readRssKB(pid)!;
     log(`[${label}] ${PUSHES} concurrent ${PUSH_MB} MB pushes: ${concurrentSeconds.toFixed(1)} s (${(concurrentSeconds / aloneSeconds).toFixed(2)}x one alone; ${PUSHES}x would be one after another)`);
-    log(`[${label}] hub RSS: before ${mb(beforeKB)}, peak during ${mb(peakKB)}, when answered ${mb(afterAnsweredKB)}, 5 s later ${mb(after5sKB)}, 30 s later ${mb(after30sKB)} (${(after30sKB / beforeKB).toFixed(2)}x before), after the counts ${mb(afterReadsKB)}`);
+    log(`[${label}] hub RSS: before ${mb(beforeKB)}, peak during ${mb(peakKB)}, when answered ${mb(afterAnsweredKB)}, 5 s later ${mb(after5sKB)}, 30 s later ${mb(after30sKB)} (${(after30sKB / beforeKB).toFixed(2)}x before), after the counts ${mb(afterReadsKB)}, 15 s after them ${mb(afterReads15sKB)}`);
     // What the resident memory left is made of (V8 heap, buffers) as the hub itself tells it.
     const heap = await (await hub.fetch('/status/heap')).text();
-    log(`[${label}] hub memory 30 s later, by kind: ${heap.trim().split('\n').map((l) => l.replace(/\s+/g, ' ')).join(', ')}`);
-    log(`[${label}] hub mappings 30 s later: ${describeMappings(pid)}`);
+    log(`[${label}] hub memory 15 s after the counts, by kind: ${heap.trim().split('\n').map((l) => l.replace(/\s+/g, ' ')).join(', ')}`);
+    log(`[${label}] hub mappings 15 s after the counts: ${describeMappings(pid)}`);
     const healthAtRest = pollFigures(polls, restFrom, aloneFrom);
     const healthAlone = pollFigures(polls, aloneFrom, aloneUntil);
     const healthConcurrent = pollFigures(polls, concurrentFrom, concurrentUntil);
     log(`[${label}] /api/health (polled every 100 ms from a worker thread) at rest: ${describePolls(polls, restFrom, aloneFrom)}`);
     log(`[${label}] /api/health during the push alone: ${describePolls(polls, aloneFrom, aloneUntil)}`);
     log(`[${label}] /api/health during the concurrent pushes: ${describePolls(polls, concurrentFrom, concurrentUntil)}; p99 ${(healthConcurrent.p99Ms / healthAtRest.p99Ms).toFixed(1)}x the p99 at rest`);
-    return { label, pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneCpuMs, concurrentCpuMs, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after30sKB, afterReadsKB, healthAtRest, healthAlone, healthConcurrent, outcomes };
+    return { label, pushMB: PUSH_MB, pushes: PUSHES, beforeKB, aloneSeconds, aloneCpuMs, concurrentCpuMs, aloneResidueKB, concurrentSeconds, peakKB, afterAnsweredKB, after5sKB, after30sKB, afterReadsKB, afterReads15sKB, healthAtRest, healthAlone, healthConcurrent, outcomes };
   } finally {
     await hub.stop();
     const outFile = process.env['BENCH_HUB_OUTPUT'];
@@ -229,7 +233,7 @@ export async function concurrentPushBench(log: (line: string) => void = console.
   if (results.length === 2) {
     const [a, b] = results as [ConcurrentPushResult, ConcurrentPushResult];
     const row = (r: ConcurrentPushResult): string =>
-      `${r.label.padEnd(20)} RSS before ${mb(r.beforeKB)}, peak ${mb(r.peakKB)}, 30 s after ${mb(r.after30sKB)} (${(r.after30sKB / r.beforeKB).toFixed(2)}x before), after the counts ${mb(r.afterReadsKB)}; health p99 ${r.healthConcurrent.p99Ms.toFixed(0)} ms, max ${r.healthConcurrent.maxMs.toFixed(0)} ms, ${r.healthConcurrent.over100Pct.toFixed(1)}% over 100 ms`;
+      `${r.label.padEnd(20)} RSS before ${mb(r.beforeKB)}, peak ${mb(r.peakKB)}, 30 s after ${mb(r.after30sKB)} (${(r.after30sKB / r.beforeKB).toFixed(2)}x before), after the counts ${mb(r.afterReadsKB)}, 15 s later ${mb(r.afterReads15sKB)}; health p99 ${r.healthConcurrent.p99Ms.toFixed(0)} ms, max ${r.healthConcurrent.maxMs.toFixed(0)} ms, ${r.healthConcurrent.over100Pct.toFixed(1)}% over 100 ms`;
     log('same run:');
     log(`  ${row(a)}`);
     log(`  ${row(b)}`);
