@@ -1,7 +1,7 @@
 import { SecretCipher } from './security/index.js';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openDatabase, type Db } from './storage/index.js';
+import { openDatabase, WalCheckpointer, type Db } from './storage/index.js';
 import { DatasetStore } from './storage/index.js';
 import { ConfigStore, configKind, asConfigEntity, type ConfigEntity } from './config/index.js';
 import { EnvStore, KvStore, SecretStore } from './security/index.js';
@@ -26,6 +26,8 @@ export const NODE_VERSION = '0.1.0';
 /** The embedded hub: one data directory, one SQLite file, every store the engine needs. */
 export class Hub {
   readonly db: Db;
+  /** Checkpoints the write-ahead log off this thread. */
+  private readonly checkpointer: WalCheckpointer;
   readonly datasets: DatasetStore;
   readonly config: ConfigStore;
   readonly env: EnvStore;
@@ -61,6 +63,7 @@ export class Hub {
     } = {},
   ) {
     this.db = openDatabase(join(dataDir, 'hub.db'), options.durable === false ? { durable: false } : {});
+    this.checkpointer = new WalCheckpointer(this.db, join(dataDir, 'hub.db'));
     this.datasets = new DatasetStore(this.db);
     this.compaction = new CompactionService(this.db, this.datasets);
     this.config = new ConfigStore(this.db);
@@ -156,6 +159,7 @@ export class Hub {
   }
 
   close(): void {
+    void this.checkpointer.close();
     this.profiles.close();
     this.datasets.close();
     this.pumps.closeNow();

@@ -9,3 +9,4 @@ export { CircuitBreakerTripped, Dataset, WHOLE_STEP_OFFSETS } from './dataset-lo
 export type { DatasetInfo, DatasetRow, IndexInfo, LiveRow, ReadOptions, WriteResult, WriteRun } from './dataset-log.js';
 export { DatasetStore } from './dataset-store.js';
 export { PushSpool, spoolText, type SpoolLines } from './push-spool.js';
+export { WalCheckpointer } from './wal-checkpointer.js';
