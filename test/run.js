@@ -52,7 +52,15 @@ if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING && onPath(
 if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING) {
   console.error('note: dbus-run-session or gnome-keyring-daemon is missing (apt: dbus gnome-keyring); keychain tests will fail');
 }
-const res = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...selected], { stdio: 'inherit', cwd: root });
+const res = spawnSync(process.execPath, [
+  '--test',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${join(root, 'test', 'slowest-files-reporter.js')}`,
+  '--test-reporter-destination=stdout',
+  '--test-concurrency=2',
+  ...selected,
+], { stdio: 'inherit', cwd: root });
 process.exit(res.status ?? 1);
 
 /** A session bus like the stock one, whose only activatable service is the test keyring. */
