@@ -18,8 +18,9 @@ const walk = (d) => {
   }
 };
 walk(dir);
-const filter = process.argv[2];
-const selected = filter ? files.filter((f) => f.includes(filter)) : files;
+// Each argument picks the files whose path contains it: `node test/run.js ui-a11y ui-frame`.
+const filters = process.argv.slice(2);
+const selected = filters.length > 0 ? files.filter((f) => filters.some((s) => f.includes(s))) : files;
 if (selected.length === 0) {
   console.error('no test files found under out/test; run "npm run build" first');
   process.exit(1);
