@@ -18,8 +18,9 @@ const walk = (d) => {
   }
 };
 walk(dir);
-const filter = process.argv[2];
-const selected = filter ? files.filter((f) => f.includes(filter)) : files;
+// Each argument picks the files whose path contains it: `node test/run.js ui-a11y ui-frame`.
+const filters = process.argv.slice(2);
+const selected = filters.length > 0 ? files.filter((f) => filters.some((s) => f.includes(s))) : files;
 if (selected.length === 0) {
   console.error('no test files found under out/test; run "npm run build" first');
   process.exit(1);
@@ -52,7 +53,15 @@ if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING && onPath(
 if (process.platform === 'linux' && !process.env.DATAHUB_TEST_KEYRING) {
   console.error('note: dbus-run-session or gnome-keyring-daemon is missing (apt: dbus gnome-keyring); keychain tests will fail');
 }
-const res = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...selected], { stdio: 'inherit', cwd: root });
+const res = spawnSync(process.execPath, [
+  '--test',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${join(root, 'test', 'slowest-files-reporter.js')}`,
+  '--test-reporter-destination=stdout',
+  '--test-concurrency=2',
+  ...selected,
+], { stdio: 'inherit', cwd: root });
 process.exit(res.status ?? 1);
 
 /** A session bus like the stock one, whose only activatable service is the test keyring. */

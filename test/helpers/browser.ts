@@ -60,3 +60,16 @@ export async function closeAll(browser: Browser | undefined, hub: HubProcess | u
   await hub?.stop();
   for (const dir of [hub?.dataDir, ...dirs]) if (dir) rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * Wait until `expression` (script text: the tests compile without the DOM's types) is truthy in the page, read with
+ * page.evaluate every 50 ms. Not page.waitForFunction with a string: that evaluates the text in the page again at
+ * each poll, which the workbench's CSP (no 'unsafe-eval') refuses whenever the first try is not already true.
+ */
+export async function waitForScript(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() >= until) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

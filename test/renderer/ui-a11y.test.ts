@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches, waitForScript } from '../helpers/browser.js';
 import { seedCrew } from '../helpers/crew.js';
 import { runPump } from '../helpers/api.js';
 import { axeViolations, describeFindings, type AxeFinding } from '../helpers/axe.js';
@@ -50,6 +50,11 @@ interface ViewCase {
 
 const testId = (id: string) => async (p: Page): Promise<void> => {
   await p.getByTestId(id).first().waitFor();
+};
+
+/** Views that show nothing of their own to wait for: the page heading (a view draws once its chunk has loaded). */
+const heading = async (p: Page): Promise<void> => {
+  await p.locator('main h1').first().waitFor();
 };
 
 const VIEWS: ViewCase[] = [
@@ -98,8 +103,8 @@ const VIEWS: ViewCase[] = [
   { name: 'environment', hash: '#/env', ready: testId('env') },
   { name: 'secrets', hash: '#/secrets', ready: testId('secrets') },
   { name: 'node config', hash: '#/config', ready: testId('export-json') },
-  { name: 'tests', hash: '#/tests', ready: async () => undefined },
-  { name: 'remote', hash: '#/remote', ready: async () => undefined },
+  { name: 'tests', hash: '#/tests', ready: heading },
+  { name: 'remote', hash: '#/remote', ready: heading },
   { name: 'registry', hash: '#/registry', ready: testId('registry-row') },
   { name: 'settings', hash: '#/settings', ready: testId('settings-keychain-state') },
   {
@@ -269,15 +274,15 @@ test('moving to another page puts focus on its heading, named like the page', as
   await show(VIEWS[0]!);
   const h1 = async (): Promise<string> => page.evaluate<string>('document.activeElement.tagName + " " + document.activeElement.textContent.trim()');
   await page.getByTestId('sidebar').getByRole('button', { name: 'Datasets', exact: true }).click();
-  await page.waitForFunction('document.activeElement && document.activeElement.tagName === "H1"');
+  await waitForScript(page, 'document.activeElement && document.activeElement.tagName === "H1"');
   assert.equal(await h1(), 'H1 Datasets');
   await page.getByTestId('datasets').getByRole('button', { name: 'crew-members', exact: true }).press('Enter');
-  await page.waitForFunction('document.activeElement.tagName === "H1" && document.activeElement.textContent.trim() === "crew-members"');
+  await waitForScript(page, 'document.activeElement.tagName === "H1" && document.activeElement.textContent.trim() === "crew-members"');
   // The palette goes elsewhere: the heading of that page takes focus, not the palette's opener.
   await page.keyboard.press('Control+k');
   await page.getByTestId('palette-input').fill('shout › log');
   await page.keyboard.press('Enter');
-  await page.waitForFunction('document.activeElement.tagName === "H1" && document.activeElement.textContent.trim() === "shout"');
+  await waitForScript(page, 'document.activeElement.tagName === "H1" && document.activeElement.textContent.trim() === "shout"');
   for (const v of VIEWS.filter((x) => !x.open)) {
     await show(v);
     assert.equal(await page.locator('h1').count(), 1, `${v.name}: exactly one h1`);

@@ -36,6 +36,13 @@ const RECORD = `(() => {
 })();`;
 
 type Shown = { title: string; body: string }[];
+
+/** Moves the page's clock on by the notifier's 5 s interval and waits for the GET /api/alerts that then falls due. */
+async function nextPoll(): Promise<void> {
+  const polled = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/alerts' && r.request().method() === 'GET', { timeout: 10_000 });
+  await page.clock.fastForward(5000);
+  await polled;
+}
 const shown = (): Promise<Shown> => page.evaluate(() => (globalThis as unknown as { __shown: Shown }).__shown);
 
 before(async () => {
@@ -45,6 +52,8 @@ before(async () => {
   await runPump(hub, 'old');
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Playwright's clock, which runs as time does: the tests move it on by the notifier's 5 s poll instead of waiting.
+  await page.clock.install();
   await page.addInitScript(RECORD);
   await signIn(page, hub);
 });
@@ -65,12 +74,15 @@ test('the Alerts section asks for desktop notifications with a button; once allo
 });
 
 test('a new alert shows one desktop notification naming the pipe and the rule; an old one does not', async () => {
-  // Let the first poll see what is there already.
-  await page.waitForTimeout(1500);
+  // Let a poll see what is there already.
+  await nextPoll();
   await hub.json('/pipes/orders/config', { method: 'PUT', json: pipe('orders', true) });
   await runPump(hub, 'orders');
+  await nextPoll();
   await page.waitForFunction(() => (globalThis as unknown as { __shown: Shown }).__shown.length > 0, undefined, { timeout: 20_000 });
-  await page.waitForTimeout(6000);
+  // Two more polls see the same alert: not news again.
+  await nextPoll();
+  await nextPoll();
   const list = await shown();
   assert.equal(list.length, 1, JSON.stringify(list));
   assert.equal(list[0]!.title, 'Alert on pipe orders');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { signedInPage, closeAll } from '../helpers/browser.js';
+import { signedInPage, closeAll, waitForScript } from '../helpers/browser.js';
 import { writeBigProject, type BigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -129,7 +129,7 @@ test('sorting by sink, and dragging a column edge resizes it', async () => {
   const after = await col();
   assert.ok(Math.abs(after - before - 90) < 4, `the column grew by the drag: ${before} → ${after}`);
   await grip.dblclick();
-  await page.waitForFunction(`(() => {
+  await waitForScript(page, `(() => {
     const c = document.querySelectorAll('[data-testid="pipes"] col')[3];
     return c !== undefined && Math.abs(c.getBoundingClientRect().width - ${before}) < 4;
   })()`);

@@ -46,19 +46,31 @@ test('unchanged polls are answered 304 and write nothing; a new dataset shows at
   page.on('response', (r) => {
     if (new URL(r.url()).pathname === '/api/datasets' && r.request().method() === 'GET') statuses.push(r.status());
   });
+  // The page's clock is Playwright's: it runs as time does, and the test moves it on by a poll's 5 s rather than
+  // waiting them out. Installed before the app loads, so the app's interval is on it.
+  await page.clock.install();
   await page.goto(`${hub.url}/#/datasets`);
+  await page.reload();
   await page.locator('tr[data-dataset="poll-things"]').waitFor();
   await page.evaluate(WATCH_ROWS);
   const seen = statuses.length;
-  await page.waitForTimeout(11_000);
+  /** Moves the page's clock on by 5 s (one refresh interval) and waits for the poll that then falls due. */
+  const nextPoll = async (): Promise<void> => {
+    const polled = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/datasets' && r.request().method() === 'GET', { timeout: 10_000 });
+    await page.clock.fastForward(5000);
+    await polled;
+  };
+  await nextPoll();
+  await nextPoll();
   const polls = statuses.slice(seen);
-  assert.ok(polls.length >= 2, `polled twice in 11 s: ${JSON.stringify(statuses)}`);
+  assert.ok(polls.length >= 2, `polled twice in 10 s: ${JSON.stringify(statuses)}`);
   assert.deepEqual(polls, polls.map(() => 304), 'nothing changed: 304, no list read again');
   assert.deepEqual((await page.evaluate(ROW_WRITES)) as string[], [], 'no row written');
 
   await hub.json('/datasets/poll-added/entities', { method: 'POST', json: [{ _id: 'x' }] });
   await hub.json('/datasets/poll-places/entities', { method: 'POST', json: [{ _id: 'c' }] });
-  await page.locator('tr[data-dataset="poll-added"] td').nth(1).filter({ hasText: /^1$/ }).waitFor({ timeout: 12_000 });
+  await nextPoll();
+  await page.locator('tr[data-dataset="poll-added"] td').nth(1).filter({ hasText: /^1$/ }).waitFor({ timeout: 2_000 });
   await page.locator('tr[data-dataset="poll-places"] td').nth(1).filter({ hasText: /^3$/ }).waitFor({ timeout: 2_000 });
   assert.equal(statuses.at(-1), 200);
   const kept = (await page.evaluate(ROWS_KEPT)) as string[];

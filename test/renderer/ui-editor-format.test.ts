@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn } from '../helpers/browser.js';
+import { launchChromium, signIn, waitForScript } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -93,7 +93,7 @@ test('Format lays the config out as sesam format does: DTL rules one to a line',
   }
 }`;
   // The pasted text had no final newline: the formatted one has none either.
-  await page.waitForFunction(`document.querySelectorAll('[data-testid="config-editor"] .view-line').length === 22`);
+  await waitForScript(page, `document.querySelectorAll('[data-testid="config-editor"] .view-line').length === 22`);
   assert.equal(await shownText(), expected);
   // Shift+Alt+F formats the same way: a formatted text does not change.
   await page.keyboard.press('Shift+Alt+F');

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, REPO, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches, waitForScript } from '../helpers/browser.js';
 import { seedCrew } from '../helpers/crew.js';
 
 let hub: HubProcess;
@@ -98,7 +98,7 @@ test('the sidebar collapses to icons (button or Ctrl+B) and stays so after a rel
   await page.waitForURL(/#\/systems$/);
   await page.screenshot({ path: join(shots, 'frame-collapsed.png') });
   await page.keyboard.press('Control+b');
-  await page.waitForFunction('(document.querySelector(\'[data-testid="sidebar"]\')?.getBoundingClientRect().width ?? 0) > 150');
+  await waitForScript(page, '(document.querySelector(\'[data-testid="sidebar"]\')?.getBoundingClientRect().width ?? 0) > 150');
 });
 
 test('Ctrl+1…9 switch views, from a text field too; "?" lists the shortcuts', async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHub, tempDir, type HubProcess } from '../helpers/hub-process.js';
-import { signedInPage, closeAll } from '../helpers/browser.js';
+import { signedInPage, closeAll, waitForScript } from '../helpers/browser.js';
 import { writeBigProject } from '../helpers/big-project.js';
 
 const SHOTS = '/tmp/ui-shots';
@@ -85,7 +85,7 @@ test('an edit in the Preview tab keeps the rest of the file as it was', async ()
   const expected = FILE.replace('["add", "kind", "employee"]', '["add", "kind", "staff"]');
   for (let i = 0; i < 100 && readFileSync(file, 'utf8') !== expected; i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(readFileSync(file, 'utf8'), expected, 'byte for byte the same but the word');
-  await page.waitForFunction(`document.querySelector('[data-testid="preview-save"]')?.disabled === true`);
+  await waitForScript(page, `document.querySelector('[data-testid="preview-save"]')?.disabled === true`);
 });
 
 test('a new pipe\'s file reads source, transform, sink', async () => {
