@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startHub, removeDir, type HubProcess } from '../helpers/hub-process.js';
-import { launchChromium, signIn, textMatches } from '../helpers/browser.js';
+import { launchChromium, signIn, textMatches, waitForScript } from '../helpers/browser.js';
 
 let hub: HubProcess;
 let browser: Browser;
@@ -23,6 +23,8 @@ before(async () => {
   page.on('request', (r) => {
     if (r.method() === 'GET' && /\/datasets\/birds\/profile(\?|$)/.test(r.url())) profileRequests++;
   });
+  // The page's clock is Playwright's (it runs as time does until a test pauses it), installed before the app loads.
+  await page.clock.install();
   await signIn(page, hub);
   await page.goto(`${hub.url}/#/datasets/birds`);
   await page.getByTestId('entity-row').first().waitFor();
@@ -69,12 +71,26 @@ test('a steady stream of writes is profiled at most once per few seconds, and th
   assert.ok(asked <= Math.ceil(seconds / 3) + 1, `${asked} profile requests in ${seconds.toFixed(1)} s of writes: throttled to one per 3 s`);
 });
 
-test('with Follow off the panel stays as it was until Follow is on again', async () => {
+test('with Follow off the panel stays as it was until Follow is on again, even when a refresh was due', async () => {
   await summary().filter({ hasText: /^\s*48 entities/ }).waitFor();
+  // The page's timers move only when the test moves them: a refresh now, then a write that Follow sees 2 s later,
+  // while the panel's next refresh is held back until 3 s after the last (it is due, not yet run).
+  await page.clock.pauseAt(Date.now() + 1000);
+  await page.getByTestId('profile-refresh').click();
+  await summary().filter({ hasText: /^\s*48 entities/ }).waitFor();
+  await waitForScript(page, '!document.querySelector(\'[data-testid="profile-refresh"]\').disabled');
+  await write([{ _id: 'due', wings: 2 }]);
+  const followed = page.waitForResponse((r) => /\/api\/datasets\/birds(\?|$)/.test(r.url()) && r.request().method() === 'GET');
+  await page.clock.fastForward(2000);
+  await followed;
   await page.getByTestId('follow').uncheck();
   await write([{ _id: 'late', wings: 2 }]);
-  await new Promise((r) => setTimeout(r, 6000));
-  await textMatches(summary(), /^\s*48 entities/, 'no refresh while Follow is off');
+  const asked = profileRequests;
+  await page.clock.fastForward(6000);
+  await new Promise((r) => setTimeout(r, 1500));
+  await textMatches(summary(), /^\s*48 entities/, 'no refresh once Follow is off, not even the one that was due');
+  assert.equal(profileRequests, asked, 'the profile was not asked for');
+  await page.clock.resume();
   await page.getByTestId('follow').check();
-  await summary().filter({ hasText: /^\s*49 entities/ }).waitFor({ timeout: 15_000 });
+  await summary().filter({ hasText: /^\s*50 entities/ }).waitFor({ timeout: 15_000 });
 });
