@@ -1,26 +1,14 @@
 // The worker thread of DiskUsageCounter (disk-usage.ts): counts the bytes of the pages some tables use with SQLite's
 // dbstat, on a connection of its own that only reads. It ends itself after a while without questions.
-import Database from 'better-sqlite3';
-import { parentPort, workerData } from 'node:worker_threads';
-
-const IDLE_MS = 30_000;
+import { parentPort } from 'node:worker_threads';
+import { workerConnection } from './worker-connection.js';
 
 interface Question {
   id: number;
   tables: string[];
 }
 
-const db = new Database((workerData as { file: string }).file, { fileMustExist: true });
-db.pragma('query_only = 1');
-db.pragma('busy_timeout = 5000');
-let idle: ReturnType<typeof setTimeout> | undefined;
-const rest = (): void => {
-  if (idle !== undefined) clearTimeout(idle);
-  idle = setTimeout(() => {
-    db.close();
-    parentPort!.close();
-  }, IDLE_MS);
-};
+const { db, rest } = workerConnection({ queryOnly: true });
 
 parentPort!.on('message', (q: Question) => {
   try {
@@ -32,4 +20,3 @@ parentPort!.on('message', (q: Question) => {
   }
   rest();
 });
-rest();
