@@ -62,7 +62,8 @@ export const PROJECT_TEST_USAGE = `  datahub test [<project dir>] [--update] [--
       text (or matches it, with * and ?). --json prints the results as one JSON document instead of lines;
       --junit writes a JUnit XML report for CI systems as well. Exit code 1 when a test fails, 2 when the project
       cannot be loaded or nothing matches --pipe/--filter. --workers sets how many worker threads run pipes side by
-      side (default: the machine's cores; 0 or 1: one pipe at a time on one thread).
+      side (default 1: one pipe at a time on the hub's thread, quicker on test data than starting workers; give the
+      machine's cores for large test data).
       --changed checks only the tests the files that differ from that git commit can affect (changed pipes and the
       pipes downstream of them through sources, hops and lookups, changed expected and .test.json files; every test
       when test-env.json or the node metadata changed), says why each one is in, and runs only the pipes they need.

@@ -59,6 +59,13 @@ test('two independent chains and a join over both give the same datasets with tw
     if (workers === '2') assert.equal(report.pipe_workers.started, 2, 'the two chains ran in two workers at the same time');
     else assert.equal(report.pipe_workers.started, 0, 'one worker: every pipe on the hub thread, as before workers existed');
   }
+  // Without --workers a test run keeps its pipes on the hub's thread, as --watch does: on test data starting
+  // workers and handing batches over costs more than the pipes (docs/cli.md).
+  const plain = await runCli(['test', PARALLEL, '--json']);
+  assert.equal(plain.code, 0, plain.stderr);
+  const report = JSON.parse(plain.stdout) as Report;
+  assert.equal(report.passed, 3);
+  assert.deepEqual([report.pipe_workers.count, report.pipe_workers.started], [1, 0], 'no worker started');
   // The environment variable sets it too; a bad value is a usage error.
   const env = await runCli(['test', PARALLEL, '--json'], { DATAHUB_PIPE_WORKERS: '0' });
   assert.equal(env.code, 0, env.stderr);
