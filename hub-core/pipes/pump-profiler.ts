@@ -1,13 +1,13 @@
 // The `profiler=true` option of the `start` operation: a CPU profile of the hub's thread while the run goes, written
 // to the logs folder as a .cpuprofile (opens in Chrome DevTools or VS Code) and a .calltree (callgrind format, opens in
 // KCachegrind/QCachegrind), and one of each pipe worker that carried (a share of) the run or its transform, named
-// -worker1, -worker2… (workers/worker-profiler.ts). Each samples its whole thread, so other work done meanwhile on
+// -worker1, -worker2… (thread-profiler.ts samples each thread). Each samples its whole thread, so other work done meanwhile on
 // it shows up too.
 
-import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conflict } from '../base/index.js';
+import { ThreadProfiler } from './thread-profiler.js';
 
 interface CallFrame {
   functionName: string;
@@ -32,7 +32,7 @@ export interface CpuProfile {
 
 /** One profiled run at a time: the inspector's profiler belongs to the whole process. */
 export class RunProfiler {
-  private session: Session | undefined;
+  private session: ThreadProfiler | undefined;
   private owner: string | undefined;
   /** The profiles the run's pipe workers sent back, in the order they came. */
   private workerProfiles: object[] = [];
@@ -59,13 +59,8 @@ export class RunProfiler {
   }
 
   async begin(): Promise<void> {
-    const session = new Session();
-    session.connect();
-    this.session = session;
-    await session.post('Profiler.enable');
-    // Microseconds between samples: fine enough for batches of a few milliseconds.
-    await session.post('Profiler.setSamplingInterval', { interval: 500 });
-    await session.post('Profiler.start');
+    this.session = new ThreadProfiler();
+    await this.session.ready();
   }
 
   /** Stop profiling and write the files; answers their paths (none when profiling never began). */
@@ -73,10 +68,8 @@ export class RunProfiler {
     const session = this.session;
     this.session = undefined;
     try {
-      if (!session) return [];
-      const { profile } = await session.post('Profiler.stop');
-      await session.post('Profiler.disable');
-      session.disconnect();
+      const profile = await session?.stop();
+      if (profile === undefined) return [];
       mkdirSync(this.logsDir, { recursive: true });
       const base = join(this.logsDir, `${fileSafe(pipeId)}-${stamp(start)}`);
       const files = writeProfile(base, profile, pipeId);

@@ -53,10 +53,10 @@ export class EntityParserPool {
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  /** `size` workers at most; they start when a body needs them and exit after a while without work. */
   private readonly size: number;
   private readonly idleExitMs: number;
 
+  /** `size` workers at most; they start when a body needs them and exit after a while without work. */
   constructor(options: ParserPoolOptions = {}) {
     this.size = options.size ?? defaultPoolSize();
     this.idleExitMs = options.idleExitMs ?? IDLE_EXIT_MS;

@@ -20,7 +20,7 @@
 //   as committed before each batch: a snapshot of it read whole earlier in the run (lookup-snapshots.ts) is dropped
 //   once the dataset has changed (ownSink.refresh).
 // A run started with the CPU profiler goes to workers like any other: each worker job samples its own thread
-// (worker-profiler.ts) besides the hub's thread, and each profile is written (pump-profiler.ts).
+// (thread-profiler.ts) besides the hub's thread, and each profile is written (pump-profiler.ts).
 // On the hub's thread, transform included, stay:
 // - pipes without a transform (no DTL runs: the sink step alone is cheap and bounded, and handing it over would only
 //   add copying).

@@ -26,7 +26,7 @@ import type { FromWorker, OpenJob, ToWorker, TransformBatch, WorkerInit } from '
 import { WorkerDatasets, indexRequester } from './worker-datasets.js';
 import { errorOf, maskWorkerError } from './worker-errors.js';
 import { secretMask, type Mask } from '../../security/index.js';
-import { WorkerProfiler } from './worker-profiler.js';
+import { ThreadProfiler } from '../thread-profiler.js';
 
 const init = workerData as WorkerInit;
 lowerThreadPriority(init.nice);
@@ -58,7 +58,7 @@ interface Job {
   /** Masks the secret values the job was handed, in what it sends back about a failure. */
   readonly mask: Mask;
   /** Samples this thread while the job runs (a profiled run); its profile is sent when the job is over. */
-  profiler?: WorkerProfiler;
+  profiler?: ThreadProfiler;
 }
 
 const jobs = new Map<number, Job>();
@@ -188,7 +188,7 @@ port.on('message', (msg: ToWorker) => {
       const job = open(msg, mask);
       jobs.set(msg.job, job);
       if (msg.profile === true) {
-        job.profiler = new WorkerProfiler();
+        job.profiler = new ThreadProfiler();
         // The job's first batch waits until the profiler samples.
         job.chain = job.profiler.ready().catch(() => undefined);
       }

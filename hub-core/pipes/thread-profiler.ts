@@ -1,10 +1,10 @@
-// The CPU profiler inside a pipe worker, for a job of a run started with profiler=true: an inspector session on the
-// worker's own thread samples it from the job's opening to its end. One profiled run at a time in the hub
-// (pump-profiler.ts), so one profiled job per worker at most.
+// The CPU profiler on the thread that creates it, for a run started with profiler=true: an inspector session samples
+// that thread (the hub's, or a pipe worker's for its job) until stopped. One profiled run at a time in the hub
+// (pump-profiler.ts), so one profiler per thread at most.
 
 import { Session } from 'node:inspector/promises';
 
-export class WorkerProfiler {
+export class ThreadProfiler {
   private readonly session = new Session();
   private readonly started: Promise<void>;
 
@@ -12,13 +12,13 @@ export class WorkerProfiler {
     this.session.connect();
     this.started = (async () => {
       await this.session.post('Profiler.enable');
-      // As on the hub's thread (pump-profiler.ts): fine enough for batches of a few milliseconds.
+      // Microseconds between samples: fine enough for batches of a few milliseconds.
       await this.session.post('Profiler.setSamplingInterval', { interval: 500 });
       await this.session.post('Profiler.start');
     })();
   }
 
-  /** Wait until sampling runs (before the job's first batch). */
+  /** Wait until sampling runs; rejects when the profiler could not start. */
   ready(): Promise<void> {
     return this.started;
   }
